@@ -1,0 +1,8 @@
+// The alltoall algorithms: one line per algorithm, in the order `collbench list` shows.
+#include "algorithms/registry.hpp"
+
+namespace cb {
+
+std::span<const AlgorithmEntry> alltoall_algorithms() { return {}; }
+
+}  // namespace cb

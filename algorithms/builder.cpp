@@ -1,0 +1,83 @@
+#include "algorithms/builder.hpp"
+
+#include <utility>
+
+#include "algorithms/check.hpp"
+
+namespace cb {
+
+ScheduleBuilder::ScheduleBuilder(const CollParams& params, std::string algorithm,
+                                 std::uint64_t window_begin, std::uint64_t window_end)
+    : params_(params), begin_(window_begin), end_(window_end) {
+  CB_CHECK(params.p >= 1 && params.rank >= 0 && params.rank < params.p,
+           "rank {} of p {}", params.rank, params.p);
+  sched_.coll = params.coll;
+  sched_.algorithm = std::move(algorithm);
+  sched_.p = params.p;
+  sched_.rank = params.rank;
+  sched_.count = params.count;
+  sched_.dtype = params.dtype;
+  sched_.op = params.op;
+  sched_.in_place = params.in_place;
+  sched_.first_step = window_begin;
+}
+
+BufferId ScheduleBuilder::add_scratch(std::size_t count) {
+  sched_.scratch_counts.push_back(count);
+  return static_cast<BufferId>(kScratch0 + sched_.scratch_counts.size() - 1);
+}
+
+std::uint64_t ScheduleBuilder::step() {
+  const std::uint64_t index = next_step_++;
+  if (index >= begin_ && index < end_) sched_.steps.emplace_back();
+  return index;
+}
+
+std::uint64_t ScheduleBuilder::current_step() const {
+  CB_CHECK(next_step_ > 0, "no step started");
+  return next_step_ - 1;
+}
+
+Step* ScheduleBuilder::current() {
+  CB_CHECK(next_step_ > 0, "{}: op added before the first step()", sched_.algorithm);
+  const std::uint64_t index = next_step_ - 1;
+  if (index < begin_ || index >= end_) return nullptr;
+  return &sched_.steps.back();
+}
+
+void ScheduleBuilder::send(int peer, Region src) {
+  CB_CHECK(peer >= 0 && peer < params_.p && peer != params_.rank, "bad send peer {}", peer);
+  if (Step* s = current()) s->sends.push_back({peer, src});
+}
+
+void ScheduleBuilder::recv(int peer, Region dst) {
+  CB_CHECK(peer >= 0 && peer < params_.p && peer != params_.rank, "bad recv peer {}", peer);
+  if (Step* s = current()) s->recvs.push_back({peer, dst, RecvMode::copy});
+}
+
+void ScheduleBuilder::recv_reduce(int peer, Region dst) {
+  CB_CHECK(peer >= 0 && peer < params_.p && peer != params_.rank, "bad recv peer {}", peer);
+  if (Step* s = current()) s->recvs.push_back({peer, dst, RecvMode::reduce});
+}
+
+void ScheduleBuilder::copy(Region src, Region dst) {
+  CB_CHECK(src.count == dst.count, "copy of {} into {} elements", src.count, dst.count);
+  if (src == dst) return;  // in-place layouts make some copies vanish
+  if (Step* s = current()) s->locals.push_back({LocalKind::copy, src, dst});
+}
+
+void ScheduleBuilder::reduce(Region src, Region dst) {
+  CB_CHECK(src.count == dst.count, "reduce of {} into {} elements", src.count, dst.count);
+  if (Step* s = current()) s->locals.push_back({LocalKind::reduce, src, dst});
+}
+
+void ScheduleBuilder::average(Region dst) {
+  if (Step* s = current()) s->locals.push_back({LocalKind::average, {}, dst});
+}
+
+Schedule ScheduleBuilder::finish() && {
+  sched_.total_steps = next_step_;
+  return std::move(sched_);
+}
+
+}  // namespace cb

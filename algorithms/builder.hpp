@@ -1,0 +1,58 @@
+// ScheduleBuilder: what algorithm generators write their schedule through.
+//
+// A generator calls step() once per global round (every rank, the same number
+// of times, even when it idles in that round) and adds that round's sends,
+// receives and local ops. The builder can keep only a window of steps
+// [begin, end): the simulator builds every rank's schedule a window at a time
+// so memory stays linear in p while schedules (e.g. ring at p = 4096) have
+// O(p) steps per rank.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+
+#include "algorithms/params.hpp"
+#include "algorithms/schedule.hpp"
+
+namespace cb {
+
+class ScheduleBuilder {
+ public:
+  static constexpr std::uint64_t kNoEnd = std::numeric_limits<std::uint64_t>::max();
+
+  ScheduleBuilder(const CollParams& params, std::string algorithm,
+                  std::uint64_t window_begin = 0, std::uint64_t window_end = kNoEnd);
+
+  const CollParams& params() const { return params_; }
+
+  // Declares a scratch buffer of `count` elements and returns its id.
+  BufferId add_scratch(std::size_t count);
+
+  // Starts the next step (round); returns its index.
+  std::uint64_t step();
+  // Index of the current step; only valid after the first step().
+  std::uint64_t current_step() const;
+
+  void send(int peer, Region src);
+  void recv(int peer, Region dst);         // dst = message
+  void recv_reduce(int peer, Region dst);  // dst = dst (op) message
+  void copy(Region src, Region dst);       // local, after the step's messages
+  void reduce(Region src, Region dst);     // local: dst = dst (op) src
+  void average(Region dst);                // local: dst = dst / p
+
+  // Records the segment size the generator actually used (bytes).
+  void set_segment_bytes(std::size_t bytes) { sched_.segment_bytes = bytes; }
+
+  Schedule finish() &&;
+
+ private:
+  Step* current();  // nullptr when the current step is outside the window
+
+  CollParams params_;
+  Schedule sched_;
+  std::uint64_t begin_;
+  std::uint64_t end_;
+  std::uint64_t next_step_ = 0;  // steps started so far
+};
+
+}  // namespace cb

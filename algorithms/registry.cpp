@@ -1,0 +1,73 @@
+#include "algorithms/registry.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <string>
+
+#include "algorithms/check.hpp"
+
+namespace cb {
+
+std::span<const AlgorithmEntry> algorithms_for(Collective coll) {
+  switch (coll) {
+    case Collective::allreduce: return allreduce_algorithms();
+    case Collective::reduce_scatter: return reduce_scatter_algorithms();
+    case Collective::allgather: return allgather_algorithms();
+    case Collective::alltoall: return alltoall_algorithms();
+  }
+  throw std::logic_error("bad Collective");
+}
+
+std::vector<const AlgorithmEntry*> all_algorithms() {
+  std::vector<const AlgorithmEntry*> out;
+  for (Collective c : kAllCollectives)
+    for (const AlgorithmEntry& e : algorithms_for(c)) out.push_back(&e);
+  return out;
+}
+
+std::vector<std::string_view> all_algorithm_names() {
+  std::vector<std::string_view> names;
+  for (const AlgorithmEntry* e : all_algorithms())
+    if (std::find(names.begin(), names.end(), e->name) == names.end())
+      names.push_back(e->name);
+  return names;
+}
+
+const AlgorithmEntry& find_algorithm(Collective coll, std::string_view name) {
+  const auto table = algorithms_for(coll);
+  for (const AlgorithmEntry& e : table)
+    if (e.name == name) return e;
+  std::string valid;
+  for (const AlgorithmEntry& e : table) {
+    if (!valid.empty()) valid += ", ";
+    valid += e.name;
+  }
+  throw UsageError(fmt::format("algorithm '{}' is not defined for {} (valid for {}: {})", name,
+                               to_string(coll), to_string(coll), valid));
+}
+
+Schedule make_schedule(const AlgorithmEntry& algo, const CollParams& params,
+                       std::uint64_t window_begin, std::uint64_t window_end) {
+  CB_CHECK(algo.coll == params.coll, "{} entry asked for {}", to_string(algo.coll),
+           to_string(params.coll));
+  ScheduleBuilder b(params, std::string(algo.name), window_begin, window_end);
+  if (params.count == 0) return std::move(b).finish();
+  algo.generate(params, b);
+  if (params.op == ReduceOp::avg && is_reducing(params.coll)) {
+    b.step();
+    b.average({kOutput, 0, output_count(params.coll, params.p, params.count)});
+  }
+  return std::move(b).finish();
+}
+
+Schedule make_schedule(std::string_view algorithm, const CollParams& params) {
+  return make_schedule(find_algorithm(params.coll, algorithm), params);
+}
+
+Cost closed_form_cost(const AlgorithmEntry& algo, const CollParams& params) {
+  if (params.count == 0) return {};
+  return algo.cost(params);
+}
+
+}  // namespace cb

@@ -1,0 +1,62 @@
+// The registry: which (collective, algorithm) pairs exist, how to generate
+// their schedules and what they cost in closed form. The key "allreduce/ring"
+// is also the CLI value (--coll allreduce --algo ring) and the CSV columns.
+//
+// Adding an algorithm = one file in algorithms/<collective>/ plus one line in
+// that collective's index.cpp; tests, CLI, simulator and models pick it up.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "algorithms/builder.hpp"
+#include "algorithms/params.hpp"
+#include "algorithms/schedule.hpp"
+
+namespace cb {
+
+using GenerateFn = void (*)(const CollParams&, ScheduleBuilder&);
+// Closed-form cost of the exact variant implemented (non-power-of-two folds
+// and uneven splits included); must equal schedule_cost() of the generated
+// schedules for count > 0. Units as in Cost.
+using CostFn = Cost (*)(const CollParams&);
+
+struct AlgorithmEntry {
+  Collective coll;
+  std::string_view name;     // "ring"
+  std::string_view summary;  // one line for `collbench list`
+  GenerateFn generate;
+  CostFn cost;
+  bool segmented = false;  // honours CollParams::segment_bytes
+};
+
+// Per-collective tables, defined in algorithms/<collective>/index.cpp.
+std::span<const AlgorithmEntry> allreduce_algorithms();
+std::span<const AlgorithmEntry> reduce_scatter_algorithms();
+std::span<const AlgorithmEntry> allgather_algorithms();
+std::span<const AlgorithmEntry> alltoall_algorithms();
+
+std::span<const AlgorithmEntry> algorithms_for(Collective coll);
+// Every entry, collective by collective.
+std::vector<const AlgorithmEntry*> all_algorithms();
+// Distinct algorithm names over all collectives, in first-seen order.
+std::vector<std::string_view> all_algorithm_names();
+
+// Throws UsageError naming the bad value and listing the algorithms that exist
+// for `coll` when the pair is undefined.
+const AlgorithmEntry& find_algorithm(Collective coll, std::string_view name);
+
+// Rank params.rank's schedule. Count 0 gives a schedule with no steps. For
+// ReduceOp::avg on a reducing collective a final step divides the output by p.
+// window_begin/window_end keep only those steps (see ScheduleBuilder).
+Schedule make_schedule(const AlgorithmEntry& algo, const CollParams& params,
+                       std::uint64_t window_begin = 0,
+                       std::uint64_t window_end = ScheduleBuilder::kNoEnd);
+Schedule make_schedule(std::string_view algorithm, const CollParams& params);
+
+// The closed-form cost (0 for count 0).
+Cost closed_form_cost(const AlgorithmEntry& algo, const CollParams& params);
+
+}  // namespace cb

@@ -1,0 +1,131 @@
+#include "algorithms/types.hpp"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <stdexcept>
+#include <utility>
+
+namespace cb {
+namespace {
+
+template <class E, std::size_t N>
+E parse_named(std::string_view what, std::string_view name,
+              const std::array<std::pair<std::string_view, E>, N>& table,
+              std::span<const E> canonical) {
+  for (const auto& [alias, value] : table)
+    if (alias == name) return value;
+  std::string valid;
+  for (E e : canonical) {
+    if (!valid.empty()) valid += ", ";
+    valid += to_string(e);
+  }
+  throw UsageError(fmt::format("unknown {} '{}' (valid: {})", what, name, valid));
+}
+
+}  // namespace
+
+std::string_view to_string(Collective c) {
+  switch (c) {
+    case Collective::allreduce: return "allreduce";
+    case Collective::reduce_scatter: return "reduce_scatter";
+    case Collective::allgather: return "allgather";
+    case Collective::alltoall: return "alltoall";
+  }
+  throw std::logic_error("bad Collective");
+}
+
+std::string_view to_string(DataType t) {
+  switch (t) {
+    case DataType::int8: return "int8";
+    case DataType::uint8: return "uint8";
+    case DataType::int32: return "int32";
+    case DataType::uint32: return "uint32";
+    case DataType::int64: return "int64";
+    case DataType::uint64: return "uint64";
+    case DataType::fp16: return "fp16";
+    case DataType::bf16: return "bf16";
+    case DataType::fp32: return "fp32";
+    case DataType::fp64: return "fp64";
+  }
+  throw std::logic_error("bad DataType");
+}
+
+std::string_view to_string(ReduceOp o) {
+  switch (o) {
+    case ReduceOp::sum: return "sum";
+    case ReduceOp::prod: return "prod";
+    case ReduceOp::min: return "min";
+    case ReduceOp::max: return "max";
+    case ReduceOp::avg: return "avg";
+  }
+  throw std::logic_error("bad ReduceOp");
+}
+
+Collective parse_collective(std::string_view name) {
+  static constexpr std::array<std::pair<std::string_view, Collective>, 8> table{{
+      {"allreduce", Collective::allreduce},
+      {"all_reduce", Collective::allreduce},
+      {"reduce_scatter", Collective::reduce_scatter},
+      {"reducescatter", Collective::reduce_scatter},
+      {"allgather", Collective::allgather},
+      {"all_gather", Collective::allgather},
+      {"alltoall", Collective::alltoall},
+      {"all_to_all", Collective::alltoall},
+  }};
+  return parse_named<Collective>("collective", name, table, kAllCollectives);
+}
+
+DataType parse_datatype(std::string_view name) {
+  static constexpr std::array<std::pair<std::string_view, DataType>, 19> table{{
+      {"int8", DataType::int8},     {"char", DataType::int8},
+      {"uint8", DataType::uint8},   {"int32", DataType::int32},
+      {"int", DataType::int32},     {"uint32", DataType::uint32},
+      {"int64", DataType::int64},   {"uint64", DataType::uint64},
+      {"fp16", DataType::fp16},     {"half", DataType::fp16},
+      {"float16", DataType::fp16},  {"bf16", DataType::bf16},
+      {"bfloat16", DataType::bf16}, {"fp32", DataType::fp32},
+      {"float", DataType::fp32},    {"float32", DataType::fp32},
+      {"fp64", DataType::fp64},     {"double", DataType::fp64},
+      {"float64", DataType::fp64},
+  }};
+  return parse_named<DataType>("datatype", name, table, kAllDataTypes);
+}
+
+ReduceOp parse_reduce_op(std::string_view name) {
+  static constexpr std::array<std::pair<std::string_view, ReduceOp>, 5> table{{
+      {"sum", ReduceOp::sum},
+      {"prod", ReduceOp::prod},
+      {"min", ReduceOp::min},
+      {"max", ReduceOp::max},
+      {"avg", ReduceOp::avg},
+  }};
+  return parse_named<ReduceOp>("op", name, table, kAllReduceOps);
+}
+
+std::size_t element_size(DataType t) {
+  switch (t) {
+    case DataType::int8:
+    case DataType::uint8: return 1;
+    case DataType::fp16:
+    case DataType::bf16: return 2;
+    case DataType::int32:
+    case DataType::uint32:
+    case DataType::fp32: return 4;
+    case DataType::int64:
+    case DataType::uint64:
+    case DataType::fp64: return 8;
+  }
+  throw std::logic_error("bad DataType");
+}
+
+bool is_floating(DataType t) {
+  return t == DataType::fp16 || t == DataType::bf16 || t == DataType::fp32 ||
+         t == DataType::fp64;
+}
+
+bool is_reducing(Collective c) {
+  return c == Collective::allreduce || c == Collective::reduce_scatter;
+}
+
+}  // namespace cb
