@@ -1,0 +1,55 @@
+// Model parameter files: what `collbench calibrate` writes, and what
+// `collbench fit --calibration`, `collbench predict --params` and the
+// simulator's `--params` read.
+//
+// Calibration file format (CSV, RFC 4180, header row then ONE data row):
+// `alpha_s` (seconds per message: intercept of the half-round-trip ping-pong
+// line of the smallest-size protocol segment), `beta_s_per_B` (seconds per
+// byte: slope of the largest-size segment of that line), `gamma_s_per_B`
+// (seconds per reduced byte: slope of the fp32-sum reduce_inplace time over
+// in- and out-of-cache sizes) -- all plain SI numbers -- then metadata:
+// `transport` (the transport the ping-pong used, "mpi"), `ranks` (2), `host`,
+// `timestamp` (ISO 8601 UTC), `collbench_version`, `git_rev`, `mpi_version`,
+// `pingpong_sizes_B` and `reduce_sizes_B` (the sizes measured, ';'-separated
+// bytes), `pingpong_knees_B` (protocol knees detected in the ping-pong,
+// ';'-separated, may be empty), `gamma_in_cache_s_per_B` and
+// `gamma_out_of_cache_s_per_B` (the reduce cost per byte at the smallest and
+// largest size, for reference). Readers need only the three SI columns and
+// must ignore columns they do not know (columns are only ever added).
+//
+// load_model_params() also accepts a `collbench fit` fit.csv: it takes the
+// row with scope = global (of the requested transport, when several).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "models/model_params.hpp"
+
+namespace cb::models {
+
+struct Calibration {
+  ModelParams params;
+  std::string transport = "mpi";
+  int ranks = 2;
+  std::string host, timestamp, collbench_version, git_rev, mpi_version;
+  std::vector<double> pingpong_sizes_B, reduce_sizes_B, pingpong_knees_B;
+  double gamma_in_cache_s_per_B = 0, gamma_out_of_cache_s_per_B = 0;
+};
+
+// The file's text (header + one row).
+std::string format_calibration(const Calibration& c);
+
+// Reads a calibration file or a fit.csv. `transport` selects the global row
+// of a fit.csv holding several; the calibration's transport is returned in
+// `source_transport` when asked. Throws UsageError naming the file and the
+// problem (missing column, not a number, negative value, ambiguous fit.csv).
+ModelParams load_model_params(const std::string& path,
+                              const std::optional<std::string>& transport = std::nullopt,
+                              std::string* source_transport = nullptr);
+
+// The whole calibration record (calibration files only).
+Calibration read_calibration(const std::string& path);
+
+}  // namespace cb::models

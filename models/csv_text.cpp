@@ -1,0 +1,108 @@
+#include "models/csv_text.hpp"
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "algorithms/types.hpp"
+
+namespace cb::models {
+
+std::vector<CsvRecord> parse_csv(std::string_view text, std::string_view file) {
+  std::vector<CsvRecord> out;
+  std::size_t line = 1;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    CsvRecord rec;
+    rec.line = line;
+    std::string field;
+    bool any = false;
+    for (;;) {
+      if (i < text.size() && text[i] == '"') {
+        const std::size_t start_line = line;
+        ++i;
+        for (;;) {
+          if (i >= text.size())
+            throw UsageError(fmt::format("{}:{}: unterminated quoted field", file, start_line));
+          if (text[i] == '"') {
+            if (i + 1 < text.size() && text[i + 1] == '"') {
+              field += '"';
+              i += 2;
+              continue;
+            }
+            ++i;
+            break;
+          }
+          if (text[i] == '\n') ++line;
+          field += text[i++];
+        }
+        any = true;
+      }
+      while (i < text.size() && text[i] != ',' && text[i] != '\n') {
+        if (text[i] != '\r') field += text[i];
+        any = true;
+        ++i;
+      }
+      rec.fields.push_back(std::move(field));
+      field.clear();
+      if (i < text.size() && text[i] == ',') {
+        any = true;
+        ++i;
+        continue;
+      }
+      break;  // end of line or of text
+    }
+    if (i < text.size() && text[i] == '\n') ++i;
+    ++line;
+    if (any) out.push_back(std::move(rec));
+  }
+  return out;
+}
+
+CsvTable::CsvTable(std::string_view text, std::string file) : file_(std::move(file)) {
+  auto records = parse_csv(text, file_);
+  if (records.empty()) throw UsageError(fmt::format("{}: empty file (no header row)", file_));
+  header_ = std::move(records.front().fields);
+  for (std::size_t c = 0; c < header_.size(); ++c) index_.emplace(header_[c], c);
+  rows_.assign(std::make_move_iterator(records.begin() + 1),
+               std::make_move_iterator(records.end()));
+}
+
+bool CsvTable::has(std::string_view column) const { return index_.find(column) != index_.end(); }
+
+const std::string& CsvTable::cell(const CsvRecord& row, std::string_view column) const {
+  static const std::string empty;
+  const auto it = index_.find(column);
+  if (it == index_.end() || it->second >= row.fields.size()) return empty;
+  return row.fields[it->second];
+}
+
+std::string read_text_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw UsageError(fmt::format("cannot read {}: {}", path, std::strerror(errno)));
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string csv_escape(std::string_view field) {
+  if (field.find_first_of(",\"\n\r") == std::string_view::npos) return std::string(field);
+  std::string out = "\"";
+  for (char c : field) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  out += '"';
+  return out;
+}
+
+std::string csv_number(double v) {
+  if (std::isnan(v)) return "";
+  return fmt::format("{:.10g}", v);
+}
+
+}  // namespace cb::models

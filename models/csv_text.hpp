@@ -1,0 +1,50 @@
+// Minimal RFC 4180 CSV: enough to read the results/calibration files that
+// collbench itself writes (quoted fields may hold commas, quotes, newlines)
+// and to write ours the same way.
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cb::models {
+
+struct CsvRecord {
+  std::size_t line = 0;  // 1-based line of the file where the record starts
+  std::vector<std::string> fields;
+};
+
+// Splits `text` into records; blank lines are skipped. Throws UsageError
+// "<file>:<line>: unterminated quoted field" on malformed quoting.
+std::vector<CsvRecord> parse_csv(std::string_view text, std::string_view file);
+
+// A parsed file with a header: cells looked up by column name.
+class CsvTable {
+ public:
+  CsvTable(std::string_view text, std::string file);
+  const std::string& file() const { return file_; }
+  const std::vector<std::string>& header() const { return header_; }
+  bool has(std::string_view column) const;
+  const std::vector<CsvRecord>& rows() const { return rows_; }
+  // The cell of `column` in `row`, "" if the column is absent or the row short.
+  const std::string& cell(const CsvRecord& row, std::string_view column) const;
+
+ private:
+  std::string file_;
+  std::vector<std::string> header_;
+  std::map<std::string, std::size_t, std::less<>> index_;
+  std::vector<CsvRecord> rows_;
+};
+
+// Reads a whole file; throws UsageError "cannot read <file>: <reason>".
+std::string read_text_file(const std::string& path);
+
+// One CSV field, quoted when it needs to be.
+std::string csv_escape(std::string_view field);
+// A number with full precision (%.9g as CSV.md asks for, more is fine): "" for NaN.
+std::string csv_number(double v);
+
+}  // namespace cb::models

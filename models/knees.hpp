@@ -1,0 +1,44 @@
+// Protocol knees: where a transport switches protocol (eager -> rendezvous,
+// cache -> memory) the time-vs-size line changes slope or jumps. As Netgauge
+// does, the sweep is fitted piecewise and a new segment is accepted only when
+// it cuts the misfit sharply.
+//
+// Method: for K = 1, 2, ... segments the optimal breakpoints are found by
+// dynamic programming over the sorted sizes (least squares of the RELATIVE
+// residual of a line a + b*n per segment, every segment >= min_points
+// points). K+1 segments are kept over K only while the K-segment fit is worse
+// than the noise floor and the extra segment divides the residual sum of
+// squares by at least `improvement` (i.e. the K-segment residual is at least
+// double the (K+1)-segment one).
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+namespace cb::models {
+
+struct KneeOptions {
+  std::size_t min_points = 3;   // per segment
+  double improvement = 4.0;     // SSE ratio needed to add a segment (RMS halves)
+  double noise_floor = 0.03;    // relative RMS below which no segment is added
+  std::size_t max_segments = 4;
+};
+
+struct Segment {
+  std::size_t first = 0, last = 0;  // point indices (sorted order), inclusive
+  double a_s = 0;                   // intercept, seconds
+  double b_s_per_B = 0;             // slope, seconds per byte
+};
+
+struct Piecewise {
+  std::vector<Segment> segments;
+  // Knee sizes: the first measured size (bytes) of each segment after the first.
+  std::vector<double> knees_B;
+  double rms_rel = 0;  // RMS relative residual of the chosen piecewise fit
+};
+
+// bytes sorted ascending (ties allowed: they are never split), seconds > 0.
+Piecewise detect_knees(const std::vector<double>& bytes, const std::vector<double>& seconds,
+                       const KneeOptions& opt = {});
+
+}  // namespace cb::models

@@ -1,0 +1,25 @@
+// Lower bounds on any algorithm's cost (Chan et al. 2007; see
+// /work/shared/reference/cost-models.md), as Cost coefficients so they
+// price with the same ModelParams as the algorithms. Each term bounds
+// separately; together they bound T from below for every algorithm under
+// the single-port, full-duplex model.
+#pragma once
+
+#include <cstdint>
+
+#include "algorithms/params.hpp"
+#include "algorithms/types.hpp"
+
+namespace cb::models {
+
+// n_bytes = the size S of the results CSV (nccl-tests' meaning): the full
+// vector for allreduce, the total input for reduce_scatter, the total
+// gathered output for allgather, the total each rank sends for alltoall.
+//   allreduce       ceil(lg p) a + 2(p-1)/p n b + (p-1)/p n g
+//   reduce_scatter  ceil(lg p) a +  (p-1)/p n b + (p-1)/p n g
+//   allgather       ceil(lg p) a +  (p-1)/p n b
+//   alltoall        ceil(lg p) a +  (p-1)/p n b  (not reachable together)
+// p = 1 costs nothing.
+Cost lower_bound(Collective coll, int p, double n_bytes);
+
+}  // namespace cb::models

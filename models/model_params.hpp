@@ -1,0 +1,22 @@
+// The three numbers of the alpha-beta-gamma model, in SI units, and how a
+// Cost (algorithms/params.hpp: message rounds, bytes, reduced bytes) turns
+// into seconds with them.
+#pragma once
+
+#include "algorithms/params.hpp"
+
+namespace cb::models {
+
+struct ModelParams {
+  double alpha_s = 0;        // seconds per message (latency)
+  double beta_s_per_B = 0;   // seconds per byte on the wire (1 / bandwidth)
+  double gamma_s_per_B = 0;  // seconds per byte reduced locally
+  friend bool operator==(const ModelParams&, const ModelParams&) = default;
+};
+
+// T = alpha*cost.alpha + beta*cost.beta + gamma*cost.gamma, in seconds.
+inline double seconds(const Cost& cost, const ModelParams& m) {
+  return m.alpha_s * cost.alpha + m.beta_s_per_B * cost.beta + m.gamma_s_per_B * cost.gamma;
+}
+
+}  // namespace cb::models

@@ -1,0 +1,141 @@
+#include "models/outputs.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <limits>
+
+#include "models/csv_text.hpp"
+
+namespace cb::models {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+std::string join_sizes(const std::vector<double>& v) {
+  std::string out;
+  for (double x : v) out += fmt::format("{}{}", out.empty() ? "" : ";", csv_number(x));
+  return out;
+}
+
+std::string key_cells(const std::string& transport, Collective coll, const std::string& algo,
+                      DataType dtype, const std::string& op, const std::string& placement,
+                      int ranks) {
+  return fmt::format("{},{},{},{},{},{},{}", csv_escape(transport), to_string(coll),
+                     csv_escape(algo), to_string(dtype), op, placement, ranks);
+}
+
+struct ParamCells {
+  double v[3] = {kNaN, kNaN, kNaN};
+  double lo[3] = {kNaN, kNaN, kNaN};
+  double hi[3] = {kNaN, kNaN, kNaN};
+  std::string str() const {
+    std::string out;
+    for (int j = 0; j < 3; ++j)
+      out += fmt::format("{},{},{},", csv_number(v[j]), csv_number(lo[j]), csv_number(hi[j]));
+    out.pop_back();
+    return out;
+  }
+};
+
+}  // namespace
+
+std::string fit_csv(const Analysis& a) {
+  std::string out =
+      "scope,transport,collective,algorithm,datatype,op,placement,ranks,alpha_s,alpha_s_lo,"
+      "alpha_s_hi,beta_s_per_B,beta_s_per_B_lo,beta_s_per_B_hi,gamma_s_per_B,gamma_s_per_B_lo,"
+      "gamma_s_per_B_hi,r_squared,points,knees_B,segment_first_B,segment_last_B\n";
+  for (const TransportFit& tf : a.transports) {
+    if (!tf.fit) continue;
+    const GlobalFit& g = *tf.fit;
+    ParamCells pc;
+    const double v[3] = {g.params.alpha_s, g.params.beta_s_per_B, g.params.gamma_s_per_B};
+    const double lo[3] = {g.lo.alpha_s, g.lo.beta_s_per_B, g.lo.gamma_s_per_B};
+    const double hi[3] = {g.hi.alpha_s, g.hi.beta_s_per_B, g.hi.gamma_s_per_B};
+    for (int j = 0; j < 3; ++j)
+      if (g.identified[j]) {
+        pc.v[j] = v[j];
+        pc.lo[j] = lo[j];
+        pc.hi[j] = hi[j];
+      }
+    out += fmt::format("global,{},,,,,,,{},{},{},,,\n", csv_escape(tf.transport), pc.str(),
+                       csv_number(g.r_squared), g.points);
+  }
+  if (a.calibration) {
+    ParamCells pc;
+    pc.v[0] = a.calibration->alpha_s;
+    pc.v[1] = a.calibration->beta_s_per_B;
+    pc.v[2] = a.calibration->gamma_s_per_B;
+    out += fmt::format("calibration,{},,,,,,,{},,,,,,\n", csv_escape(a.calibration_transport),
+                       pc.str());
+  }
+  for (const ConfigResult& c : a.configs) {
+    const ConfigKey& k = c.key;
+    const std::string key =
+        key_cells(k.transport, k.coll, k.algorithm, k.dtype, k.op, k.placement, k.ranks);
+    ParamCells pc;
+    pc.v[0] = c.line.a_s;
+    pc.lo[0] = c.line.a_lo_s;
+    pc.hi[0] = c.line.a_hi_s;
+    pc.v[1] = c.line.b_s_per_B;
+    pc.lo[1] = c.line.b_lo_s_per_B;
+    pc.hi[1] = c.line.b_hi_s_per_B;
+    out += fmt::format("config,{},{},{},{},{},,\n", key, pc.str(), csv_number(c.line.r_squared),
+                       c.line.points, join_sizes(c.piecewise.knees_B));
+    if (c.piecewise.segments.size() < 2) continue;
+    for (const Segment& s : c.piecewise.segments) {
+      ParamCells sc;
+      sc.v[0] = s.a_s;
+      sc.v[1] = s.b_s_per_B;
+      out += fmt::format("segment,{},{},,{},,{},{}\n", key, sc.str(), s.last - s.first + 1,
+                         c.points[s.first]->bytes, c.points[s.last]->bytes);
+    }
+  }
+  return out;
+}
+
+std::string predictions_csv(const Analysis& a) {
+  std::string out =
+      "transport,collective,algorithm,datatype,op,placement,ranks,bytes,count,measured_s,"
+      "predicted_s,rel_err,params,lower_bound_s\n";
+  for (const Prediction& p : a.predictions) {
+    const ConfigKey k = config_key(*p.row);
+    out += fmt::format("{},{},{},{},{},{},{},{}\n",
+                       key_cells(k.transport, k.coll, k.algorithm, k.dtype, k.op, k.placement,
+                                 k.ranks),
+                       p.row->bytes, p.row->count, csv_number(p.row->time_s),
+                       csv_number(p.predicted_s), csv_number(p.rel_err), p.params,
+                       csv_number(p.lower_bound_s));
+  }
+  return out;
+}
+
+std::string crossovers_csv(const Analysis& a) {
+  std::string out =
+      "kind,params,transport,collective,datatype,op,placement,ranks,algo_a,algo_b,"
+      "predicted_crossover_B,measured_crossover_B,predicted_crossings,measured_crossings,"
+      "predicted_faster_below,measured_faster_below,bytes,predicted_best,measured_best,"
+      "predicted_best_measured_s,measured_best_s,regret\n";
+  const auto group = [](const GroupKey& g) {
+    return fmt::format("{},{},{},{},{},{}", csv_escape(g.transport), to_string(g.coll),
+                       to_string(g.dtype), g.op, g.placement, g.ranks);
+  };
+  for (const PairCrossover& c : a.crossovers) {
+    out += fmt::format("pair,{},{},{},{},{},{},{},{},{},{},,,,,,\n", c.params, group(c.group),
+                       c.algo_a, c.algo_b,
+                       c.predicted_B.empty() ? "" : csv_number(c.predicted_B.front()),
+                       c.measured_B.empty() ? "" : csv_number(c.measured_B.front()),
+                       c.predicted_B.size(), c.measured_B.size(), c.predicted_faster_below,
+                       c.measured_faster_below);
+  }
+  for (const BestAtSize& b : a.best) {
+    out += fmt::format("best,{},{},,,,,,,,,{},{},{},{},{},{}\n", b.params, group(b.group),
+                       b.bytes, b.predicted_best, b.measured_best,
+                       csv_number(b.predicted_best_measured_s), csv_number(b.measured_best_s),
+                       csv_number(b.regret));
+  }
+  return out;
+}
+
+}  // namespace cb::models

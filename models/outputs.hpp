@@ -1,0 +1,42 @@
+// The CSV files of `collbench fit`, as text (SI units throughout):
+//
+// fit.csv — one row per fitted scope:
+//   scope: global (a transport's joint alpha, beta, gamma), calibration (the
+//   calibration file's parameters, echoed, no intervals), config (one
+//   configuration's line T = a + b*n: alpha_s = a, beta_s_per_B = b, gamma
+//   empty) or segment (one piece of a configuration's piecewise fit, only when
+//   knees were found; segment_first_B..segment_last_B gives its sizes).
+//   Columns: scope, transport, collective, algorithm, datatype, op, placement,
+//   ranks, alpha_s, alpha_s_lo, alpha_s_hi, beta_s_per_B, beta_s_per_B_lo,
+//   beta_s_per_B_hi, gamma_s_per_B, gamma_s_per_B_lo, gamma_s_per_B_hi,
+//   r_squared, points, knees_B (';'-separated), segment_first_B,
+//   segment_last_B. Bounds are 95% percentile-bootstrap intervals; a parameter
+//   the data cannot identify is left empty.
+// predictions.csv — one row per measured row and parameter source:
+//   transport, collective, algorithm, datatype, op, placement, ranks, bytes,
+//   count, measured_s, predicted_s, rel_err = (predicted - measured)/measured,
+//   params (global | calibration | config), lower_bound_s (the collective's
+//   lower bound priced with the same parameters; empty for config).
+// crossovers.csv — kind = pair: for two algorithms of a group, the first
+//   predicted and measured crossover sizes (bytes, within the measured range;
+//   empty if none), how many crossings each has and which algorithm is faster
+//   below the first; kind = best: at one size, the predicted and measured best
+//   algorithm, the measured times of both and regret = t(predicted best) /
+//   t(measured best) - 1. Columns: kind, params, transport, collective,
+//   datatype, op, placement, ranks, algo_a, algo_b, predicted_crossover_B,
+//   measured_crossover_B, predicted_crossings, measured_crossings,
+//   predicted_faster_below, measured_faster_below, bytes, predicted_best,
+//   measured_best, predicted_best_measured_s, measured_best_s, regret.
+#pragma once
+
+#include <string>
+
+#include "models/analysis.hpp"
+
+namespace cb::models {
+
+std::string fit_csv(const Analysis& a);
+std::string predictions_csv(const Analysis& a);
+std::string crossovers_csv(const Analysis& a);
+
+}  // namespace cb::models

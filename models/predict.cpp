@@ -1,0 +1,70 @@
+#include "models/predict.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "algorithms/check.hpp"
+#include "models/lower_bound.hpp"
+
+namespace cb::models {
+
+namespace {
+// Bytes of S per unit of count: S = count * elem (allreduce) or count * elem * p.
+std::uint64_t bytes_per_count(Collective coll, int p, DataType dtype) {
+  const std::uint64_t elem = element_size(dtype);
+  return coll == Collective::allreduce ? elem : elem * static_cast<std::uint64_t>(p);
+}
+}  // namespace
+
+std::optional<std::uint64_t> count_for_bytes(Collective coll, int p, DataType dtype,
+                                             std::uint64_t bytes) {
+  const std::uint64_t unit = bytes_per_count(coll, p, dtype);
+  if (bytes % unit != 0) return std::nullopt;
+  return bytes / unit;
+}
+
+std::uint64_t bytes_for_count(Collective coll, int p, DataType dtype, std::uint64_t count) {
+  return count * bytes_per_count(coll, p, dtype);
+}
+
+Cost model_cost(const AlgorithmEntry& algo, const Scenario& s, std::uint64_t count) {
+  CollParams params;
+  params.coll = s.coll;
+  params.p = s.p;
+  params.count = count;
+  params.dtype = s.dtype;
+  params.op = s.op;
+  params.in_place = s.in_place;
+  return closed_form_cost(algo, params);
+}
+
+double predict_seconds(const AlgorithmEntry& algo, const Scenario& s, std::uint64_t count,
+                       const ModelParams& m) {
+  return seconds(model_cost(algo, s, count), m);
+}
+
+std::vector<PredictedRow> predict_table(const Scenario& s, std::uint64_t min_bytes,
+                                        std::uint64_t max_bytes, double factor,
+                                        const ModelParams& m) {
+  CB_CHECK(factor > 1, "factor {}", factor);
+  const auto algos = algorithms_for(s.coll);
+  const std::uint64_t unit = bytes_per_count(s.coll, s.p, s.dtype);
+  std::vector<PredictedRow> rows;
+  for (double size = static_cast<double>(min_bytes); size <= static_cast<double>(max_bytes);
+       size *= factor) {
+    const std::uint64_t count =
+        std::max<std::uint64_t>(1, static_cast<std::uint64_t>(size) / unit);
+    if (!rows.empty() && rows.back().count == count) continue;
+    PredictedRow row;
+    row.count = count;
+    row.bytes = count * unit;
+    for (const AlgorithmEntry& a : algos) row.seconds.push_back(predict_seconds(a, s, count, m));
+    row.best = static_cast<std::size_t>(
+        std::min_element(row.seconds.begin(), row.seconds.end()) - row.seconds.begin());
+    row.lower_bound_s = seconds(lower_bound(s.coll, s.p, static_cast<double>(row.bytes)), m);
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+}  // namespace cb::models

@@ -1,0 +1,51 @@
+// Predictions from the closed-form costs of the registry, at any scale:
+// the closed forms are arithmetic, so p = 16384 costs no more than p = 2.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "algorithms/registry.hpp"
+#include "models/model_params.hpp"
+
+namespace cb::models {
+
+// Elements (the collective's MPI count) for a size S in bytes as the results
+// CSV defines it, or nullopt when S is not a whole number of such counts.
+std::optional<std::uint64_t> count_for_bytes(Collective coll, int p, DataType dtype,
+                                             std::uint64_t bytes);
+// S in bytes for an MPI count (inverse of count_for_bytes).
+std::uint64_t bytes_for_count(Collective coll, int p, DataType dtype, std::uint64_t count);
+
+// What an algorithm is run with; everything but the algorithm and count.
+struct Scenario {
+  Collective coll = Collective::allreduce;
+  int p = 1;
+  DataType dtype = DataType::fp32;
+  ReduceOp op = ReduceOp::sum;
+  bool in_place = false;
+};
+
+// Closed-form cost coefficients of `algo` for `count` elements.
+Cost model_cost(const AlgorithmEntry& algo, const Scenario& s, std::uint64_t count);
+// Predicted seconds.
+double predict_seconds(const AlgorithmEntry& algo, const Scenario& s, std::uint64_t count,
+                       const ModelParams& m);
+
+// One row of `collbench predict`: every algorithm of the collective at one size.
+struct PredictedRow {
+  std::uint64_t bytes = 0;
+  std::uint64_t count = 0;
+  std::vector<double> seconds;  // per algorithm, in algorithms_for(coll) order
+  std::size_t best = 0;         // index of the fastest
+  double lower_bound_s = 0;
+};
+// Sizes from min_bytes to max_bytes multiplying by `factor` (nccl-tests' -b -e -f),
+// each rounded down to a whole count (at least 1 element per block).
+std::vector<PredictedRow> predict_table(const Scenario& s, std::uint64_t min_bytes,
+                                        std::uint64_t max_bytes, double factor,
+                                        const ModelParams& m);
+
+}  // namespace cb::models

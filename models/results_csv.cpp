@@ -1,0 +1,165 @@
+#include "models/results_csv.hpp"
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <set>
+
+#include "models/csv_text.hpp"
+
+namespace cb::models {
+
+bool is_library_baseline(std::string_view algorithm) {
+  return algorithm == "mpi" || algorithm == "nccl";
+}
+
+ConfigKey config_key(const Measurement& m) {
+  return {m.transport,
+          m.scenario.coll,
+          m.algorithm,
+          m.scenario.dtype,
+          m.has_op ? std::string(to_string(m.scenario.op)) : std::string(),
+          m.scenario.in_place ? "in" : "out",
+          m.scenario.p};
+}
+
+std::string describe(const ConfigKey& k) {
+  return fmt::format("{}/{}/{}/{}/{}{}p={}", k.transport, to_string(k.coll), k.algorithm,
+                     to_string(k.dtype), k.op.empty() ? "" : k.op + "/", k.placement + "/",
+                     k.ranks);
+}
+
+namespace {
+
+constexpr const char* kRequired[] = {"transport", "collective", "algorithm", "datatype",
+                                     "op",        "placement",  "ranks",     "bytes",
+                                     "count",     "time_median_us"};
+
+// Prefixes a problem with "file:line: ".
+struct RowError {
+  const std::string& file;
+  std::size_t line;
+  [[noreturn]] void operator()(const std::string& problem) const {
+    throw UsageError(fmt::format("{}:{}: {}", file, line, problem));
+  }
+};
+
+template <class T>
+T parse_integer(const std::string& s, std::string_view column, const RowError& fail) {
+  T v{};
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (s.empty() || ec != std::errc() || end != s.data() + s.size())
+    fail(fmt::format("{} '{}' is not an integer", column, s));
+  return v;
+}
+
+double parse_real(const std::string& s, std::string_view column, const RowError& fail) {
+  double v = 0;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (s.empty() || ec != std::errc() || end != s.data() + s.size() || !std::isfinite(v))
+    fail(fmt::format("{} '{}' is not a number", column, s));
+  return v;
+}
+
+double optional_real(const std::string& s, std::string_view column, const RowError& fail) {
+  return s.empty() ? std::numeric_limits<double>::quiet_NaN() : parse_real(s, column, fail);
+}
+
+// Parses a vocabulary value, re-throwing the parser's message with the row.
+template <class F>
+auto parse_name(F parse, const std::string& s, const RowError& fail) {
+  try {
+    return parse(s);
+  } catch (const UsageError& e) {
+    fail(e.what());
+  }
+}
+
+Measurement parse_row(const CsvTable& t, const CsvRecord& r) {
+  const RowError fail{t.file(), r.line};
+  if (r.fields.size() != t.header().size())
+    fail(fmt::format("{} fields, the header has {}", r.fields.size(), t.header().size()));
+  Measurement m;
+  m.line = r.line;
+  m.transport = t.cell(r, "transport");
+  if (m.transport.empty()) fail("transport is empty");
+  Scenario& s = m.scenario;
+  s.coll = parse_name(parse_collective, t.cell(r, "collective"), fail);
+  m.algorithm = t.cell(r, "algorithm");
+  if (!is_library_baseline(m.algorithm)) {
+    const auto table = algorithms_for(s.coll);
+    for (const AlgorithmEntry& e : table)
+      if (e.name == m.algorithm) m.entry = &e;
+    if (m.entry == nullptr) {
+      std::string known;
+      for (const AlgorithmEntry& e : table) known += std::string(e.name) + ", ";
+      fail(fmt::format("unknown algorithm '{}' for {} (known: {}baselines mpi, nccl)",
+                       m.algorithm, to_string(s.coll), known));
+    }
+  }
+  s.dtype = parse_name(parse_datatype, t.cell(r, "datatype"), fail);
+  const std::string& op = t.cell(r, "op");
+  m.has_op = !op.empty();
+  if (is_reducing(s.coll) && !m.has_op) fail(fmt::format("op is empty for {}", to_string(s.coll)));
+  if (m.has_op) s.op = parse_name(parse_reduce_op, op, fail);
+  const std::string& placement = t.cell(r, "placement");
+  if (placement != "in" && placement != "out")
+    fail(fmt::format("placement '{}' is not one of: in, out", placement));
+  s.in_place = placement == "in";
+  s.p = parse_integer<int>(t.cell(r, "ranks"), "ranks", fail);
+  if (s.p < 1) fail(fmt::format("ranks {} is not >= 1", s.p));
+  m.bytes = parse_integer<std::uint64_t>(t.cell(r, "bytes"), "bytes", fail);
+  m.count = parse_integer<std::uint64_t>(t.cell(r, "count"), "count", fail);
+  if (bytes_for_count(s.coll, s.p, s.dtype, m.count) != m.bytes)
+    fail(fmt::format("bytes {} does not match count {} of {} at {} ranks for {} (expected {})",
+                     m.bytes, m.count, to_string(s.dtype), s.p, to_string(s.coll),
+                     bytes_for_count(s.coll, s.p, s.dtype, m.count)));
+  const double t_us = parse_real(t.cell(r, "time_median_us"), "time_median_us", fail);
+  if (t_us <= 0) fail(fmt::format("time_median_us is {} (times must be > 0)", t.cell(r, "time_median_us")));
+  m.time_s = t_us * 1e-6;
+  m.ci_lo_s = optional_real(t.cell(r, "ci_lo_us"), "ci_lo_us", fail) * 1e-6;
+  m.ci_hi_s = optional_real(t.cell(r, "ci_hi_us"), "ci_hi_us", fail) * 1e-6;
+  const std::string& wrong = t.cell(r, "wrong");
+  if (!wrong.empty()) m.wrong = parse_integer<std::int64_t>(wrong, "wrong", fail);
+  return m;
+}
+
+}  // namespace
+
+ResultsFile parse_results_csv(std::string_view text, const std::string& file) {
+  const CsvTable t(text, file);
+  std::string missing;
+  for (const char* c : kRequired)
+    if (!t.has(c)) missing += fmt::format("{}'{}'", missing.empty() ? "" : ", ", c);
+  if (!missing.empty())
+    throw UsageError(fmt::format("{}:1: missing column(s) {} in the header", file, missing));
+  if (t.rows().empty()) throw UsageError(fmt::format("{}: no data rows after the header", file));
+
+  ResultsFile out{file, {}};
+  for (const CsvRecord& r : t.rows()) out.rows.push_back(parse_row(t, r));
+
+  std::map<ConfigKey, std::pair<std::set<std::uint64_t>, std::vector<std::size_t>>> sizes;
+  for (const Measurement& m : out.rows) {
+    auto& [set, lines] = sizes[config_key(m)];
+    set.insert(m.bytes);
+    lines.push_back(m.line);
+  }
+  for (const auto& [key, v] : sizes) {
+    if (v.first.size() >= 3) continue;
+    std::string lines;
+    for (std::size_t l : v.second) lines += fmt::format("{}{}", lines.empty() ? "" : ", ", l);
+    throw UsageError(fmt::format(
+        "{}:{}: configuration {} has {} distinct size(s) (rows {}); a fit needs at least 3",
+        file, v.second.front(), describe(key), v.first.size(), lines));
+  }
+  return out;
+}
+
+ResultsFile read_results_csv(const std::string& path) {
+  return parse_results_csv(read_text_file(path), path);
+}
+
+}  // namespace cb::models
