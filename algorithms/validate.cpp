@@ -321,7 +321,8 @@ void check_hazards(const Memory& mem, std::uint64_t step) {
         const Access& rd = (y->kind == kSendRead) ? *y : x;
         const Access& wr = (y->kind == kSendRead) ? x : *y;
         if (x.kind == kSendRead || y->kind == kSendRead)
-          fail(fmt::format("step {}: rank {}: {} writes {}, which {} reads in the same step",
+          fail(fmt::format("step {}: rank {}: {} writes {}, which {} reads ({}) in the same "
+                           "step",
                            step, s.rank, name(wr), describe(wr.region), name(rd),
                            describe(rd.region)));
         fail(fmt::format("step {}: rank {}: {} writes {}, overlapping {} ({}); a copy-receive "
