@@ -1,0 +1,189 @@
+#include "transports/ipc/common/executor.hpp"
+
+#include <algorithm>
+#include <array>
+
+#include "algorithms/check.hpp"
+#include "transports/mpi/poll.hpp"
+
+namespace cb::ipc {
+namespace {
+
+// One send as the receiver needs to know it: (step, byte offset in the
+// sender's allocation, elements).
+using SendDescriptor = std::array<std::uint64_t, 3>;
+
+// Every rank learns, for each peer, the sends that peer makes to it, in order.
+std::vector<std::vector<SendDescriptor>> exchange_send_descriptors(const Schedule& s,
+                                                                   const DataLayout& layout,
+                                                                   MPI_Comm comm) {
+  const int p = s.p;
+  std::vector<std::vector<SendDescriptor>> to(p);
+  for (std::size_t i = 0; i < s.steps.size(); ++i)
+    for (const Send& send : s.steps[i].sends)
+      to.at(send.peer).push_back({s.first_step + i, layout.offset_of(send.src), send.src.count});
+
+  std::vector<int> send_counts(p), recv_counts(p), send_displs(p), recv_displs(p);
+  for (int b = 0; b < p; ++b) send_counts[b] = static_cast<int>(to[b].size() * 3);
+  MPI_Alltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, comm);
+  std::vector<std::uint64_t> out, in;
+  for (int b = 0; b < p; ++b) {
+    send_displs[b] = static_cast<int>(out.size());
+    for (const auto& d : to[b]) out.insert(out.end(), d.begin(), d.end());
+  }
+  int total_in = 0;
+  for (int a = 0; a < p; ++a) {
+    recv_displs[a] = total_in;
+    total_in += recv_counts[a];
+  }
+  in.resize(static_cast<std::size_t>(total_in));
+  MPI_Alltoallv(out.data(), send_counts.data(), send_displs.data(), MPI_UINT64_T, in.data(),
+                recv_counts.data(), recv_displs.data(), MPI_UINT64_T, comm);
+
+  std::vector<std::vector<SendDescriptor>> from(p);
+  for (int a = 0; a < p; ++a)
+    for (int k = 0; k < recv_counts[a]; k += 3) {
+      const auto* d = &in[static_cast<std::size_t>(recv_displs[a] + k)];
+      from[a].push_back({d[0], d[1], d[2]});
+    }
+  return from;
+}
+
+}  // namespace
+
+std::vector<bool> peers_of(const Schedule& s) {
+  std::vector<bool> peers(static_cast<std::size_t>(s.p), false);
+  for (const Step& step : s.steps) {
+    for (const Send& send : step.sends) peers.at(send.peer) = true;
+    for (const Recv& recv : step.recvs) peers.at(recv.peer) = true;
+  }
+  return peers;
+}
+
+IpcExecutor::IpcExecutor(const Schedule& s, const DataLayout& layout, MPI_Comm comm,
+                         WaitPolicy policy, DataMover& mover, const IpcMemory& mem)
+    : rank_(s.rank), elem_size_(layout.elem_size), policy_(policy), mover_(mover), mem_(mem) {
+  const int p = s.p;
+  // Collective first, so that a failed check below cannot strand the peers in it.
+  const auto from = exchange_send_descriptors(s, layout, comm);
+  CB_CHECK(s.total_steps == 0 || s.steps.size() == s.total_steps,
+           "the IPC transport runs whole schedules, not windows ({} of {} steps)",
+           s.steps.size(), s.total_steps);
+  per_run_to_.assign(p, 0);
+  per_run_from_.assign(p, 0);
+  std::vector<std::size_t> next_from(p, 0);
+  auto local_ptr = [&](const Region& r) { return mem.data + layout.offset_of(r); };
+
+  steps_.resize(s.steps.size());
+  for (std::size_t i = 0; i < s.steps.size(); ++i) {
+    const Step& in = s.steps[i];
+    CompiledStep& out = steps_[i];
+    for (const Send& send : in.sends) {
+      ++per_run_to_[send.peer];
+      auto it = std::find_if(out.sends.begin(), out.sends.end(),
+                             [&](const SendGroup& g) { return g.peer == send.peer; });
+      if (it == out.sends.end()) out.sends.push_back({send.peer, 0});
+    }
+    for (SendGroup& g : out.sends) g.through = per_run_to_[g.peer];
+
+    for (const Recv& recv : in.recvs) {
+      const int a = recv.peer;
+      CB_CHECK(next_from[a] < from[a].size(),
+               "rank {} step {}: receive from rank {} has no matching send", rank_, i, a);
+      const SendDescriptor& d = from[a][next_from[a]++];
+      CB_CHECK(d[0] == s.first_step + i && d[2] == recv.dst.count,
+               "rank {} step {}: receive of {} elements from rank {} pairs with its send of {} "
+               "elements in step {}",
+               rank_, i, recv.dst.count, a, d[2], d[0]);
+      CB_CHECK(mem.peer_data.at(a) != nullptr, "rank {} has not mapped rank {}", rank_, a);
+      ++per_run_from_[a];
+      auto it = std::find_if(out.groups.begin(), out.groups.end(),
+                             [&](const PeerGroup& g) { return g.peer == a; });
+      if (it == out.groups.end()) {
+        out.groups.push_back({a, 0, {}});
+        it = out.groups.end() - 1;
+      }
+      const RecvOp op{mem.peer_data[a] + d[1], local_ptr(recv.dst), recv.dst.count};
+      if (recv.mode == RecvMode::copy)
+        it->copies.push_back(op);
+      else
+        out.reduces.push_back({static_cast<std::size_t>(it - out.groups.begin()), op});
+    }
+    for (PeerGroup& g : out.groups) g.through = per_run_from_[g.peer];
+
+    for (const Local& local : in.locals)
+      out.locals.push_back({local.kind, local.kind == LocalKind::average ? nullptr : local_ptr(local.src),
+                            local_ptr(local.dst), local.dst.count});
+  }
+  for (int a = 0; a < p; ++a)
+    CB_CHECK(next_from[a] == from[a].size(), "rank {}: rank {} sends {} messages but {} are received",
+             rank_, a, from[a].size(), next_from[a]);
+}
+
+void IpcExecutor::receive(CompiledStep& step, std::uint64_t run) {
+  for (PeerGroup& g : step.groups) {
+    g.copied = false;
+    g.acked = false;
+    g.reduces_left = 0;
+  }
+  for (const ReduceOp& r : step.reduces) ++step.groups[r.group].reduces_left;
+
+  auto ready = [&](const PeerGroup& g) {
+    return load_acquire(mem_.peer_control[g.peer].ready(rank_)) >=
+           run * per_run_from_[g.peer] + g.through;
+  };
+  std::size_t next_reduce = 0;
+  std::size_t acked = 0;
+  // One poll: do whatever has become possible; true once every peer is acked.
+  auto progress = [&] {
+    bool moved = false;
+    for (PeerGroup& g : step.groups) {
+      if (g.copied || !ready(g)) continue;
+      for (const RecvOp& op : g.copies) mover_.copy(op.dst, op.src, op.count * elem_size_);
+      g.copied = true;
+      moved = true;
+    }
+    // Reduce-receives strictly in list order: they may overlap each other.
+    while (next_reduce < step.reduces.size() &&
+           ready(step.groups[step.reduces[next_reduce].group])) {
+      const ReduceOp& r = step.reduces[next_reduce++];
+      mover_.reduce(r.op.dst, r.op.src, r.op.count);
+      --step.groups[r.group].reduces_left;
+      moved = true;
+    }
+    if (!moved) return false;
+    mover_.complete();  // the reads are done: the senders may reuse their sources
+    for (PeerGroup& g : step.groups) {
+      if (g.acked || !g.copied || g.reduces_left > 0) continue;
+      store_release(mem_.control.ack(g.peer), run * per_run_from_[g.peer] + g.through);
+      g.acked = true;
+      ++acked;
+    }
+    return acked == step.groups.size();
+  };
+  if (!step.groups.empty()) poll_until(progress, policy_);
+}
+
+void IpcExecutor::run() {
+  const std::uint64_t run = runs_++;
+  for (CompiledStep& step : steps_) {
+    for (const SendGroup& g : step.sends)
+      store_release(mem_.control.ready(g.peer), run * per_run_to_[g.peer] + g.through);
+    receive(step, run);
+    for (const LocalOp& op : step.locals) {
+      switch (op.kind) {
+        case LocalKind::copy: mover_.copy(op.dst, op.src, op.count * elem_size_); break;
+        case LocalKind::reduce: mover_.reduce(op.dst, op.src, op.count); break;
+        case LocalKind::average: mover_.divide(op.dst, op.count); break;
+      }
+    }
+    for (const SendGroup& g : step.sends) {
+      const std::uint64_t target = run * per_run_to_[g.peer] + g.through;
+      const std::uint64_t* ack = mem_.peer_control[g.peer].ack(rank_);
+      poll_until([&] { return load_acquire(ack) >= target; }, policy_);
+    }
+    if (!step.locals.empty()) mover_.complete();
+  }
+}
+
+}  // namespace cb::ipc

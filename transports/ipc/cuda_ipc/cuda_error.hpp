@@ -1,0 +1,18 @@
+// Errors from the CUDA runtime as one line naming the call, and the choice of
+// this rank's device.
+#pragma once
+
+#include <cuda_runtime_api.h>
+#include <mpi.h>
+
+namespace cb::ipc {
+
+// Throws std::runtime_error "<call>: <cudaGetErrorString>" unless rc is cudaSuccess.
+void cuda_check(cudaError_t rc, const char* call);
+
+// Makes device (local rank on this node) % (visible devices) current and
+// returns it. Throws "cudaGetDeviceCount: no CUDA device ..." where none is
+// visible, so selecting a GPU path on a machine without one fails in one line.
+int select_device(MPI_Comm comm);
+
+}  // namespace cb::ipc

@@ -1,0 +1,148 @@
+#include "transports/ipc/nccl/nccl_operation.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <stdexcept>
+
+#include "algorithms/check.hpp"
+#include "algorithms/schedule.hpp"
+#include "transports/ipc/common/agree.hpp"
+#include "transports/ipc/cuda_ipc/cuda_error.hpp"
+#include "transports/ipc/cuda_ipc/reduce_kernels.hpp"
+
+namespace cb::ipc {
+namespace {
+
+void nccl_check(ncclResult_t rc, const char* call) {
+  if (rc != ncclSuccess)
+    throw std::runtime_error(fmt::format("{}: {}", call, ncclGetErrorString(rc)));
+}
+
+ncclDataType_t nccl_type(DataType t) {
+  switch (t) {
+    case DataType::int8: return ncclInt8;
+    case DataType::uint8: return ncclUint8;
+    case DataType::int32: return ncclInt32;
+    case DataType::uint32: return ncclUint32;
+    case DataType::int64: return ncclInt64;
+    case DataType::uint64: return ncclUint64;
+    case DataType::fp16: return ncclFloat16;
+    case DataType::bf16: return ncclBfloat16;
+    case DataType::fp32: return ncclFloat32;
+    case DataType::fp64: return ncclFloat64;
+  }
+  CB_CHECK(false, "bad DataType {}", static_cast<int>(t));
+}
+
+ncclRedOp_t nccl_op(ReduceOp o) {
+  switch (o) {
+    case ReduceOp::sum:
+    case ReduceOp::avg: return ncclSum;  // avg: sum, then one division (see header)
+    case ReduceOp::prod: return ncclProd;
+    case ReduceOp::min: return ncclMin;
+    case ReduceOp::max: return ncclMax;
+  }
+  CB_CHECK(false, "bad ReduceOp {}", static_cast<int>(o));
+}
+
+void set_or_keep(const char* var, const std::string& value) {
+  if (!value.empty()) ::setenv(var, value.c_str(), 1);
+}
+
+std::byte* device_alloc(std::size_t bytes) {
+  void* p = nullptr;
+  bytes = std::max<std::size_t>(bytes, 256);
+  cuda_check(cudaMalloc(&p, bytes), "cudaMalloc");
+  cuda_check(cudaMemset(p, 0, bytes), "cudaMemset");
+  return static_cast<std::byte*>(p);
+}
+
+}  // namespace
+
+NcclOperation::NcclOperation(Collective coll, DataType dtype, ReduceOp op, bool in_place,
+                             std::size_t count, MPI_Comm comm, const NcclOptions& options)
+    : coll_(coll), dtype_(dtype), op_(op), count_(count) {
+  MPI_Comm_size(comm, &p_);
+  MPI_Comm_rank(comm, &rank_);
+  const std::size_t es = element_size(dtype);
+  input_bytes_ = input_count(coll, p_, count) * es;
+  output_bytes_ = output_count(coll, p_, count) * es;
+  agreed(comm, "NCCL device setup", [&] {
+    select_device(comm);
+    cuda_check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreate");
+    if (in_place) {
+      const InPlaceLayout l = in_place_layout(coll, p_, rank_, count);
+      input_alloc_ = device_alloc(l.total * es);
+      input_ = input_alloc_ + l.input_offset * es;
+      output_ = input_alloc_ + l.output_offset * es;
+    } else {
+      input_alloc_ = device_alloc(input_bytes_);
+      output_alloc_ = device_alloc(output_bytes_);
+      input_ = input_alloc_;
+      output_ = output_alloc_;
+    }
+  });
+  set_or_keep("NCCL_ALGO", options.algo);
+  set_or_keep("NCCL_PROTO", options.proto);
+  ncclUniqueId id{};
+  agreed(comm, "ncclGetUniqueId", [&] {
+    if (rank_ == 0) nccl_check(ncclGetUniqueId(&id), "ncclGetUniqueId");
+  });
+  MPI_Bcast(&id, sizeof id, MPI_BYTE, 0, comm);
+  agreed(comm, "ncclCommInitRank",
+         [&] { nccl_check(ncclCommInitRank(&comm_, p_, id, rank_), "ncclCommInitRank"); });
+}
+
+NcclOperation::~NcclOperation() {
+  // Teardown must not throw: errors here are ignored deliberately.
+  if (comm_ != nullptr) (void)ncclCommDestroy(comm_);
+  if (input_alloc_ != nullptr) (void)cudaFree(input_alloc_);
+  if (output_alloc_ != nullptr) (void)cudaFree(output_alloc_);
+  if (stream_ != nullptr) (void)cudaStreamDestroy(stream_);
+}
+
+void NcclOperation::write_input(std::span<const std::byte> bytes) {
+  CB_CHECK(bytes.size() == input_bytes_, "input of {} bytes, expected {}", bytes.size(),
+           input_bytes_);
+  if (bytes.empty()) return;
+  cuda_check(cudaMemcpyAsync(input_, bytes.data(), bytes.size(), cudaMemcpyHostToDevice, stream_),
+             "cudaMemcpyAsync (input)");
+  cuda_check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize (input)");
+}
+
+void NcclOperation::read_output(std::span<std::byte> bytes) {
+  CB_CHECK(bytes.size() == output_bytes_, "output of {} bytes, expected {}", bytes.size(),
+           output_bytes_);
+  if (bytes.empty()) return;
+  cuda_check(cudaMemcpyAsync(bytes.data(), output_, bytes.size(), cudaMemcpyDeviceToHost, stream_),
+             "cudaMemcpyAsync (output)");
+  cuda_check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize (output)");
+}
+
+void NcclOperation::run() {
+  const ncclDataType_t t = nccl_type(dtype_);
+  switch (coll_) {
+    case Collective::allreduce:
+      nccl_check(ncclAllReduce(input_, output_, count_, t, nccl_op(op_), comm_, stream_),
+                 "ncclAllReduce");
+      break;
+    case Collective::reduce_scatter:
+      nccl_check(ncclReduceScatter(input_, output_, count_, t, nccl_op(op_), comm_, stream_),
+                 "ncclReduceScatter");
+      break;
+    case Collective::allgather:
+      nccl_check(ncclAllGather(input_, output_, count_, t, comm_, stream_), "ncclAllGather");
+      break;
+    case Collective::alltoall:
+      nccl_check(ncclAlltoAll(input_, output_, count_, t, comm_, stream_), "ncclAlltoAll");
+      break;
+  }
+  if (op_ == ReduceOp::avg && is_reducing(coll_))
+    cuda_check(launch_divide(dtype_, output_, output_bytes_ / element_size(dtype_), p_, stream_),
+               "division kernel launch");
+  cuda_check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize");
+}
+
+}  // namespace cb::ipc

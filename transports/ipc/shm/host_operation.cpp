@@ -1,0 +1,99 @@
+#include "transports/ipc/shm/host_operation.hpp"
+
+#include <cstring>
+
+#include "algorithms/check.hpp"
+#include "transports/ipc/common/agree.hpp"
+#include "transports/ipc/common/control.hpp"
+#include "transports/kernels/reduce.hpp"
+
+namespace cb::ipc {
+namespace {
+
+// Plain CPU copies and the shared reduction kernels. A reduce-receive reads
+// the peer's mapped memory directly as `src`: no staging copy.
+class HostMover final : public DataMover {
+ public:
+  HostMover(DataType dtype, ReduceOp op, int p) : dtype_(dtype), op_(op), p_(p) {}
+  void copy(std::byte* dst, const std::byte* src, std::size_t bytes) override {
+    std::memcpy(dst, src, bytes);
+  }
+  void reduce(std::byte* dst, const std::byte* src, std::size_t count) override {
+    reduce_inplace(dtype_, op_, dst, src, count);
+  }
+  void divide(std::byte* dst, std::size_t count) override { divide_inplace(dtype_, dst, count, p_); }
+  void complete() override {}
+
+ private:
+  DataType dtype_;
+  ReduceOp op_;
+  int p_;
+};
+
+// What every rank publishes about its segment.
+struct SegmentCard {
+  char name[96];
+  std::uint64_t bytes;
+};
+
+}  // namespace
+
+HostIpcOperation::HostIpcOperation(const Schedule& s, MPI_Comm comm, WaitPolicy wait)
+    : layout_(data_layout(s)) {
+  int p = 0, rank = 0;
+  MPI_Comm_size(comm, &p);
+  MPI_Comm_rank(comm, &rank);
+  CB_CHECK(p == s.p && rank == s.rank, "schedule for rank {} of {} run on rank {} of {}", s.rank,
+           s.p, rank, p);
+  CB_CHECK(wait != WaitPolicy::automatic, "wait policy must be resolved");
+  const std::size_t control_bytes = control_block_bytes(p);
+
+  SegmentCard mine{};
+  agreed(comm, "shared-memory segment creation", [&] {
+    own_ = ShmSegment::create(control_bytes + layout_.total_bytes);
+    CB_CHECK(own_.name().size() < sizeof mine.name, "segment name too long: {}", own_.name());
+    std::memcpy(mine.name, own_.name().c_str(), own_.name().size() + 1);
+    mine.bytes = own_.size();
+  });
+  std::vector<SegmentCard> cards(static_cast<std::size_t>(p));
+  MPI_Allgather(&mine, sizeof mine, MPI_BYTE, cards.data(), sizeof mine, MPI_BYTE, comm);
+
+  mem_.data = own_.data() + control_bytes;
+  mem_.control = OwnControl(own_.data(), p);
+  mem_.peer_data.assign(static_cast<std::size_t>(p), nullptr);
+  mem_.peer_control.assign(static_cast<std::size_t>(p), PeerControl{});
+  const std::vector<bool> peers = peers_of(s);
+  agreed(comm, "mapping of the peers' segments", [&] {
+    for (int a = 0; a < p; ++a) {
+      if (!peers[a]) continue;
+      peers_.push_back(ShmSegment::open_read_only(cards[a].name, cards[a].bytes));
+      mem_.peer_control[a] = PeerControl(peers_.back().data(), p);
+      mem_.peer_data[a] = peers_.back().data() + control_bytes;
+    }
+  });
+  mover_ = std::make_unique<HostMover>(s.dtype, s.op, p);
+  agreed(comm, "pairing of sends and receives", [&] {
+    executor_ = std::make_unique<IpcExecutor>(s, layout_, comm, wait, *mover_, mem_);
+  });
+  // Every peer has mapped this segment: the name is no longer needed.
+  MPI_Barrier(comm);
+  own_.unlink();
+}
+
+HostIpcOperation::~HostIpcOperation() = default;
+
+void HostIpcOperation::write_input(std::span<const std::byte> bytes) {
+  CB_CHECK(bytes.size() == layout_.input_bytes, "input of {} bytes, expected {}", bytes.size(),
+           layout_.input_bytes);
+  if (!bytes.empty()) std::memcpy(mem_.data + layout_.input_offset, bytes.data(), bytes.size());
+}
+
+void HostIpcOperation::read_output(std::span<std::byte> bytes) {
+  CB_CHECK(bytes.size() == layout_.output_bytes, "output of {} bytes, expected {}", bytes.size(),
+           layout_.output_bytes);
+  if (!bytes.empty()) std::memcpy(bytes.data(), mem_.data + layout_.output_offset, bytes.size());
+}
+
+void HostIpcOperation::run() { executor_->run(); }
+
+}  // namespace cb::ipc
