@@ -1,0 +1,72 @@
+// What one measurement is, independent of where its times come from.
+//
+// A Measurer turns one Case into per-iteration times. Per-process transports
+// (mpi, ipc) measure with real clocks through ProcessMeasurer
+// (process_measurer.hpp); in-process transports (the simulator) compute the
+// times of all ranks at once and implement Measurer themselves. The runner
+// and the reporters only ever see Measurements, so they treat both alike.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "algorithms/types.hpp"
+#include "transports/transport.hpp"
+
+namespace cb {
+
+class Group;
+
+// One configuration: a row of the results.
+struct Case {
+  std::string transport;  // CSV transport value: "mpi", "ipc-host", "sim", ...
+  Collective coll = Collective::allreduce;
+  std::string algorithm;  // registry name or a library baseline ("mpi", "nccl")
+  DataType dtype = DataType::fp32;
+  ReduceOp op = ReduceOp::sum;  // meaningless (and empty in CSV) for allgather/alltoall
+  bool in_place = false;
+  int ranks = 1;
+  std::size_t count = 0;          // elements, the MPI meaning (Schedule::count)
+  std::size_t segment_bytes = 0;  // pipelining segment, 0 = algorithm default
+
+  // S as nccl-tests and CSV.md define it: allreduce count*elem, the others
+  // count*elem*ranks. Bytes.
+  std::size_t bytes() const;
+};
+
+// How many samples to take and whether to verify.
+struct SamplingPlan {
+  int warmup = 1;           // untimed runs before sampling
+  int iterations = 0;       // > 0: exactly this many timed samples (-n)
+  double budget_s = 0.25;   // iterations == 0: wall-clock budget per case (--time-budget)
+  double ci_rel = 0.05;     // iterations == 0: stop once the median's 95% CI lies within this
+  int min_iterations = 10;  // iterations == 0: never fewer (the CI needs n > 5)
+  int max_iterations = 100000;
+  bool verify = true;      // -c
+  std::uint64_t seed = 1;  // verification data seed; the runner changes it per case
+};
+
+struct Measurement {
+  // Per-iteration times in SECONDS, each the max over ranks; valid where the
+  // measurer says (ProcessMeasurer: group rank 0).
+  std::vector<double> times_s;
+  // Wrong elements summed over ranks; nullopt when not verified.
+  std::optional<std::uint64_t> wrong;
+  bool oversubscribed = false;
+  WaitPolicy wait = WaitPolicy::spin;  // the resolved policy used
+  // Model parameters of simulated rows (CSV alpha_s, beta_s_per_B, gamma_s_per_B).
+  std::optional<double> alpha_s, beta_s_per_B, gamma_s_per_B;
+};
+
+class Measurer {
+ public:
+  virtual ~Measurer() = default;
+  // Per-process measurers: called on every rank of `group` (case.ranks ranks).
+  // In-process measurers: called on world rank 0 only, with a one-rank group.
+  virtual Measurement measure(const Case& c, const SamplingPlan& plan, Group& group) = 0;
+};
+
+}  // namespace cb

@@ -1,0 +1,83 @@
+#include "transports/mpi/datatypes.hpp"
+
+#include <array>
+#include <cstddef>
+
+#include "transports/kernels/reduce.hpp"
+#include "transports/mpi/wait.hpp"
+
+namespace cb {
+namespace {
+
+// Distinct handles per half format, so an MPI_Op function could tell them
+// apart; ours are also specialised per format at compile time.
+MPI_Datatype half_type(DataType dtype) {
+  static const std::array<MPI_Datatype, 2> types = [] {
+    std::array<MPI_Datatype, 2> t{};
+    for (MPI_Datatype& each : t) {
+      check_mpi(MPI_Type_contiguous(1, MPI_UINT16_T, &each), "MPI_Type_contiguous");
+      check_mpi(MPI_Type_commit(&each), "MPI_Type_commit");
+    }
+    return t;
+  }();
+  return types[dtype == DataType::fp16 ? 0 : 1];
+}
+
+// MPI's user function computes inoutvec = invec (op) inoutvec.
+template <DataType D, ReduceOp O>
+void half_reduce(void* invec, void* inoutvec, int* len, MPI_Datatype*) {
+  reduce_inplace(D, O, inoutvec, invec, static_cast<std::size_t>(*len));
+}
+
+template <DataType D>
+MPI_Op half_op(ReduceOp op) {
+  static const std::array<MPI_Op, 4> ops = [] {
+    std::array<MPI_Op, 4> o{};
+    check_mpi(MPI_Op_create(half_reduce<D, ReduceOp::sum>, 1, &o[0]), "MPI_Op_create");
+    check_mpi(MPI_Op_create(half_reduce<D, ReduceOp::prod>, 1, &o[1]), "MPI_Op_create");
+    check_mpi(MPI_Op_create(half_reduce<D, ReduceOp::min>, 1, &o[2]), "MPI_Op_create");
+    check_mpi(MPI_Op_create(half_reduce<D, ReduceOp::max>, 1, &o[3]), "MPI_Op_create");
+    return o;
+  }();
+  switch (op) {
+    case ReduceOp::sum:
+    case ReduceOp::avg: return ops[0];
+    case ReduceOp::prod: return ops[1];
+    case ReduceOp::min: return ops[2];
+    case ReduceOp::max: return ops[3];
+  }
+  return ops[0];
+}
+
+}  // namespace
+
+MPI_Datatype mpi_datatype(DataType dtype) {
+  switch (dtype) {
+    case DataType::int8: return MPI_INT8_T;
+    case DataType::uint8: return MPI_UINT8_T;
+    case DataType::int32: return MPI_INT32_T;
+    case DataType::uint32: return MPI_UINT32_T;
+    case DataType::int64: return MPI_INT64_T;
+    case DataType::uint64: return MPI_UINT64_T;
+    case DataType::fp16:
+    case DataType::bf16: return half_type(dtype);
+    case DataType::fp32: return MPI_FLOAT;
+    case DataType::fp64: return MPI_DOUBLE;
+  }
+  return MPI_DATATYPE_NULL;
+}
+
+MPI_Op mpi_op(DataType dtype, ReduceOp op) {
+  if (dtype == DataType::fp16) return half_op<DataType::fp16>(op);
+  if (dtype == DataType::bf16) return half_op<DataType::bf16>(op);
+  switch (op) {
+    case ReduceOp::sum:
+    case ReduceOp::avg: return MPI_SUM;
+    case ReduceOp::prod: return MPI_PROD;
+    case ReduceOp::min: return MPI_MIN;
+    case ReduceOp::max: return MPI_MAX;
+  }
+  return MPI_OP_NULL;
+}
+
+}  // namespace cb

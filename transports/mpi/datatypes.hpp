@@ -1,0 +1,24 @@
+// collbench datatypes and ops as MPI handles, for the library baselines.
+//
+// MPICH 4.0.2 here has no half-precision types (MPIX_C_FLOAT16 is absent and
+// there is no bfloat16 at all), so fp16 and bf16 travel as a committed 2-byte
+// contiguous type of MPI_UINT16_T, one per format, and reduce with a
+// user-defined commutative MPI_Op per (format, op) whose function calls
+// cb::reduce_inplace: the same arithmetic (widen to float, round to nearest
+// even) as the schedule transports, so results stay comparable bit for bit.
+// Built-in types use MPI's own ops. Handles are created on first use and
+// stay valid until MPI_Finalize.
+#pragma once
+
+#include <mpi.h>
+
+#include "algorithms/types.hpp"
+
+namespace cb {
+
+MPI_Datatype mpi_datatype(DataType dtype);
+// The MPI op that reduces `dtype` with `op`; ReduceOp::avg maps to the sum
+// (the caller divides by p once at the end).
+MPI_Op mpi_op(DataType dtype, ReduceOp op);
+
+}  // namespace cb

@@ -1,0 +1,99 @@
+#include "transports/mpi/library_operation.hpp"
+
+#include <climits>
+#include <cstring>
+
+#include "algorithms/check.hpp"
+#include "algorithms/schedule.hpp"
+#include "transports/kernels/reduce.hpp"
+#include "transports/mpi/datatypes.hpp"
+#include "transports/mpi/wait.hpp"
+
+namespace cb {
+
+MpiLibraryOperation::MpiLibraryOperation(Collective coll, DataType dtype, ReduceOp op,
+                                         bool in_place, std::size_t count, MPI_Comm comm,
+                                         WaitPolicy wait)
+    : coll_(coll),
+      dtype_(dtype),
+      op_(op),
+      in_place_(in_place),
+      count_(count),
+      comm_(comm),
+      wait_(wait),
+      elem_(element_size(dtype)),
+      mpi_type_(mpi_datatype(dtype)),
+      mpi_op_(is_reducing(coll) ? mpi_op(dtype, op) : MPI_OP_NULL) {
+  int rank = 0;
+  MPI_Comm_size(comm_, &p_);
+  MPI_Comm_rank(comm_, &rank);
+  // The int-count MPI calls keep the baseline on MPICH's everyday path.
+  CB_CHECK(count_ * static_cast<std::size_t>(p_) <= static_cast<std::size_t>(INT_MAX),
+           "count {} x {} ranks exceeds the MPI int count", count_, p_);
+  input_bytes_ = input_count(coll_, p_, count_) * elem_;
+  output_bytes_ = output_count(coll_, p_, count_) * elem_;
+  if (in_place_) {
+    const InPlaceLayout l = in_place_layout(coll_, p_, rank, count_);
+    input_buf_ = AlignedBuffer(l.total * elem_);
+    input_ = input_buf_.data() + l.input_offset * elem_;
+    // MPI_Reduce_scatter_block with MPI_IN_PLACE leaves the result at offset 0.
+    output_ = coll_ == Collective::reduce_scatter ? input_buf_.data()
+                                                  : input_buf_.data() + l.output_offset * elem_;
+  } else {
+    input_buf_ = AlignedBuffer(input_bytes_);
+    output_buf_ = AlignedBuffer(output_bytes_);
+    input_ = input_buf_.data();
+    output_ = output_buf_.data();
+  }
+}
+
+void MpiLibraryOperation::write_input(std::span<const std::byte> bytes) {
+  CB_CHECK(bytes.size() == input_bytes_, "input of {} bytes, expected {}", bytes.size(),
+           input_bytes_);
+  if (!bytes.empty()) std::memcpy(input_, bytes.data(), bytes.size());
+}
+
+void MpiLibraryOperation::read_output(std::span<std::byte> bytes) {
+  CB_CHECK(bytes.size() == output_bytes_, "output of {} bytes, expected {}", bytes.size(),
+           output_bytes_);
+  if (!bytes.empty()) std::memcpy(bytes.data(), output_, bytes.size());
+}
+
+void MpiLibraryOperation::start(MPI_Request* req) {
+  const int n = static_cast<int>(count_);
+  const void* send = in_place_ ? MPI_IN_PLACE : input_;
+  int rc = MPI_SUCCESS;
+  switch (coll_) {
+    case Collective::allreduce:
+      rc = req ? MPI_Iallreduce(send, output_, n, mpi_type_, mpi_op_, comm_, req)
+               : MPI_Allreduce(send, output_, n, mpi_type_, mpi_op_, comm_);
+      break;
+    case Collective::reduce_scatter:
+      rc = req ? MPI_Ireduce_scatter_block(send, output_, n, mpi_type_, mpi_op_, comm_, req)
+               : MPI_Reduce_scatter_block(send, output_, n, mpi_type_, mpi_op_, comm_);
+      break;
+    case Collective::allgather:
+      rc = req ? MPI_Iallgather(send, n, mpi_type_, output_, n, mpi_type_, comm_, req)
+               : MPI_Allgather(send, n, mpi_type_, output_, n, mpi_type_, comm_);
+      break;
+    case Collective::alltoall:
+      rc = req ? MPI_Ialltoall(send, n, mpi_type_, output_, n, mpi_type_, comm_, req)
+               : MPI_Alltoall(send, n, mpi_type_, output_, n, mpi_type_, comm_);
+      break;
+  }
+  check_mpi(rc, "MPI collective");
+}
+
+void MpiLibraryOperation::run() {
+  if (wait_ == WaitPolicy::spin || wait_ == WaitPolicy::automatic) {
+    start(nullptr);
+  } else {
+    MPI_Request req;
+    start(&req);
+    wait_one(req, wait_);
+  }
+  if (op_ == ReduceOp::avg && is_reducing(coll_))
+    divide_inplace(dtype_, output_, output_bytes_ / elem_, p_);
+}
+
+}  // namespace cb
