@@ -1,0 +1,159 @@
+#include "transports/kernels/reduce.hpp"
+
+#include <cstdint>
+#include <type_traits>
+
+#include "algorithms/check.hpp"
+#include "transports/kernels/half.hpp"
+
+namespace cb {
+namespace {
+
+// How an element is stored and in which type it is computed. The dispatch
+// below picks one loop per (element, op) at the call, so the loops themselves
+// contain no per-element branching on the datatype or op.
+template <class T>
+struct Native {
+  using Storage = T;
+  using Compute = T;
+  static T load(T v) { return v; }
+  static T store(T v) { return v; }
+};
+
+struct Half {
+  using Storage = std::uint16_t;
+  using Compute = float;
+  static float load(std::uint16_t v) { return half_to_float(v); }
+  static std::uint16_t store(float v) { return float_to_half(v); }
+};
+
+struct BFloat {
+  using Storage = std::uint16_t;
+  using Compute = float;
+  static float load(std::uint16_t v) { return bf16_to_float(v); }
+  static std::uint16_t store(float v) { return float_to_bf16(v); }
+};
+
+// Integer + and * go through the unsigned type: wraparound without signed
+// overflow UB (int8/uint8 promote to int, where 255*255 still fits; the
+// unsigned -> signed conversion is modular since C++20).
+template <class C>
+struct Wrap { using type = C; };
+template <class C>
+  requires std::is_integral_v<C>
+struct Wrap<C> { using type = std::make_unsigned_t<C>; };
+template <class C>
+using WrapType = typename Wrap<C>::type;
+
+struct Sum {
+  template <class C>
+  static C apply(C a, C b) {
+    using W = WrapType<C>;
+    return static_cast<C>(static_cast<W>(static_cast<W>(a) + static_cast<W>(b)));
+  }
+};
+
+struct Prod {
+  template <class C>
+  static C apply(C a, C b) {
+    using W = WrapType<C>;
+    return static_cast<C>(static_cast<W>(static_cast<W>(a) * static_cast<W>(b)));
+  }
+};
+
+// `b != b` is true only for a NaN src, `b < a` is false when either is NaN:
+// together they propagate a NaN from either side (see the header).
+struct Min {
+  template <class C>
+  static C apply(C a, C b) {
+    if constexpr (std::is_floating_point_v<C>)
+      return (b < a || b != b) ? b : a;
+    else
+      return b < a ? b : a;
+  }
+};
+
+struct Max {
+  template <class C>
+  static C apply(C a, C b) {
+    if constexpr (std::is_floating_point_v<C>)
+      return (a < b || b != b) ? b : a;
+    else
+      return a < b ? b : a;
+  }
+};
+
+template <class E, class Op>
+void reduce_loop(typename E::Storage* __restrict dst,
+                 const typename E::Storage* __restrict src, std::size_t count) {
+#pragma GCC ivdep
+  for (std::size_t i = 0; i < count; ++i)
+    dst[i] = E::store(Op::apply(E::load(dst[i]), E::load(src[i])));
+}
+
+template <class E>
+void reduce_as(ReduceOp op, void* dst, const void* src, std::size_t count) {
+  using S = typename E::Storage;
+  auto* d = static_cast<S*>(dst);
+  const auto* s = static_cast<const S*>(src);
+  switch (op) {
+    case ReduceOp::sum:
+    case ReduceOp::avg: return reduce_loop<E, Sum>(d, s, count);
+    case ReduceOp::prod: return reduce_loop<E, Prod>(d, s, count);
+    case ReduceOp::min: return reduce_loop<E, Min>(d, s, count);
+    case ReduceOp::max: return reduce_loop<E, Max>(d, s, count);
+  }
+  CB_CHECK(false, "bad ReduceOp {}", static_cast<int>(op));
+}
+
+template <class E>
+void divide_as(void* dst, std::size_t count, int p) {
+  using S = typename E::Storage;
+  using C = typename E::Compute;
+  auto* d = static_cast<S*>(dst);
+  if constexpr (std::is_integral_v<C>) {
+    // Divide in the promoted type so p is never narrowed (uint8 / 256 is 0,
+    // not a division by zero).
+    using W = std::common_type_t<decltype(+C{}), int>;
+    const auto divisor = static_cast<W>(p);
+    for (std::size_t i = 0; i < count; ++i)
+      d[i] = static_cast<S>(static_cast<W>(d[i]) / divisor);
+  } else {
+    const auto divisor = static_cast<C>(p);
+    for (std::size_t i = 0; i < count; ++i) d[i] = E::store(E::load(d[i]) / divisor);
+  }
+}
+
+// Calls f.template operator()<Element>() for the datatype's element traits.
+template <class F>
+void with_element(DataType dtype, F&& f) {
+  switch (dtype) {
+    case DataType::int8: return f.template operator()<Native<std::int8_t>>();
+    case DataType::uint8: return f.template operator()<Native<std::uint8_t>>();
+    case DataType::int32: return f.template operator()<Native<std::int32_t>>();
+    case DataType::uint32: return f.template operator()<Native<std::uint32_t>>();
+    case DataType::int64: return f.template operator()<Native<std::int64_t>>();
+    case DataType::uint64: return f.template operator()<Native<std::uint64_t>>();
+    case DataType::fp16: return f.template operator()<Half>();
+    case DataType::bf16: return f.template operator()<BFloat>();
+    case DataType::fp32: return f.template operator()<Native<float>>();
+    case DataType::fp64: return f.template operator()<Native<double>>();
+  }
+  CB_CHECK(false, "bad DataType {}", static_cast<int>(dtype));
+}
+
+}  // namespace
+
+void reduce_inplace(DataType dtype, ReduceOp op, void* dst, const void* src,
+                    std::size_t count) {
+  if (count == 0) return;
+  with_element(dtype, [&]<class E>() { reduce_as<E>(op, dst, src, count); });
+}
+
+void divide_inplace(DataType dtype, void* dst, std::size_t count, int p) {
+  CB_CHECK(p >= 1, "divide_inplace by p = {}", p);
+  if (count == 0) return;
+  with_element(dtype, [&]<class E>() { divide_as<E>(dst, count, p); });
+}
+
+}  // namespace cb

@@ -1,0 +1,35 @@
+// Local reduction kernels: the gamma term of every reducing schedule.
+//
+// Counts are in ELEMENTS of the datatype, never bytes. dst and src must not
+// overlap (the loops are compiled as if restrict-qualified); count 0 is a no-op.
+//
+// Semantics per datatype:
+//  - Integers: sum and prod wrap modulo 2^bits, for signed types too (computed
+//    through the unsigned type, so overflow is defined, two's complement).
+//  - fp16 / bf16: each element is widened to float, combined, and rounded back
+//    to nearest even; for these ops that is the correctly rounded result.
+//  - fp32 / fp64: plain IEEE arithmetic in the type itself.
+//  - Float min / max propagate NaN: if either operand is a NaN the result is a
+//    NaN (src's if src is one, else dst's). Between -0 and +0 the result is
+//    dst's zero (they compare equal), so the sign of a zero result may depend on
+//    the reduction order.
+//  - ReduceOp::avg reduces as sum; the single division by p at the end is
+//    divide_inplace.
+#pragma once
+
+#include <cstddef>
+
+#include "algorithms/types.hpp"
+
+namespace cb {
+
+// dst[i] = dst[i] (op) src[i] for i in [0, count).
+void reduce_inplace(DataType dtype, ReduceOp op, void* dst, const void* src,
+                    std::size_t count);
+
+// dst[i] = dst[i] / p for i in [0, count), p >= 1: the final step of
+// ReduceOp::avg. Integers divide truncating toward zero (C++ '/'); floats
+// compute x / p in the type (fp16/bf16: in float, rounded to nearest even).
+void divide_inplace(DataType dtype, void* dst, std::size_t count, int p);
+
+}  // namespace cb
