@@ -10,11 +10,11 @@ namespace cb {
 std::span<const AlgorithmEntry> allreduce_algorithms() {
   using namespace allreduce;
   static const std::vector<AlgorithmEntry> table = {
-      // {Collective::allreduce, "naive", "SUMMARY", naive, naive_cost, false},
-      // {Collective::allreduce, "ps", "SUMMARY", ps, ps_cost, false},
+      {Collective::allreduce, "naive", "direct: every rank sends its vector to every other rank, one round", naive, naive_cost, false},
+      {Collective::allreduce, "ps", "parameter server: rank 0 receives and reduces all vectors, sends the result back", ps, ps_cost, false},
       // {Collective::allreduce, "ring", "SUMMARY", ring, ring_cost, false},
-      // {Collective::allreduce, "tree", "SUMMARY", tree, tree_cost, false},
-      // {Collective::allreduce, "dbtree", "SUMMARY", dbtree, dbtree_cost, false},
+      {Collective::allreduce, "tree", "binomial reduce to rank 0 + binomial broadcast, pipelined in segments", tree, tree_cost, true},
+      {Collective::allreduce, "dbtree", "double binary tree (NCCL Tree): two complementary trees, half each, pipelined", dbtree, dbtree_cost, true},
       // {Collective::allreduce, "butterfly", "SUMMARY", butterfly, butterfly_cost, false},
       // {Collective::allreduce, "rhd", "SUMMARY", rhd, rhd_cost, false},
   };
