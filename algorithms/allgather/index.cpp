@@ -12,7 +12,7 @@ std::span<const AlgorithmEntry> allgather_algorithms() {
   static const std::vector<AlgorithmEntry> table = {
       // {Collective::allgather, "naive", "SUMMARY", naive, naive_cost, false},
       // {Collective::allgather, "ps", "SUMMARY", ps, ps_cost, false},
-      // {Collective::allgather, "ring", "SUMMARY", ring, ring_cost, false},
+      {Collective::allgather, "ring", "each block forwarded once around the ring, p-1 steps", ring, ring_cost, true},
       // {Collective::allgather, "tree", "SUMMARY", tree, tree_cost, false},
       // {Collective::allgather, "butterfly", "SUMMARY", butterfly, butterfly_cost, false},
       // {Collective::allgather, "rhd", "SUMMARY", rhd, rhd_cost, false},

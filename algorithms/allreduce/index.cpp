@@ -12,7 +12,7 @@ std::span<const AlgorithmEntry> allreduce_algorithms() {
   static const std::vector<AlgorithmEntry> table = {
       {Collective::allreduce, "naive", "direct: every rank sends its vector to every other rank, one round", naive, naive_cost, false},
       {Collective::allreduce, "ps", "parameter server: rank 0 receives and reduces all vectors, sends the result back", ps, ps_cost, false},
-      // {Collective::allreduce, "ring", "SUMMARY", ring, ring_cost, false},
+      {Collective::allreduce, "ring", "ring reduce-scatter + ring all-gather, 2(p-1) steps, bandwidth-optimal", ring, ring_cost, true},
       {Collective::allreduce, "tree", "binomial reduce to rank 0 + binomial broadcast, pipelined in segments", tree, tree_cost, true},
       {Collective::allreduce, "dbtree", "double binary tree (NCCL Tree): two complementary trees, half each, pipelined", dbtree, dbtree_cost, true},
       // {Collective::allreduce, "butterfly", "SUMMARY", butterfly, butterfly_cost, false},

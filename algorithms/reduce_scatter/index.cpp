@@ -12,7 +12,7 @@ std::span<const AlgorithmEntry> reduce_scatter_algorithms() {
   static const std::vector<AlgorithmEntry> table = {
       // {Collective::reduce_scatter, "naive", "SUMMARY", naive, naive_cost, false},
       // {Collective::reduce_scatter, "ps", "SUMMARY", ps, ps_cost, false},
-      // {Collective::reduce_scatter, "ring", "SUMMARY", ring, ring_cost, false},
+      {Collective::reduce_scatter, "ring", "running partial sums passed around the ring, p-1 steps", ring, ring_cost, true},
       // {Collective::reduce_scatter, "tree", "SUMMARY", tree, tree_cost, false},
       // {Collective::reduce_scatter, "butterfly", "SUMMARY", butterfly, butterfly_cost, false},
       // {Collective::reduce_scatter, "rhd", "SUMMARY", rhd, rhd_cost, false},
