@@ -67,7 +67,7 @@ std::string fit_csv(const Analysis& a) {
     pc.v[0] = a.calibration->alpha_s;
     pc.v[1] = a.calibration->beta_s_per_B;
     pc.v[2] = a.calibration->gamma_s_per_B;
-    out += fmt::format("calibration,{},,,,,,,{},,,,,,\n", csv_escape(a.calibration_transport),
+    out += fmt::format("calibration,{},,,,,,,{},,,,,\n", csv_escape(a.calibration_transport),
                        pc.str());
   }
   for (const ConfigResult& c : a.configs) {

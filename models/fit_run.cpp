@@ -1,0 +1,72 @@
+#include "models/fit_run.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include "models/calibration.hpp"
+#include "models/outputs.hpp"
+#include "models/report.hpp"
+
+namespace cb::models {
+
+std::vector<std::string> write_files_atomically(
+    const std::string& dir, const std::vector<std::pair<std::string, std::string>>& files) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) throw UsageError(fmt::format("cannot create directory {}: {}", dir, ec.message()));
+  std::vector<std::string> temps, finals;
+  const auto cleanup = [&] {
+    for (const std::string& t : temps) std::remove(t.c_str());
+  };
+  for (const auto& [name, text] : files) {
+    const std::string final_path = (fs::path(dir) / name).string();
+    const std::string tmp = (fs::path(dir) / fmt::format(".{}.tmp.{}", name, ::getpid())).string();
+    temps.push_back(tmp);
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    out << text;
+    out.close();
+    if (!out) {
+      const std::string why = std::strerror(errno);
+      cleanup();
+      throw UsageError(fmt::format("cannot write {}: {}", tmp, why));
+    }
+    finals.push_back(final_path);
+  }
+  for (std::size_t i = 0; i < temps.size(); ++i) {
+    if (std::rename(temps[i].c_str(), finals[i].c_str()) != 0) {
+      const std::string why = std::strerror(errno);
+      cleanup();
+      throw UsageError(fmt::format("cannot rename {} to {}: {}", temps[i], finals[i], why));
+    }
+  }
+  return finals;
+}
+
+FitRun run_fit(const FitRequest& req) {
+  const ResultsFile results = read_results_csv(req.results_csv);
+  AnalysisOptions opt;
+  opt.seed = req.seed;
+  if (req.calibration_file) {
+    std::string transport;
+    opt.calibration = load_model_params(*req.calibration_file, std::nullopt, &transport);
+    opt.calibration_transport = transport;
+    opt.calibration_file = *req.calibration_file;
+  }
+  FitRun run{analyze(results, opt), {}};
+  run.written = write_files_atomically(req.out_dir, {
+                                                        {"fit.csv", fit_csv(run.analysis)},
+                                                        {"predictions.csv", predictions_csv(run.analysis)},
+                                                        {"crossovers.csv", crossovers_csv(run.analysis)},
+                                                        {"model-report.md", model_report(run.analysis)},
+                                                    });
+  return run;
+}
+
+}  // namespace cb::models

@@ -1,0 +1,38 @@
+// `collbench fit` without the command line: read and validate the results
+// (and the calibration), analyse, then write fit.csv, predictions.csv,
+// crossovers.csv and model-report.md into the output directory. All input
+// problems are found before anything is written, and every file is written
+// to a temporary name first and renamed into place, so a failed run leaves
+// no partial output.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "models/analysis.hpp"
+
+namespace cb::models {
+
+struct FitRequest {
+  std::string results_csv;
+  std::optional<std::string> calibration_file;  // collbench calibrate output (or a fit.csv)
+  std::string out_dir = ".";
+  std::uint64_t seed = 20261121;
+};
+
+struct FitRun {
+  Analysis analysis;
+  std::vector<std::string> written;  // paths, in the order written
+};
+
+FitRun run_fit(const FitRequest& req);
+
+// Writes each (file name, contents) into `dir` (created if missing) through a
+// temporary file and rename; on any failure the temporaries are removed and
+// a UsageError names the path and the reason.
+std::vector<std::string> write_files_atomically(
+    const std::string& dir, const std::vector<std::pair<std::string, std::string>>& files);
+
+}  // namespace cb::models

@@ -1,0 +1,147 @@
+// The fits: exact recovery, recovery under 5% noise, robustness to an
+// outlier, identification, bootstrap determinism, knee detection.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "models/global_fit.hpp"
+#include "models/knees.hpp"
+#include "models/line_fit.hpp"
+#include "tests/models/textbook.hpp"
+
+namespace cb::models {
+namespace {
+
+using test::kTruth;
+
+GlobalFit fit_rows(const std::vector<Measurement>& rows, int resamples = 50) {
+  std::vector<Cost> basis;
+  std::vector<double> t;
+  for (const Measurement& m : rows) {
+    basis.push_back(model_cost(*m.entry, m.scenario, m.count));
+    t.push_back(m.time_s);
+  }
+  return fit_global(basis, t, resamples, 7);
+}
+
+double rel(double est, double truth) { return std::fabs(est - truth) / truth; }
+
+TEST(GlobalFit, ExactDataRecoversParametersExactly) {
+  const GlobalFit g = fit_rows(test::synthetic_rows({2, 4, 8, 16, 64}, 0.0, 1));
+  EXPECT_LT(rel(g.params.alpha_s, kTruth.alpha_s), 1e-9);
+  EXPECT_LT(rel(g.params.beta_s_per_B, kTruth.beta_s_per_B), 1e-9);
+  EXPECT_LT(rel(g.params.gamma_s_per_B, kTruth.gamma_s_per_B), 1e-9);
+  EXPECT_GT(g.r_squared, 1 - 1e-12);
+  for (double r : g.rel_residuals) EXPECT_LT(std::fabs(r), 1e-9);
+}
+
+TEST(GlobalFit, FivePercentNoiseRecoversEachParameterWithinFivePercent) {
+  // ~700 rows: the estimates land well inside 1%; 5% is the target.
+  for (std::uint64_t seed : {11u, 12u, 13u}) {
+    const GlobalFit g = fit_rows(test::synthetic_rows({2, 4, 8, 16, 64}, 0.05, seed), 100);
+    EXPECT_LT(rel(g.params.alpha_s, kTruth.alpha_s), 0.05) << "seed " << seed;
+    EXPECT_LT(rel(g.params.beta_s_per_B, kTruth.beta_s_per_B), 0.05) << "seed " << seed;
+    EXPECT_LT(rel(g.params.gamma_s_per_B, kTruth.gamma_s_per_B), 0.05) << "seed " << seed;
+    EXPECT_LE(g.lo.alpha_s, g.params.alpha_s);
+    EXPECT_GE(g.hi.alpha_s, g.params.alpha_s);
+    EXPECT_LE(g.lo.gamma_s_per_B, g.params.gamma_s_per_B);
+    EXPECT_GE(g.hi.gamma_s_per_B, g.params.gamma_s_per_B);
+    EXPECT_LT(g.hi.beta_s_per_B - g.lo.beta_s_per_B, 0.05 * kTruth.beta_s_per_B);
+  }
+}
+
+TEST(GlobalFit, GammaIsNotIdentifiedWithoutReducingCollectives) {
+  std::vector<Measurement> rows;
+  for (const Measurement& m : test::synthetic_rows({2, 8}, 0.0, 1))
+    if (!is_reducing(m.scenario.coll)) rows.push_back(m);
+  const GlobalFit g = fit_rows(rows);
+  EXPECT_TRUE(g.identified[0]);
+  EXPECT_TRUE(g.identified[1]);
+  EXPECT_FALSE(g.identified[2]);
+  EXPECT_LT(rel(g.params.beta_s_per_B, kTruth.beta_s_per_B), 1e-9);
+}
+
+TEST(GlobalFit, StaysNonNegative) {
+  // Times that fall with size would want a negative beta.
+  std::vector<Cost> basis;
+  std::vector<double> t;
+  for (double n = 8; n < 1e6; n *= 2) {
+    basis.push_back({1, n, 0});
+    t.push_back(1e-5 / std::log2(n));
+  }
+  const GlobalFit g = fit_global(basis, t, 20, 1);
+  EXPECT_GE(g.params.alpha_s, 0);
+  EXPECT_GE(g.params.beta_s_per_B, 0);
+  EXPECT_GE(g.params.gamma_s_per_B, 0);
+}
+
+struct Line {
+  std::vector<double> n, t;
+};
+Line line_points(double a, double b) {
+  Line l;
+  for (double n = 8; n <= 64.0 * 1024 * 1024; n *= 2) {
+    l.n.push_back(n);
+    l.t.push_back(a + b * n);
+  }
+  return l;
+}
+
+TEST(LineFit, OneOutlierDoesNotMoveTheLine) {
+  Line l = line_points(5e-6, 1e-10);
+  l.t[17] *= 3;  // 1 MiB: a preempted run
+  const LineFit f = fit_line(l.n, l.t, 200, 3);
+  EXPECT_LT(rel(f.a_s, 5e-6), 1e-3);
+  EXPECT_LT(rel(f.b_s_per_B, 1e-10), 1e-3);
+  EXPECT_NEAR(f.rel_residuals[17], 1.0 / 3 - 1, 1e-3);  // the outlier keeps its residual
+  // A least-squares line (no robust loss) is pulled far off by the same point.
+  RobustOptions plain;
+  plain.huber_c = 1e12;
+  const LineFit p = fit_line(l.n, l.t, 0, 3, plain);
+  EXPECT_GT(rel(p.a_s, 5e-6) + rel(p.b_s_per_B, 1e-10), 0.01);
+}
+
+TEST(LineFit, BootstrapIsSeededAndBracketsTheEstimate) {
+  Line l = line_points(5e-6, 1e-10);
+  std::mt19937_64 rng(5);
+  std::normal_distribution<double> z(0, 0.05);
+  for (double& t : l.t) t *= 1 + z(rng);
+  const LineFit f1 = fit_line(l.n, l.t, 200, 9), f2 = fit_line(l.n, l.t, 200, 9);
+  EXPECT_EQ(f1.a_lo_s, f2.a_lo_s);
+  EXPECT_EQ(f1.b_hi_s_per_B, f2.b_hi_s_per_B);
+  EXPECT_LE(f1.a_lo_s, f1.a_s);
+  EXPECT_GE(f1.a_hi_s, f1.a_s);
+  EXPECT_LE(f1.b_lo_s_per_B, f1.b_s_per_B);
+  EXPECT_GE(f1.b_hi_s_per_B, f1.b_s_per_B);
+  EXPECT_GT(f1.r_squared, 0.9);
+}
+
+TEST(Knees, FindsTheProtocolSwitch) {
+  // Eager up to 32 KiB, rendezvous from 64 KiB: higher latency, more bandwidth.
+  Line l;
+  std::mt19937_64 rng(21);
+  std::normal_distribution<double> z(0, 0.02);
+  for (double n = 8; n <= 16.0 * 1024 * 1024; n *= 2) {
+    l.n.push_back(n);
+    const double t = n < 65536 ? 2e-6 + n * 1e-10 : 10e-6 + n * 0.8e-10;
+    l.t.push_back(t * (1 + z(rng)));
+  }
+  const Piecewise pw = detect_knees(l.n, l.t);
+  ASSERT_EQ(pw.knees_B.size(), 1u);
+  EXPECT_EQ(pw.knees_B[0], 65536);
+  ASSERT_EQ(pw.segments.size(), 2u);
+  EXPECT_NEAR(pw.segments[1].b_s_per_B, 0.8e-10, 0.05e-10);
+}
+
+TEST(Knees, NoKneeOnANoisyStraightLine) {
+  for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+    Line l = line_points(5e-6, 1e-10);
+    std::mt19937_64 rng(seed);
+    std::normal_distribution<double> z(0, 0.05);
+    for (double& t : l.t) t *= 1 + z(rng);
+    EXPECT_TRUE(detect_knees(l.n, l.t).knees_B.empty()) << "seed " << seed;
+  }
+}
+
+}  // namespace
+}  // namespace cb::models

@@ -1,0 +1,171 @@
+// The outputs of `collbench fit`: model-report.md and the CSVs on a fixture,
+// and the whole command (run_fit) end to end on a results CSV generated from
+// the registry's closed forms.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "models/analysis.hpp"
+#include "models/calibration.hpp"
+#include "models/csv_text.hpp"
+#include "models/fit_run.hpp"
+#include "models/outputs.hpp"
+#include "models/report.hpp"
+#include "tests/models/textbook.hpp"
+
+namespace cb::models {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Every record has as many fields as the header; returns the records.
+std::vector<CsvRecord> check_rectangular(const std::string& text, const std::string& name) {
+  auto recs = parse_csv(text, name);
+  EXPECT_GE(recs.size(), 2u) << name;
+  for (const CsvRecord& r : recs)
+    EXPECT_EQ(r.fields.size(), recs.front().fields.size()) << name << " line " << r.line;
+  return recs;
+}
+
+ResultsFile fixture() {
+  ResultsFile f{"fixture.csv", test::synthetic_rows({2, 4, 8}, 0.03, 5)};
+  // A library baseline: per-configuration line only, never in the global fit.
+  for (std::uint64_t bytes = 8; bytes <= (1u << 20); bytes *= 4) {
+    Measurement m;
+    m.line = 9000 + bytes;
+    m.transport = "synthetic";
+    m.algorithm = "mpi";
+    m.scenario = {Collective::allreduce, 4, DataType::fp32, ReduceOp::sum, false};
+    m.has_op = true;
+    m.bytes = bytes;
+    m.count = bytes / 4;
+    m.time_s = 3e-6 + bytes * 1.5e-10;
+    f.rows.push_back(m);
+  }
+  return f;
+}
+
+TEST(Report, FixtureGivesEveryFileAndSection) {
+  const ResultsFile f = fixture();
+  AnalysisOptions opt;
+  opt.calibration = ModelParams{2.2e-6, 1.1e-10, 2.4e-10};
+  opt.calibration_transport = "synthetic";
+  opt.calibration_file = "calib.csv";
+  opt.config_resamples = 50;
+  opt.global_resamples = 30;
+  const Analysis a = analyze(f, opt);
+
+  ASSERT_EQ(a.transports.size(), 1u);
+  ASSERT_TRUE(a.transports[0].fit);
+  EXPECT_EQ(a.transports[0].excluded.size(), 1u);  // the baseline rows, with the reason
+
+  const std::string report = model_report(a);
+  for (const char* s : {"## Fitted parameters", "## Model error per algorithm",
+                        "## Crossovers: predicted vs measured", "## Best algorithm per size",
+                        "## Per-configuration lines", "library baseline", "calib.csv",
+                        "| global | synthetic | allreduce | tb_ring |",
+                        "| calibration | synthetic | allreduce | tb_butterfly |",
+                        "synthetic/allreduce/mpi/fp32/sum/out/p=4", "tb_butterfly vs tb_ring"})
+    EXPECT_NE(report.find(s), std::string::npos) << "missing: " << s;
+  // alpha 2 us, 1/beta 10 GB/s, 1/gamma 4 GB/s within the 3% noise.
+  EXPECT_NE(report.find("| global fit, synthetic | 2 ["), std::string::npos) << report;
+
+  const auto fit = check_rectangular(fit_csv(a), "fit.csv");
+  EXPECT_EQ(fit.front().fields[0], "scope");
+  EXPECT_EQ(fit[1].fields[0], "global");
+  EXPECT_EQ(fit[2].fields[0], "calibration");
+  const auto pred = check_rectangular(predictions_csv(a), "predictions.csv");
+  // Schedule rows are predicted by global, calibration and config; baselines by config.
+  std::size_t baseline_rows = 0;
+  for (const Measurement& m : f.rows) baseline_rows += m.entry == nullptr;
+  const std::size_t schedule_rows = f.rows.size() - baseline_rows;
+  EXPECT_EQ(pred.size() - 1, 3 * schedule_rows + baseline_rows);
+  const auto cross = check_rectangular(crossovers_csv(a), "crossovers.csv");
+  std::size_t pairs = 0, best = 0;
+  for (std::size_t i = 1; i < cross.size(); ++i) {
+    pairs += cross[i].fields[0] == "pair";
+    best += cross[i].fields[0] == "best";
+  }
+  // allreduce: 3 algorithms -> 3 pairs per rank count and params source.
+  EXPECT_EQ(pairs, 3u * 3 * 2);
+  EXPECT_GT(best, 0u);
+}
+
+TEST(Report, KneesAppearAsSegmentsInFitCsv) {
+  ResultsFile f;
+  f.file = "knee.csv";
+  for (std::uint64_t bytes = 8; bytes <= (16u << 20); bytes *= 2) {
+    Measurement m;
+    m.line = 2 + f.rows.size();
+    m.transport = "mpi";
+    m.algorithm = "mpi";
+    m.scenario = {Collective::allreduce, 2, DataType::fp32, ReduceOp::sum, false};
+    m.has_op = true;
+    m.bytes = bytes;
+    m.count = bytes / 4;
+    m.time_s = bytes < 65536 ? 2e-6 + bytes * 1e-10 : 10e-6 + bytes * 0.8e-10;
+    f.rows.push_back(m);
+  }
+  AnalysisOptions opt;
+  opt.config_resamples = 20;
+  const Analysis a = analyze(f, opt);
+  const std::string text = fit_csv(a);
+  EXPECT_NE(text.find(",65536,,\n"), std::string::npos) << text;  // knees_B of the config row
+  EXPECT_NE(text.find("segment,mpi,allreduce,mpi,fp32,sum,out,2,"), std::string::npos) << text;
+  EXPECT_NE(model_report(a).find("| 64 KiB |"), std::string::npos);
+}
+
+TEST(FitCommand, EndToEndOnRegistryClosedFormsRecoversTheParameters) {
+  // Exact times from the registry's own closed forms: the global fit must
+  // return the generating parameters and every prediction must be exact.
+  const ModelParams truth{4e-6, 2e-10, 5e-10};
+  std::string csv =
+      "transport,collective,algorithm,datatype,op,placement,ranks,bytes,count,time_median_us\n";
+  std::size_t rows = 0;
+  for (const AlgorithmEntry* e : all_algorithms())
+    for (int p : {2, 3, 4, 8})
+      for (std::uint64_t count = 1; count <= (1u << 20); count *= 4) {
+        const Scenario s{e->coll, p, DataType::fp32, ReduceOp::sum, false};
+        const double t = predict_seconds(*e, s, count, truth);
+        csv += fmt::format("sim,{},{},fp32,{},out,{},{},{},{:.17g}\n", to_string(e->coll), e->name,
+                           is_reducing(e->coll) ? "sum" : "", p,
+                           bytes_for_count(e->coll, p, DataType::fp32, count), count, t * 1e6);
+        ++rows;
+      }
+  ASSERT_GT(rows, 0u) << "the registry holds no algorithm";
+  const fs::path dir = fs::temp_directory_path() / "cb-models-fit-e2e";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::ofstream(dir / "results.csv") << csv;
+  // The calibration file format round-trips through load_model_params.
+  Calibration cal;
+  cal.params = truth;
+  cal.transport = "sim";
+  cal.pingpong_sizes_B = {8, 16};
+  std::ofstream(dir / "calibration.csv") << format_calibration(cal);
+
+  FitRequest req;
+  req.results_csv = (dir / "results.csv").string();
+  req.calibration_file = (dir / "calibration.csv").string();
+  req.out_dir = (dir / "out").string();
+  const FitRun run = run_fit(req);
+  ASSERT_EQ(run.written.size(), 4u);
+  for (const std::string& p : run.written) EXPECT_GT(fs::file_size(p), 0u) << p;
+
+  const ModelParams got = load_model_params((dir / "out" / "fit.csv").string());
+  EXPECT_NEAR(got.alpha_s / truth.alpha_s, 1, 1e-6);
+  EXPECT_NEAR(got.beta_s_per_B / truth.beta_s_per_B, 1, 1e-6);
+  EXPECT_NEAR(got.gamma_s_per_B / truth.gamma_s_per_B, 1, 1e-6);
+  for (const Prediction& p : run.analysis.predictions)
+    if (p.params != kByConfig) {
+      EXPECT_LT(std::fabs(p.rel_err), 1e-6) << p.row->algorithm;
+    }
+  // With exact times, the model's best choice is the measured best.
+  for (const BestAtSize& b : run.analysis.best) EXPECT_LT(b.regret, 1e-9);
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace cb::models
