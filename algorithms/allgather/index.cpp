@@ -15,7 +15,7 @@ std::span<const AlgorithmEntry> allgather_algorithms() {
       {Collective::allgather, "ring", "each block forwarded once around the ring, p-1 steps", ring, ring_cost, true},
       // {Collective::allgather, "tree", "SUMMARY", tree, tree_cost, false},
       // {Collective::allgather, "butterfly", "SUMMARY", butterfly, butterfly_cost, false},
-      // {Collective::allgather, "rhd", "SUMMARY", rhd, rhd_cost, false},
+      {Collective::allgather, "rhd", "recursive doubling, partner distance 1, 2, 4...: lg p steps (MPICH order)", rhd, rhd_cost, false},
       // {Collective::allgather, "bruck", "SUMMARY", bruck, bruck_cost, false},
   };
   return table;

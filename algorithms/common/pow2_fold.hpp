@@ -11,6 +11,8 @@
 // so a core rank's share of a per-rank-blocked vector is one region.
 #pragma once
 
+#include <vector>
+
 #include "algorithms/common/partition.hpp"
 #include "algorithms/params.hpp"
 
@@ -40,6 +42,16 @@ struct Pow2Fold {
   // Real ranks virtual rank v stands for (1 or 2).
   int width(int v) const { return v < e ? 2 : 1; }
 };
+
+// Offsets (elements, p' + 1 entries) of the virtual ranks' shares of a vector
+// of p blocks of c elements in rank order: v's share is blocks
+// [first_rank(v), first_rank(v+1)), so it is one region.
+inline std::vector<std::size_t> fold_block_offsets(const Pow2Fold& f, std::size_t c) {
+  std::vector<std::size_t> off(static_cast<std::size_t>(f.p2) + 1);
+  for (int v = 0; v <= f.p2; ++v)
+    off[static_cast<std::size_t>(v)] = static_cast<std::size_t>(f.first_rank(v)) * c;
+  return off;
+}
 
 // Cost of the fold round (extras send `fold_elems` to their partners, which
 // reduce them when `reduces`) or of the unfold round; zero when p is a power
