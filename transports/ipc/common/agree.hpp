@@ -9,21 +9,24 @@
 
 #include <exception>
 
+#include "transports/transport.hpp"
+
 namespace cb::ipc {
 
-// Collective over comm. `local` is this rank's failure, or null.
-void agree(MPI_Comm comm, std::exception_ptr local, const char* stage);
+// Collective over comm, waiting with `wait` (resolved). `local` is this
+// rank's failure, or null.
+void agree(MPI_Comm comm, WaitPolicy wait, std::exception_ptr local, const char* stage);
 
 // Runs f(); collective agreement on its success as above.
 template <class F>
-void agreed(MPI_Comm comm, const char* stage, F&& f) {
+void agreed(MPI_Comm comm, WaitPolicy wait, const char* stage, F&& f) {
   std::exception_ptr error;
   try {
     f();
   } catch (...) {
     error = std::current_exception();
   }
-  agree(comm, error, stage);
+  agree(comm, wait, error, stage);
 }
 
 }  // namespace cb::ipc

@@ -5,6 +5,7 @@
 
 #include "algorithms/check.hpp"
 #include "transports/mpi/poll.hpp"
+#include "transports/mpi/wait.hpp"
 
 namespace cb::ipc {
 namespace {
@@ -16,7 +17,8 @@ using SendDescriptor = std::array<std::uint64_t, 3>;
 // Every rank learns, for each peer, the sends that peer makes to it, in order.
 std::vector<std::vector<SendDescriptor>> exchange_send_descriptors(const Schedule& s,
                                                                    const DataLayout& layout,
-                                                                   MPI_Comm comm) {
+                                                                   MPI_Comm comm,
+                                                                   WaitPolicy wait) {
   const int p = s.p;
   std::vector<std::vector<SendDescriptor>> to(p);
   for (std::size_t i = 0; i < s.steps.size(); ++i)
@@ -25,7 +27,10 @@ std::vector<std::vector<SendDescriptor>> exchange_send_descriptors(const Schedul
 
   std::vector<int> send_counts(p), recv_counts(p), send_displs(p), recv_displs(p);
   for (int b = 0; b < p; ++b) send_counts[b] = static_cast<int>(to[b].size() * 3);
-  MPI_Alltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, comm);
+  MPI_Request req;
+  check_mpi(MPI_Ialltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, comm, &req),
+            "MPI_Ialltoall");
+  wait_one(req, wait);
   std::vector<std::uint64_t> out, in;
   for (int b = 0; b < p; ++b) {
     send_displs[b] = static_cast<int>(out.size());
@@ -37,8 +42,11 @@ std::vector<std::vector<SendDescriptor>> exchange_send_descriptors(const Schedul
     total_in += recv_counts[a];
   }
   in.resize(static_cast<std::size_t>(total_in));
-  MPI_Alltoallv(out.data(), send_counts.data(), send_displs.data(), MPI_UINT64_T, in.data(),
-                recv_counts.data(), recv_displs.data(), MPI_UINT64_T, comm);
+  check_mpi(MPI_Ialltoallv(out.data(), send_counts.data(), send_displs.data(), MPI_UINT64_T,
+                           in.data(), recv_counts.data(), recv_displs.data(), MPI_UINT64_T, comm,
+                           &req),
+            "MPI_Ialltoallv");
+  wait_one(req, wait);
 
   std::vector<std::vector<SendDescriptor>> from(p);
   for (int a = 0; a < p; ++a)
@@ -65,7 +73,7 @@ IpcExecutor::IpcExecutor(const Schedule& s, const DataLayout& layout, MPI_Comm c
     : rank_(s.rank), elem_size_(layout.elem_size), policy_(policy), mover_(mover), mem_(mem) {
   const int p = s.p;
   // Collective first, so that a failed check below cannot strand the peers in it.
-  const auto from = exchange_send_descriptors(s, layout, comm);
+  const auto from = exchange_send_descriptors(s, layout, comm, policy);
   CB_CHECK(s.total_steps == 0 || s.steps.size() == s.total_steps,
            "the IPC transport runs whole schedules, not windows ({} of {} steps)",
            s.steps.size(), s.total_steps);

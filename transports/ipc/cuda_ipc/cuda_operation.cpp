@@ -6,6 +6,7 @@
 #include "algorithms/check.hpp"
 #include "transports/ipc/common/agree.hpp"
 #include "transports/ipc/common/control.hpp"
+#include "transports/mpi/wait.hpp"
 #include "transports/ipc/cuda_ipc/cuda_error.hpp"
 #include "transports/ipc/cuda_ipc/reduce_kernels.hpp"
 
@@ -53,7 +54,7 @@ CudaIpcOperation::CudaIpcOperation(const Schedule& s, MPI_Comm comm, WaitPolicy 
   CB_CHECK(p == s.p && rank == s.rank, "schedule for rank {} of {} run on rank {} of {}", s.rank,
            s.p, rank, p);
   DeviceCard mine{};
-  agreed(comm, "CUDA setup", [&] {
+  agreed(comm, wait, "CUDA setup", [&] {
     select_device(comm);
     cuda_check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreate");
     // At least one granule: cudaIpcGetMemHandle needs a real allocation.
@@ -69,14 +70,18 @@ CudaIpcOperation::CudaIpcOperation(const Schedule& s, MPI_Comm comm, WaitPolicy 
     mine.control_bytes = control_.size();
   });
   std::vector<DeviceCard> cards(static_cast<std::size_t>(p));
-  MPI_Allgather(&mine, sizeof mine, MPI_BYTE, cards.data(), sizeof mine, MPI_BYTE, comm);
+  MPI_Request req;
+  check_mpi(MPI_Iallgather(&mine, sizeof mine, MPI_BYTE, cards.data(), sizeof mine, MPI_BYTE, comm,
+                           &req),
+            "MPI_Iallgather");
+  wait_one(req, wait);
 
   mem_.data = device_data_;
   mem_.control = OwnControl(control_.data(), p);
   mem_.peer_data.assign(static_cast<std::size_t>(p), nullptr);
   mem_.peer_control.assign(static_cast<std::size_t>(p), PeerControl{});
   const std::vector<bool> peers = peers_of(s);
-  agreed(comm, "CUDA-IPC mapping of the peers' buffers", [&] {
+  agreed(comm, wait, "CUDA-IPC mapping of the peers' buffers", [&] {
     for (int a = 0; a < p; ++a) {
       if (!peers[a]) continue;
       peer_controls_.push_back(ShmSegment::open_read_only(cards[a].control_name,
@@ -90,10 +95,10 @@ CudaIpcOperation::CudaIpcOperation(const Schedule& s, MPI_Comm comm, WaitPolicy 
     }
   });
   mover_ = std::make_unique<CudaMover>(stream_, s.dtype, s.op, p);
-  agreed(comm, "pairing of sends and receives", [&] {
+  agreed(comm, wait, "pairing of sends and receives", [&] {
     executor_ = std::make_unique<IpcExecutor>(s, layout_, comm, wait, *mover_, mem_);
   });
-  MPI_Barrier(comm);
+  barrier(comm, wait);
   control_.unlink();
 }
 

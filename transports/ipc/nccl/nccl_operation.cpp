@@ -69,7 +69,7 @@ NcclOperation::NcclOperation(Collective coll, DataType dtype, ReduceOp op, bool 
   const std::size_t es = element_size(dtype);
   input_bytes_ = input_count(coll, p_, count) * es;
   output_bytes_ = output_count(coll, p_, count) * es;
-  agreed(comm, "NCCL device setup", [&] {
+  agreed(comm, WaitPolicy::yield, "NCCL device setup", [&] {
     select_device(comm);
     cuda_check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreate");
     if (in_place) {
@@ -87,11 +87,11 @@ NcclOperation::NcclOperation(Collective coll, DataType dtype, ReduceOp op, bool 
   set_or_keep("NCCL_ALGO", options.algo);
   set_or_keep("NCCL_PROTO", options.proto);
   ncclUniqueId id{};
-  agreed(comm, "ncclGetUniqueId", [&] {
+  agreed(comm, WaitPolicy::yield, "ncclGetUniqueId", [&] {
     if (rank_ == 0) nccl_check(ncclGetUniqueId(&id), "ncclGetUniqueId");
   });
   MPI_Bcast(&id, sizeof id, MPI_BYTE, 0, comm);
-  agreed(comm, "ncclCommInitRank",
+  agreed(comm, WaitPolicy::yield, "ncclCommInitRank",
          [&] { nccl_check(ncclCommInitRank(&comm_, p_, id, rank_), "ncclCommInitRank"); });
 }
 

@@ -5,6 +5,7 @@
 #include "algorithms/check.hpp"
 #include "transports/ipc/common/agree.hpp"
 #include "transports/ipc/common/control.hpp"
+#include "transports/mpi/wait.hpp"
 #include "transports/kernels/reduce.hpp"
 
 namespace cb::ipc {
@@ -49,21 +50,25 @@ HostIpcOperation::HostIpcOperation(const Schedule& s, MPI_Comm comm, WaitPolicy 
   const std::size_t control_bytes = control_block_bytes(p);
 
   SegmentCard mine{};
-  agreed(comm, "shared-memory segment creation", [&] {
+  agreed(comm, wait, "shared-memory segment creation", [&] {
     own_ = ShmSegment::create(control_bytes + layout_.total_bytes);
     CB_CHECK(own_.name().size() < sizeof mine.name, "segment name too long: {}", own_.name());
     std::memcpy(mine.name, own_.name().c_str(), own_.name().size() + 1);
     mine.bytes = own_.size();
   });
   std::vector<SegmentCard> cards(static_cast<std::size_t>(p));
-  MPI_Allgather(&mine, sizeof mine, MPI_BYTE, cards.data(), sizeof mine, MPI_BYTE, comm);
+  MPI_Request req;
+  check_mpi(MPI_Iallgather(&mine, sizeof mine, MPI_BYTE, cards.data(), sizeof mine, MPI_BYTE, comm,
+                           &req),
+            "MPI_Iallgather");
+  wait_one(req, wait);
 
   mem_.data = own_.data() + control_bytes;
   mem_.control = OwnControl(own_.data(), p);
   mem_.peer_data.assign(static_cast<std::size_t>(p), nullptr);
   mem_.peer_control.assign(static_cast<std::size_t>(p), PeerControl{});
   const std::vector<bool> peers = peers_of(s);
-  agreed(comm, "mapping of the peers' segments", [&] {
+  agreed(comm, wait, "mapping of the peers' segments", [&] {
     for (int a = 0; a < p; ++a) {
       if (!peers[a]) continue;
       peers_.push_back(ShmSegment::open_read_only(cards[a].name, cards[a].bytes));
@@ -72,11 +77,11 @@ HostIpcOperation::HostIpcOperation(const Schedule& s, MPI_Comm comm, WaitPolicy 
     }
   });
   mover_ = std::make_unique<HostMover>(s.dtype, s.op, p);
-  agreed(comm, "pairing of sends and receives", [&] {
+  agreed(comm, wait, "pairing of sends and receives", [&] {
     executor_ = std::make_unique<IpcExecutor>(s, layout_, comm, wait, *mover_, mem_);
   });
   // Every peer has mapped this segment: the name is no longer needed.
-  MPI_Barrier(comm);
+  barrier(comm, wait);
   own_.unlink();
 }
 

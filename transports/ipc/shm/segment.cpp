@@ -38,7 +38,7 @@ struct LinkedSlot {
 };
 LinkedSlot g_linked[kMaxLinked];
 
-constexpr int kCleanupSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+constexpr int kCleanupSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGABRT, SIGSEGV, SIGBUS};
 struct sigaction g_previous[std::size(kCleanupSignals)];
 
 void unlink_all_linked() {
@@ -107,9 +107,10 @@ unsigned long long process_start_ticks(pid_t pid) {
 
 std::string next_unique_name() {
   static std::atomic<unsigned> serial{0};
-  static const pid_t pid = ::getpid();
-  static const unsigned long long start = process_start_ticks(pid);
-  return fmt::format("{}{}-{}-{}", kSegmentPrefix, pid, start, serial.fetch_add(1));
+  // Not cached: a forked child must name its segments after itself.
+  const pid_t pid = ::getpid();
+  return fmt::format("{}{}-{}-{}", kSegmentPrefix, pid, process_start_ticks(pid),
+                     serial.fetch_add(1));
 }
 
 void* map_fd(int fd, std::size_t bytes, int prot, const std::string& name) {

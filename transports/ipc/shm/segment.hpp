@@ -7,10 +7,11 @@
 // makes each name unique. Segments are created with O_EXCL, so a name is never
 // reused. A name lives only from create() until the owner calls unlink() (the
 // IPC transport unlinks right after every peer has mapped it); until then it is
-// registered for removal at exit(), on SIGINT/SIGTERM/SIGHUP/SIGQUIT (the
-// handler unlinks, restores the previous disposition and re-raises the signal)
-// and in the destructor. Only SIGKILL and power loss can leave a name behind;
-// sweep_stale_segments() removes those on the next run.
+// registered for removal in the destructor, at exit(), and on SIGINT, SIGTERM,
+// SIGHUP, SIGQUIT, SIGABRT (an uncaught exception), SIGSEGV and SIGBUS: the
+// handler unlinks, restores the previous disposition and re-raises the signal.
+// Only SIGKILL and power loss can leave a name behind; sweep_stale_segments()
+// removes those on the next run.
 #pragma once
 
 #include <sys/types.h>
