@@ -14,7 +14,7 @@ std::span<const AlgorithmEntry> allgather_algorithms() {
       // {Collective::allgather, "ps", "SUMMARY", ps, ps_cost, false},
       {Collective::allgather, "ring", "each block forwarded once around the ring, p-1 steps", ring, ring_cost, true},
       // {Collective::allgather, "tree", "SUMMARY", tree, tree_cost, false},
-      // {Collective::allgather, "butterfly", "SUMMARY", butterfly, butterfly_cost, false},
+      {Collective::allgather, "butterfly", "recursive doubling in butterfly order, partner distance p/2 first: lg p steps", butterfly, butterfly_cost, false},
       {Collective::allgather, "rhd", "recursive doubling, partner distance 1, 2, 4...: lg p steps (MPICH order)", rhd, rhd_cost, false},
       // {Collective::allgather, "bruck", "SUMMARY", bruck, bruck_cost, false},
   };

@@ -15,7 +15,7 @@ std::span<const AlgorithmEntry> allreduce_algorithms() {
       {Collective::allreduce, "ring", "ring reduce-scatter + ring all-gather, 2(p-1) steps, bandwidth-optimal", ring, ring_cost, true},
       {Collective::allreduce, "tree", "binomial reduce to rank 0 + binomial broadcast, pipelined in segments", tree, tree_cost, true},
       {Collective::allreduce, "dbtree", "double binary tree (NCCL Tree): two complementary trees, half each, pipelined", dbtree, dbtree_cost, true},
-      // {Collective::allreduce, "butterfly", "SUMMARY", butterfly, butterfly_cost, false},
+      {Collective::allreduce, "butterfly", "recursive doubling, whole vector exchanged and reduced each step, lg p steps", butterfly, butterfly_cost, false},
       {Collective::allreduce, "rhd", "Rabenseifner: recursive-halving reduce-scatter + recursive-doubling all-gather, 2 lg p steps", rhd, rhd_cost, false},
   };
   return table;

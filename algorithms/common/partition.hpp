@@ -54,6 +54,14 @@ constexpr int ceil_log2(int x) {
 // Largest power of two <= x, for x >= 1.
 constexpr int pow2_floor(int x) { return static_cast<int>(std::bit_floor(static_cast<unsigned>(x))); }
 
+// x with its low `bits` bits in reverse order (0 <= x < 2^bits).
+constexpr int reverse_bits(int x, int bits) {
+  int y = 0;
+  for (int i = 0; i < bits; ++i) y |= ((x >> i) & 1) << (bits - 1 - i);
+  return y;
+}
+
+static_assert(reverse_bits(1, 3) == 4 && reverse_bits(6, 3) == 3 && reverse_bits(0, 0) == 0);
 static_assert(block_count(10, 4, 0) == 3 && block_count(10, 4, 2) == 2);
 static_assert(block_offset(10, 4, 2) == 6 && block_offset(10, 4, 4) == 10);
 static_assert(block_count(2, 5, 3) == 0 && block_offset(2, 5, 5) == 2);

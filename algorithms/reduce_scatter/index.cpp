@@ -14,7 +14,7 @@ std::span<const AlgorithmEntry> reduce_scatter_algorithms() {
       // {Collective::reduce_scatter, "ps", "SUMMARY", ps, ps_cost, false},
       {Collective::reduce_scatter, "ring", "running partial sums passed around the ring, p-1 steps", ring, ring_cost, true},
       // {Collective::reduce_scatter, "tree", "SUMMARY", tree, tree_cost, false},
-      // {Collective::reduce_scatter, "butterfly", "SUMMARY", butterfly, butterfly_cost, false},
+      {Collective::reduce_scatter, "butterfly", "order-preserving recursive doubling: all but the own subtree's blocks each step, lg p steps", butterfly, butterfly_cost, false},
       {Collective::reduce_scatter, "rhd", "recursive halving: exchange and reduce half the range per step, lg p steps", rhd, rhd_cost, false},
       // {Collective::reduce_scatter, "pairwise", "SUMMARY", pairwise, pairwise_cost, false},
   };
