@@ -56,6 +56,33 @@ TEST_P(EveryAlgorithm, ClosedFormEqualsScheduleCost) {
                            << " cases (first 3 shown)";
 }
 
+// Pipelined algorithms with explicit segment sizes (1 element, 256 B, 4 KiB;
+// the large count only in fp32 with the larger segments, for runtime):
+// the closed form must follow the segment count too.
+TEST_P(EveryAlgorithm, ClosedFormEqualsScheduleCostWithSegments) {
+  const AlgorithmEntry& e = *GetParam();
+  if (!e.segmented) GTEST_SKIP() << e.name << " does not pipeline";
+  int mismatches = 0;
+  for (int p = 1; p <= 17; ++p)
+    for (std::size_t count : {std::size_t{1}, std::size_t(p + 1), std::size_t{1000}})
+      for (DataType t : {DataType::int8, DataType::fp16, DataType::fp32, DataType::fp64})
+        for (std::size_t segment : {element_size(t), std::size_t{256}, std::size_t{4096}}) {
+          // 1000 elements in 1-element segments is thousands of steps: skip.
+          if (count == 1000 && (t != DataType::fp32 || segment == element_size(t))) continue;
+          CollParams params{e.coll, p, 0, count, t, ReduceOp::sum, false, segment};
+          const Cost closed = closed_form_cost(e, params);
+          const Cost derived = schedule_cost(make_all_schedules(e, params));
+          if (closed != derived && ++mismatches <= 3)
+            ADD_FAILURE() << e.name << " " << describe(params) << " segment " << segment
+                          << " B: closed form (alpha " << closed.alpha << ", beta "
+                          << closed.beta << " B, gamma " << closed.gamma
+                          << " B) != schedule (alpha " << derived.alpha << ", beta "
+                          << derived.beta << " B, gamma " << derived.gamma << " B)";
+        }
+  EXPECT_EQ(mismatches, 0) << "closed form and schedule cost disagree in " << mismatches
+                           << " cases (first 3 shown)";
+}
+
 TEST_P(EveryAlgorithm, CountZeroIsEmpty) {
   const AlgorithmEntry& e = *GetParam();
   for (int p : {1, 2, 5}) {

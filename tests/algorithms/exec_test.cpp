@@ -12,6 +12,9 @@
 //    100003 (~1e5) for p <= 4.
 //  - Types: every datatype x every op (sum only for allgather/alltoall) on
 //    p in {1, 2, 3, 5, 8}, counts {1, 2p+1, 67}, both placements; exact inputs.
+//  - Segments: entries that pipeline (AlgorithmEntry::segmented) with
+//    segments of 1 element, 64 B and 1000 B, p in {2, 3, 5, 8}, counts {1, 37,
+//    1531}, both placements, so multi-segment paths run at small sizes.
 //  - Random: float datatypes with random inputs, every op, p in {2, 3, 7, 16,
 //    33}, counts {p+1, 300}; compared within verify's error_bounds
 //    (2 (p+1) u M + p tiny, see harness/verify/verify.hpp).
@@ -100,6 +103,23 @@ TEST_P(TypesTest, EveryDatatypeAndOp) {
         }
 }
 
+class SegmentsTest : public ::testing::TestWithParam<const AlgorithmEntry*> {};
+
+TEST_P(SegmentsTest, SmallSegments) {
+  const AlgorithmEntry* e = GetParam();
+  if (!e->segmented) GTEST_SKIP() << e->name << " does not pipeline";
+  Runner runner;
+  std::size_t i = 0;
+  for (int p : {2, 3, 5, 8})
+    for (std::size_t count : {1, 37, 1531})
+      for (std::size_t segment : {0, 64, 1000})
+        for (bool in_place : {false, true}) {
+          const DataType t = kAllDataTypes[i++ % std::size(kAllDataTypes)];
+          runner.run({e, p, count, t, ReduceOp::sum, in_place, InputMode::exact,
+                      segment == 0 ? element_size(t) : segment});
+        }
+}
+
 class RandomTest : public ::testing::TestWithParam<const AlgorithmEntry*> {};
 
 TEST_P(RandomTest, FloatsWithinErrorBound) {
@@ -147,10 +167,13 @@ TEST(RunCase, CatchesWrongResultsAndInvalidSchedules) {
 
 INSTANTIATE_TEST_SUITE_P(Registry, SweepTest, ::testing::ValuesIn(all_algorithms()), entry_name);
 INSTANTIATE_TEST_SUITE_P(Registry, TypesTest, ::testing::ValuesIn(all_algorithms()), entry_name);
+INSTANTIATE_TEST_SUITE_P(Registry, SegmentsTest, ::testing::ValuesIn(all_algorithms()),
+                         entry_name);
 INSTANTIATE_TEST_SUITE_P(Registry, RandomTest, ::testing::ValuesIn(all_algorithms()), entry_name);
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(SweepTest);
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(TypesTest);
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(RandomTest);
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(SegmentsTest);
 
 }  // namespace
 }  // namespace cb::test

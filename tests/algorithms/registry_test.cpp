@@ -91,5 +91,19 @@ TEST(Registry, EntriesAreWellFormed) {
   }
 }
 
+// The algorithm x collective matrix the core issue asks for.
+TEST(Registry, EveryMissionPairIsRegistered) {
+  using C = Collective;
+  const std::vector<std::pair<C, std::vector<std::string_view>>> matrix = {
+      {C::allreduce, {"naive", "ps", "ring", "tree", "dbtree", "butterfly", "rhd"}},
+      {C::reduce_scatter, {"naive", "ps", "ring", "tree", "butterfly", "rhd", "pairwise"}},
+      {C::allgather, {"naive", "ps", "ring", "tree", "butterfly", "rhd", "bruck"}},
+      {C::alltoall, {"naive", "ps", "ring", "butterfly", "bruck", "pairwise"}},
+  };
+  for (const auto& [c, names] : matrix)
+    for (std::string_view name : names)
+      EXPECT_NO_THROW(find_algorithm(c, name)) << to_string(c) << "/" << name << " is missing";
+}
+
 }  // namespace
 }  // namespace cb

@@ -41,9 +41,10 @@ std::string dump(const AlgoCase& c, const std::vector<Schedule>& all) {
   const auto dir = std::filesystem::current_path() / "failed-schedules";
   std::filesystem::create_directories(dir);
   const auto path =
-      dir / fmt::format("{}-{}-p{}-n{}-{}-{}-{}.json", to_string(c.entry->coll), c.entry->name,
+      dir / fmt::format("{}-{}-p{}-n{}-{}-{}-{}{}.json", to_string(c.entry->coll), c.entry->name,
                         c.p, c.count, to_string(c.dtype), to_string(c.op),
-                        c.in_place ? "inplace" : "outofplace");
+                        c.in_place ? "inplace" : "outofplace",
+                        c.segment_bytes ? fmt::format("-seg{}", c.segment_bytes) : "");
   write_schedules(path.string(), all);
   return path.string();
 }
@@ -56,14 +57,16 @@ bool float_sensitive(const AlgoCase& c) {
 }  // namespace
 
 std::string describe(const AlgoCase& c) {
-  return fmt::format("{}/{} p={} count={} {} {} {}{}", to_string(c.entry->coll), c.entry->name,
-                     c.p, c.count, to_string(c.dtype), to_string(c.op),
+  return fmt::format("{}/{} p={} count={} {} {} {}{}{}", to_string(c.entry->coll),
+                     c.entry->name, c.p, c.count, to_string(c.dtype), to_string(c.op),
                      c.in_place ? "in-place" : "out-of-place",
-                     c.mode == InputMode::random ? " random-inputs" : "");
+                     c.mode == InputMode::random ? " random-inputs" : "",
+                     c.segment_bytes ? fmt::format(" segment={}B", c.segment_bytes) : "");
 }
 
 std::string run_case(const AlgoCase& c) {
-  const CollParams params{c.entry->coll, c.p, 0, c.count, c.dtype, c.op, c.in_place, 0};
+  const CollParams params{c.entry->coll, c.p,      0,         c.count,
+                          c.dtype,       c.op,     c.in_place, c.segment_bytes};
   std::vector<Schedule> all;
   try {
     all = make_all_schedules(*c.entry, params);

@@ -20,6 +20,7 @@ struct AlgoCase {
   ReduceOp op = ReduceOp::sum;
   bool in_place = false;
   InputMode mode = InputMode::exact;
+  std::size_t segment_bytes = 0;  // CollParams::segment_bytes (0: the default)
 };
 
 std::string describe(const AlgoCase& c);
