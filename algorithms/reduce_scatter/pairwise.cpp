@@ -1,0 +1,40 @@
+// Algorithm: pairwise-exchange reduce-scatter.
+// Restrictions: none (any p, any count; needs a commutative op, which every
+// op here is).
+// Idea: p-1 rounds; in round i (1..p-1) rank r sends its input block for rank
+// r+i to r+i and reduces into its output the block that rank r-i sends it
+// (indices mod p), so every round each rank sends and receives one block.
+// Out of place, a local step 0 first copies the rank's own input block into
+// the output (in place the output already is that block).
+//
+// Cost (n = count = elements per block, s = element size):
+//   Cost = (p-1)·α + (p-1)·n·s·β + (p-1)·n·s·γ
+// as in cost-models.md ((p-1)/p of the p·n-element input); 0 for p = 1.
+#include "algorithms/common/in_place.hpp"
+#include "algorithms/reduce_scatter/reduce_scatter.hpp"
+
+namespace cb::reduce_scatter {
+
+void pairwise(const CollParams& params, ScheduleBuilder& b) {
+  const int p = params.p, r = params.rank;
+  const std::size_t n = params.count;
+  auto block = [&](int q) { return Region{kInput, static_cast<std::size_t>(q) * n, n}; };
+  const Region out{kOutput, 0, n};
+  if (!same_memory(params, block(r), out)) {
+    b.step();
+    b.copy(block(r), out);
+  }
+  for (int i = 1; i < p; ++i) {
+    b.step();
+    b.send((r + i) % p, block((r + i) % p));
+    b.recv_reduce((r - i + p) % p, out);
+  }
+}
+
+Cost pairwise_cost(const CollParams& params) {
+  const double others = params.p - 1;
+  const double bytes = static_cast<double>(params.count * params.elem_size());
+  return {others, others * bytes, others * bytes};
+}
+
+}  // namespace cb::reduce_scatter
