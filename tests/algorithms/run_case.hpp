@@ -2,7 +2,8 @@
 // reference executor on verifiable inputs (harness/verify), and the
 // comparison with the collective's straightforward reference result. A
 // failing case's schedule set is dumped as JSON (algorithms/schedule_json.hpp)
-// so it can be replayed, and the message names the file.
+// so it can be replayed (build-dir/tests/algorithms/replay_schedules FILE),
+// and the message names the file.
 #pragma once
 
 #include <string>
