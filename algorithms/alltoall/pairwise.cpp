@@ -1,0 +1,53 @@
+// Algorithm: pairwise-exchange all-to-all.
+// Restrictions: none (any p, any count).
+// Idea: p-1 rounds, one block out and one in per rank per round. For p a
+// power of two, round i pairs r with r XOR i (a perfect matching: both
+// directions of a link carry one block); otherwise rank r sends its block for
+// r+i to r+i and receives from r-i (indices mod p). The own block is a local
+// copy. In place, receives would overwrite blocks still to be sent, so a local
+// step 0 first copies the p-1 outgoing blocks aside (common/in_place.hpp).
+// Scratch: (p-1)·n elements in place, none out of place.
+//
+// Cost (n = count = elements per block, s = element size):
+//   Cost = (p-1)·α + (p-1)·n·s·β
+// as in cost-models.md; 0 for p = 1.
+#include "algorithms/alltoall/alltoall.hpp"
+#include "algorithms/common/in_place.hpp"
+#include "algorithms/common/partition.hpp"
+
+namespace cb::alltoall {
+
+void pairwise(const CollParams& params, ScheduleBuilder& b) {
+  const int p = params.p, r = params.rank;
+  const std::size_t n = params.count;
+  auto out_block = [&](int q) { return Region{kOutput, static_cast<std::size_t>(q) * n, n}; };
+  const Region own{kInput, static_cast<std::size_t>(r) * n, n};
+  AlltoallSendBlocks from(params);
+  if (from.needs_snapshot()) {
+    b.step();
+    from.snapshot(b);
+  }
+  if (p == 1) {
+    if (!same_memory(params, own, out_block(0))) {
+      b.step();
+      b.copy(own, out_block(0));
+    }
+    return;
+  }
+  const bool xor_pairs = is_pow2(p);
+  for (int i = 1; i < p; ++i) {
+    const int to = xor_pairs ? r ^ i : (r + i) % p;
+    const int from_rank = xor_pairs ? r ^ i : (r - i + p) % p;
+    b.step();
+    b.send(to, from.of(to));
+    b.recv(from_rank, out_block(from_rank));
+    if (i == 1) copy_unless_same(b, params, own, out_block(r));
+  }
+}
+
+Cost pairwise_cost(const CollParams& params) {
+  const double others = params.p - 1;
+  return {others, others * static_cast<double>(params.count * params.elem_size()), 0};
+}
+
+}  // namespace cb::alltoall
