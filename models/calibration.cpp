@@ -7,6 +7,8 @@
 
 #include "algorithms/types.hpp"
 #include "models/csv_text.hpp"
+#include "models/knees.hpp"
+#include "models/line_fit.hpp"
 
 namespace cb::models {
 
@@ -55,6 +57,35 @@ void require(const CsvTable& t, std::initializer_list<const char*> columns) {
 }
 
 }  // namespace
+
+Calibration fit_calibration(const std::vector<double>& pingpong_bytes,
+                            const std::vector<double>& half_rtt_s,
+                            const std::vector<double>& reduce_bytes,
+                            const std::vector<double>& reduce_s) {
+  Calibration c;
+  c.pingpong_sizes_B = pingpong_bytes;
+  c.reduce_sizes_B = reduce_bytes;
+  const Piecewise pw = detect_knees(pingpong_bytes, half_rtt_s);
+  c.pingpong_knees_B = pw.knees_B;
+  const auto segment_line = [&](const Segment& s) {
+    const auto first = static_cast<std::ptrdiff_t>(s.first);
+    const auto last = static_cast<std::ptrdiff_t>(s.last) + 1;
+    return fit_line({pingpong_bytes.begin() + first, pingpong_bytes.begin() + last},
+                    {half_rtt_s.begin() + first, half_rtt_s.begin() + last}, 0, 1);
+  };
+  if (pw.segments.size() >= 2) {
+    c.params.alpha_s = segment_line(pw.segments.front()).a_s;
+    c.params.beta_s_per_B = segment_line(pw.segments.back()).b_s_per_B;
+  } else {
+    const LineFit line = fit_line(pingpong_bytes, half_rtt_s, 0, 1);
+    c.params.alpha_s = line.a_s;
+    c.params.beta_s_per_B = line.b_s_per_B;
+  }
+  c.params.gamma_s_per_B = fit_line(reduce_bytes, reduce_s, 0, 1).b_s_per_B;
+  c.gamma_in_cache_s_per_B = reduce_s.front() / reduce_bytes.front();
+  c.gamma_out_of_cache_s_per_B = reduce_s.back() / reduce_bytes.back();
+  return c;
+}
 
 std::string format_calibration(const Calibration& c) {
   std::string out =

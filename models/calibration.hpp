@@ -38,6 +38,20 @@ struct Calibration {
   double gamma_in_cache_s_per_B = 0, gamma_out_of_cache_s_per_B = 0;
 };
 
+// The model parameters from calibration measurements (fills params,
+// pingpong_knees_B, the size lists and the gamma references):
+//  - ping-pong: half round-trip times t(n) at sizes n (bytes, ascending). If
+//    protocol knees are found (knees.hpp), alpha is the intercept of the
+//    smallest-size segment and beta the slope of the largest-size one (the
+//    latency of small messages, the bandwidth of large ones); otherwise both
+//    come from one robust relative line fit.
+//  - reduce: times of reduce_inplace over `reduce_bytes` bytes (ascending);
+//    gamma is the slope of a robust relative line fit.
+Calibration fit_calibration(const std::vector<double>& pingpong_bytes,
+                            const std::vector<double>& half_rtt_s,
+                            const std::vector<double>& reduce_bytes,
+                            const std::vector<double>& reduce_s);
+
 // The file's text (header + one row).
 std::string format_calibration(const Calibration& c);
 

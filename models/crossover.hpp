@@ -20,7 +20,8 @@ struct PredictedCrossing {
 // b differs from the faster at the previous count where they were not tied
 // (ties within 1e-12 relative keep the previous winner). Exact (every count)
 // up to 4096 elements, then a 2^(1/16) geometric grid refined by bisection:
-// two crossings closer than one grid step above 4096 can be missed.
+// above 4096, crossings closer than one grid step (costs within a rounding
+// of each other, flipping with the parity of the count) merge into one.
 std::vector<PredictedCrossing> predicted_crossings(const AlgorithmEntry& a, const AlgorithmEntry& b,
                                                    const Scenario& s, const ModelParams& m,
                                                    std::uint64_t min_count,

@@ -43,18 +43,14 @@ double predict_seconds(const AlgorithmEntry& algo, const Scenario& s, std::uint6
   return seconds(model_cost(algo, s, count), m);
 }
 
-std::vector<PredictedRow> predict_table(const Scenario& s, std::uint64_t min_bytes,
-                                        std::uint64_t max_bytes, double factor,
+std::vector<PredictedRow> predict_table(const Scenario& s, const std::vector<std::uint64_t>& sizes,
                                         const ModelParams& m) {
-  CB_CHECK(factor > 1, "factor {}", factor);
   const auto algos = algorithms_for(s.coll);
   const std::uint64_t unit = bytes_per_count(s.coll, s.p, s.dtype);
   std::vector<PredictedRow> rows;
-  for (double size = static_cast<double>(min_bytes); size <= static_cast<double>(max_bytes);
-       size *= factor) {
-    const std::uint64_t count =
-        std::max<std::uint64_t>(1, static_cast<std::uint64_t>(size) / unit);
-    if (!rows.empty() && rows.back().count == count) continue;
+  for (std::uint64_t size : sizes) {
+    const std::uint64_t count = size / unit;
+    if (count == 0 || (!rows.empty() && rows.back().count == count)) continue;
     PredictedRow row;
     row.count = count;
     row.bytes = count * unit;

@@ -42,10 +42,9 @@ struct PredictedRow {
   std::size_t best = 0;         // index of the fastest
   double lower_bound_s = 0;
 };
-// Sizes from min_bytes to max_bytes multiplying by `factor` (nccl-tests' -b -e -f),
-// each rounded down to a whole count (at least 1 element per block).
-std::vector<PredictedRow> predict_table(const Scenario& s, std::uint64_t min_bytes,
-                                        std::uint64_t max_bytes, double factor,
+// One row per requested size S (bytes), each rounded down to a whole count;
+// sizes that round to count 0 are skipped, as are repeats.
+std::vector<PredictedRow> predict_table(const Scenario& s, const std::vector<std::uint64_t>& sizes,
                                         const ModelParams& m);
 
 }  // namespace cb::models

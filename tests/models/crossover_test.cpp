@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "models/crossover.hpp"
@@ -35,6 +36,29 @@ void expect_same(const std::vector<PredictedCrossing>& got,
   }
 }
 
+// Above the exhaustive range the scan may merge a cluster of crossings (costs
+// within a rounding of each other, flipping with the parity of the count)
+// into one: the first crossing is exact, every reported crossing is a real
+// one, and every real one lies within 1% of a reported one.
+void expect_consistent(const std::vector<PredictedCrossing>& got,
+                       const std::vector<PredictedCrossing>& want, const std::string& what) {
+  ASSERT_EQ(got.empty(), want.empty()) << what;
+  if (got.empty()) return;
+  EXPECT_EQ(got.front().count, want.front().count) << what;
+  for (const PredictedCrossing& g : got)
+    EXPECT_TRUE(std::any_of(want.begin(), want.end(),
+                            [&](const PredictedCrossing& w) { return w.count == g.count; }))
+        << what << ": reported " << g.count << " is no crossing";
+  for (const PredictedCrossing& w : want)
+    EXPECT_TRUE(std::any_of(got.begin(), got.end(),
+                            [&](const PredictedCrossing& g) {
+                              return std::fabs(static_cast<double>(g.count) -
+                                               static_cast<double>(w.count)) <=
+                                     0.01 * static_cast<double>(w.count);
+                            }))
+        << what << ": crossing at " << w.count << " missed";
+}
+
 TEST(PredictedCrossings, RingVsButterflyMatchesTheAnalyticSize) {
   const auto& tb = test::textbook_entries();
   const AlgorithmEntry& ring = tb[0];
@@ -59,13 +83,15 @@ TEST(PredictedCrossings, MatchBruteForceForEveryRegistryPair) {
       const Scenario s{coll, p, DataType::fp32, ReduceOp::sum, false};
       for (std::size_t i = 0; i < table.size(); ++i)
         for (std::size_t j = i + 1; j < table.size(); ++j) {
-          // Pipelined algorithms change segment counts with size; their cost
-          // steps can flip the winner twice within one grid step.
-          if (table[i].segmented || table[j].segmented) continue;
           const std::string what = fmt::format("{} {} vs {} p={}", to_string(coll),
                                                table[i].name, table[j].name, p);
-          expect_same(predicted_crossings(table[i], table[j], s, m, 1, 20000),
-                      brute_force(table[i], table[j], s, m, 1, 20000), what);
+          expect_same(predicted_crossings(table[i], table[j], s, m, 1, 4096),
+                      brute_force(table[i], table[j], s, m, 1, 4096), what);
+          // Pipelined algorithms change their segment count with the size:
+          // their cost steps make the winner flicker over wide ranges.
+          if (table[i].segmented || table[j].segmented) continue;
+          expect_consistent(predicted_crossings(table[i], table[j], s, m, 1, 30000),
+                            brute_force(table[i], table[j], s, m, 1, 30000), what);
           ++pairs;
         }
     }

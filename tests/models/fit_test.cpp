@@ -4,6 +4,10 @@
 
 #include <cmath>
 
+#include <cstdio>
+#include <fstream>
+
+#include "models/calibration.hpp"
 #include "models/global_fit.hpp"
 #include "models/knees.hpp"
 #include "models/line_fit.hpp"
@@ -141,6 +145,42 @@ TEST(Knees, NoKneeOnANoisyStraightLine) {
     for (double& t : l.t) t *= 1 + z(rng);
     EXPECT_TRUE(detect_knees(l.n, l.t).knees_B.empty()) << "seed " << seed;
   }
+}
+
+}  // namespace
+}  // namespace cb::models
+
+namespace cb::models {
+namespace {
+
+TEST(Calibration, LatencyFromSmallSegmentBandwidthFromLargeAndFileRoundTrip) {
+  std::vector<double> n, t, rn, rt;
+  for (double b = 8; b <= 16.0 * 1024 * 1024; b *= 2) {
+    n.push_back(b);
+    t.push_back(b < 65536 ? 1e-6 + b * 2e-10 : 8e-6 + b * 1e-10);  // eager, then rendezvous
+  }
+  for (double b = 4096; b <= 64.0 * 1024 * 1024; b *= 4) {
+    rn.push_back(b);
+    rt.push_back(5e-8 + b * 2.5e-10);
+  }
+  const Calibration c = fit_calibration(n, t, rn, rt);
+  ASSERT_EQ(c.pingpong_knees_B, std::vector<double>{65536});
+  EXPECT_NEAR(c.params.alpha_s, 1e-6, 1e-9);
+  EXPECT_NEAR(c.params.beta_s_per_B, 1e-10, 1e-13);
+  EXPECT_NEAR(c.params.gamma_s_per_B, 2.5e-10, 1e-13);
+  EXPECT_NEAR(c.gamma_out_of_cache_s_per_B, 2.5e-10, 1e-12);
+
+  const std::string path = ::testing::TempDir() + "cb-models-calibration.csv";
+  {
+    std::ofstream out(path);
+    out << format_calibration(c);
+  }
+  const Calibration back = read_calibration(path);
+  EXPECT_NEAR(back.params.alpha_s, c.params.alpha_s, 1e-15);
+  EXPECT_EQ(back.pingpong_sizes_B, c.pingpong_sizes_B);
+  EXPECT_EQ(back.pingpong_knees_B, c.pingpong_knees_B);
+  EXPECT_EQ(load_model_params(path), back.params);
+  std::remove(path.c_str());
 }
 
 }  // namespace

@@ -42,7 +42,9 @@ TEST(PredictTable, EveryAlgorithmAtLargeScaleWithBestAndBound) {
     const auto algos = algorithms_for(coll);
     if (algos.empty()) continue;
     const Scenario s{coll, 16384, DataType::fp32, ReduceOp::sum, false};
-    const auto rows = predict_table(s, 8, std::uint64_t{1} << 30, 4, m);
+    std::vector<std::uint64_t> sizes;
+    for (std::uint64_t b = 8; b <= (std::uint64_t{1} << 30); b *= 4) sizes.push_back(b);
+    const auto rows = predict_table(s, sizes, m);
     ASSERT_FALSE(rows.empty());
     for (std::size_t i = 0; i < rows.size(); ++i) {
       const PredictedRow& r = rows[i];
