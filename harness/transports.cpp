@@ -6,11 +6,13 @@
 namespace cb {
 
 void add_mpi_transport(std::vector<TransportSpec>& list);
+void add_ipc_transport(std::vector<TransportSpec>& list);
 
 std::vector<TransportSpec>& transports() {
   static std::vector<TransportSpec> list = [] {
     std::vector<TransportSpec> l;
     add_mpi_transport(l);
+    add_ipc_transport(l);
     return l;
   }();
   return list;
