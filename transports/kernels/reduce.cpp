@@ -1,5 +1,6 @@
 #include "transports/kernels/reduce.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <type_traits>
 
@@ -83,12 +84,40 @@ struct Max {
   }
 };
 
+// x86-64's baseline is SSE2 (16-byte vectors), while memcpy in glibc already
+// picks AVX2/AVX-512 at load time; the loops get the same chance: GCC builds
+// one clone per ISA and an ifunc resolver picks the best for the CPU once.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define CB_KERNEL_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define CB_KERNEL_CLONES
+#endif
+
 template <class E, class Op>
-void reduce_loop(typename E::Storage* __restrict dst,
-                 const typename E::Storage* __restrict src, std::size_t count) {
+[[gnu::always_inline]] inline void combine(typename E::Storage* __restrict dst,
+                                           const typename E::Storage* __restrict src,
+                                           std::size_t count) {
 #pragma GCC ivdep
   for (std::size_t i = 0; i < count; ++i)
     dst[i] = E::store(Op::apply(E::load(dst[i]), E::load(src[i])));
+}
+
+// A few elements first so that the bulk stores whole, aligned cache lines: a
+// 64-byte vector store that straddles two lines costs about twice as much, and
+// malloc'ed buffers are only 16-byte aligned. (A dst that is not even
+// element-aligned, which C++ does not allow anyway, stays on the unaligned path.)
+template <class E, class Op>
+CB_KERNEL_CLONES void reduce_loop(typename E::Storage* __restrict dst,
+                                  const typename E::Storage* __restrict src,
+                                  std::size_t count) {
+  using S = typename E::Storage;
+  constexpr std::size_t kLine = 64;
+  const auto addr = reinterpret_cast<std::uintptr_t>(dst);
+  const std::size_t head = std::min(count, (kLine - addr % kLine) % kLine / sizeof(S));
+  if ((addr + head * sizeof(S)) % kLine != 0) return combine<E, Op>(dst, src, count);
+  combine<E, Op>(dst, src, head);
+  combine<E, Op>(static_cast<S*>(__builtin_assume_aligned(dst + head, kLine)), src + head,
+                 count - head);
 }
 
 template <class E>
