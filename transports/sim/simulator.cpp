@@ -1,0 +1,279 @@
+#include "transports/sim/simulator.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <thread>
+#include <utility>
+
+#include "transports/sim/data_mover.hpp"
+
+namespace cb::sim {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+// Counter-based random numbers: the draw for (rank, step) does not depend on
+// the order anything is evaluated in, so results repeat exactly.
+std::uint64_t mix(std::uint64_t x) {
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+// Uniform in [0, 1).
+double uniform(std::uint64_t seed, std::uint64_t a, std::uint64_t b) {
+  const std::uint64_t h = mix(mix(mix(seed) ^ a) ^ b);
+  return static_cast<double>(h >> 11) * 0x1.0p-53;
+}
+constexpr std::uint64_t kSkewTag = ~std::uint64_t{0};
+
+class Engine {
+ public:
+  Engine(int p, const NetworkParams& net)
+      : p_(p), net_(net), ready_(static_cast<std::size_t>(p)), start_(static_cast<std::size_t>(p)),
+        comm_end_(static_cast<std::size_t>(p)), live_(static_cast<std::size_t>(p), 1),
+        stalled_now_(static_cast<std::size_t>(p), 0), waits_(static_cast<std::size_t>(p)) {
+    for (int r = 0; r < p; ++r) {
+      const auto ur = static_cast<std::size_t>(r);
+      start_[ur] = net.skew_s > 0 ? net.skew_s * uniform(net.seed, static_cast<std::uint64_t>(r), kSkewTag) : 0;
+      ready_[ur] = start_[ur];
+    }
+  }
+
+  void run_window(const Window& w, DataMover* data) {
+    for (std::uint64_t s = 0; s < w.steps; ++s) {
+      step(w, s);
+      if (data && !any_stall_) data->step(w, s);
+    }
+  }
+
+  double time() const {
+    double t = 0;
+    for (int r = 0; r < p_; ++r) {
+      const auto ur = static_cast<std::size_t>(r);
+      t = std::max(t, ready_[ur] - start_[ur]);
+    }
+    return t;
+  }
+
+  // Throws StallError when a rank got stuck.
+  void check_stalls() const {
+    if (!any_stall_) return;
+    std::vector<Wait> waits;
+    for (const auto& w : waits_)
+      if (w) waits.push_back(*w);
+    std::string what = fmt::format("schedules stalled: {} of {} ranks cannot finish:", waits.size(), p_);
+    constexpr std::size_t kShown = 8;
+    for (std::size_t i = 0; i < std::min(kShown, waits.size()); ++i) {
+      const Wait& w = waits[i];
+      switch (w.why) {
+        case WaitReason::no_matching_send:
+          what += fmt::format(" rank {} at step {} waits for a message from rank {}, which sends it none in that step;", w.rank, w.step, w.peer);
+          break;
+        case WaitReason::no_matching_recv:
+          what += fmt::format(" rank {} at step {} sends to rank {}, which posts no matching receive;", w.rank, w.step, w.peer);
+          break;
+        case WaitReason::peer_stalled:
+          what += fmt::format(" rank {} at step {} waits on rank {}, which never reaches that step;", w.rank, w.step, w.peer);
+          break;
+      }
+    }
+    if (waits.size() > kShown) what += fmt::format(" ... and {} more", waits.size() - kShown);
+    else what.pop_back();
+    throw StallError(std::move(what), std::move(waits));
+  }
+
+ private:
+  double duration(int a, int b, std::uint64_t bytes) const {
+    const auto n = static_cast<double>(bytes);
+    if (net_.ranks_per_node > 0 && a / net_.ranks_per_node == b / net_.ranks_per_node)
+      return net_.intra_alpha_s + n * net_.intra_beta_s_per_B;
+    return net_.alpha_s + n * net_.beta_s_per_B;
+  }
+
+  void stall(int rank, std::uint64_t step, int peer, WaitReason why) {
+    auto& w = waits_[static_cast<std::size_t>(rank)];
+    if (!w) w = Wait{rank, step, peer, why};
+    stalled_now_[static_cast<std::size_t>(rank)] = 1;
+    any_stall_ = true;
+  }
+
+  void step(const Window& w, std::uint64_t s) {
+    const std::uint64_t gs = w.first_step + s;
+    const double o = net_.overhead_s;
+    const std::uint32_t base = w.send_off[w.slot(0, s)];
+    out_end_.resize(w.send_off[w.slot(0, s + 1)] - base);
+    // Sends: the outgoing port serves them in list order from when the rank
+    // reached the step (the k-th one posted by the CPU at ready + k*o).
+    for (int a = 0; a < p_; ++a) {
+      const auto ua = static_cast<std::size_t>(a);
+      if (!live_[ua]) continue;
+      const std::size_t slot = w.slot(a, s);
+      const std::uint32_t f = w.send_off[slot], l = w.send_off[slot + 1];
+      const double r = ready_[ua];
+      double t = r;
+      for (std::uint32_t j = f; j < l; ++j) {
+        const SendOp& x = w.sends[j];
+        const double post = o > 0 ? r + static_cast<double>(j - f + 1) * o : r;
+        t = std::max(t, post) + (x.peer >= 0 && x.peer < p_ ? duration(a, x.peer, x.bytes) : 0);
+        out_end_[j - base] = t;
+        if (!x.matched) stall(a, gs, x.peer, WaitReason::no_matching_recv);
+        else if (!live_[static_cast<std::size_t>(x.peer)]) stall(a, gs, x.peer, WaitReason::peer_stalled);
+      }
+      comm_end_[ua] = r + static_cast<double>(l - f) * o;
+    }
+    // Receives: the incoming port serves the step's messages first come first
+    // served by the time both ends reached the step; delivery needs both ports.
+    for (int b = 0; b < p_; ++b) {
+      const auto ub = static_cast<std::size_t>(b);
+      if (!live_[ub]) continue;
+      const std::size_t slot = w.slot(b, s);
+      const std::uint32_t f = w.recv_off[slot], l = w.recv_off[slot + 1];
+      if (f == l) continue;
+      const double r = ready_[ub];
+      order_.clear();
+      for (std::uint32_t i = f; i < l; ++i) {
+        const RecvOp& rv = w.recvs[i];
+        if (rv.match == kUnmatched) {
+          stall(b, gs, rv.peer, WaitReason::no_matching_send);
+          continue;
+        }
+        const auto ua = static_cast<std::size_t>(rv.peer);
+        if (!live_[ua]) {
+          stall(b, gs, rv.peer, WaitReason::peer_stalled);
+          continue;
+        }
+        double enable = ready_[ua];
+        if (o > 0) enable += static_cast<double>(rv.match - w.send_off[w.slot(rv.peer, s)] + 1) * o;
+        order_.emplace_back(std::max(enable, r), i);
+      }
+      if (order_.size() > 1) std::sort(order_.begin(), order_.end());
+      double t = r;
+      double cpu = comm_end_[ub];
+      for (const auto& [enable, i] : order_) {
+        const RecvOp& rv = w.recvs[i];
+        t = std::max(t, enable) + duration(rv.peer, b, rv.bytes);
+        const double delivered = std::max(t, out_end_[rv.match - base]);
+        cpu = std::max(cpu, delivered) + o;
+        auto& sender_end = comm_end_[static_cast<std::size_t>(rv.peer)];
+        sender_end = std::max(sender_end, delivered);
+      }
+      comm_end_[ub] = std::max(comm_end_[ub], cpu);
+    }
+    // Step ends: reductions, then noise.
+    double latest = 0;
+    for (int r = 0; r < p_; ++r) {
+      const auto ur = static_cast<std::size_t>(r);
+      if (!live_[ur]) continue;
+      if (stalled_now_[ur]) {
+        live_[ur] = 0;
+        continue;
+      }
+      double t = comm_end_[ur] + static_cast<double>(w.reduced_bytes[w.slot(r, s)]) * net_.gamma_s_per_B;
+      if (net_.noise_s > 0)
+        t += -net_.noise_s * std::log1p(-uniform(net_.seed, static_cast<std::uint64_t>(r), gs));
+      ready_[ur] = t;
+      latest = std::max(latest, t);
+    }
+    if (net_.round_synchronous)
+      for (int r = 0; r < p_; ++r)
+        if (live_[static_cast<std::size_t>(r)]) ready_[static_cast<std::size_t>(r)] = latest;
+  }
+
+  int p_;
+  NetworkParams net_;
+  std::vector<double> ready_;     // when the rank reached its current step
+  std::vector<double> start_;     // when the rank entered the collective
+  std::vector<double> comm_end_;  // this step: all its messages delivered
+  std::vector<std::uint8_t> live_;         // reached the current step
+  std::vector<std::uint8_t> stalled_now_;  // stuck in the current step
+  std::vector<std::optional<Wait>> waits_;
+  bool any_stall_ = false;
+  std::vector<double> out_end_;  // per send of the current step: outgoing port done
+  std::vector<std::pair<double, std::uint32_t>> order_;
+};
+
+SimResult run(int p, const ScheduleSource& source, const NetworkParams& net,
+              const SimOptions& options, DataMover* data) {
+  if (p < 1 || p > kMaxRanks)
+    throw UsageError(fmt::format("bad rank count {} for the simulator (accepted: 1..{})", p, kMaxRanks));
+  validate(net);
+  WindowLimits limits = options.limits;
+  if (limits.threads <= 0)
+    limits.threads = static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 4u));
+  const std::uint64_t per_window =
+      options.window_steps > 0 ? options.window_steps
+                               : std::max<std::uint64_t>(1, options.window_rank_steps / static_cast<std::uint64_t>(p));
+  Engine engine(p, net);
+  WindowBuilder builder(p, source, limits, data != nullptr);
+  SimResult res;
+  std::uint64_t total = 1;  // known after the first window
+  for (std::uint64_t begin = 0; begin < total; begin += per_window) {
+    const auto t0 = Clock::now();
+    const Window& w = builder.build(begin, begin + per_window);
+    res.build_wall_s += seconds_since(t0);
+    total = w.total_steps;
+    if (w.steps == 0) break;
+    const auto t1 = Clock::now();
+    engine.run_window(w, data);
+    res.engine_wall_s += seconds_since(t1);
+    res.messages += w.sends.size();
+    ++res.windows;
+  }
+  engine.check_stalls();
+  res.steps = total;
+  res.time_s = engine.time();
+  return res;
+}
+
+}  // namespace
+
+ScheduleSource registry_source(const AlgorithmEntry& algo, const CollParams& params) {
+  return [&algo, params](int rank, std::uint64_t begin, std::uint64_t end) {
+    CollParams q = params;
+    q.rank = rank;
+    return make_schedule(algo, q, begin, end);
+  };
+}
+
+SimResult simulate(int p, const ScheduleSource& source, const NetworkParams& net,
+                   const SimOptions& options) {
+  return run(p, source, net, options, nullptr);
+}
+
+SimResult simulate(const AlgorithmEntry& algo, const CollParams& params, const NetworkParams& net,
+                   const SimOptions& options) {
+  if (params.p < 1 || params.p > kMaxRanks)
+    throw UsageError(fmt::format("bad rank count {} for the simulator (accepted: 1..{})", params.p, kMaxRanks));
+  return run(params.p, registry_source(algo, params), net, options, nullptr);
+}
+
+DataRun simulate_with_data(int p, const ScheduleSource& source, const NetworkParams& net,
+                           std::span<const std::vector<std::byte>> inputs,
+                           const SimOptions& options) {
+  CB_CHECK(inputs.size() == static_cast<std::size_t>(p), "{} inputs for {} ranks", inputs.size(), p);
+  DataMover mover(inputs);
+  DataRun out;
+  out.result = run(p, source, net, options, &mover);
+  out.outputs = mover.outputs(source);
+  return out;
+}
+
+DataRun simulate_with_data(const AlgorithmEntry& algo, const CollParams& params,
+                           const NetworkParams& net, std::span<const std::vector<std::byte>> inputs,
+                           const SimOptions& options) {
+  if (params.p < 1 || params.p > kMaxRanks)
+    throw UsageError(fmt::format("bad rank count {} for the simulator (accepted: 1..{})", params.p, kMaxRanks));
+  return simulate_with_data(params.p, registry_source(algo, params), net, inputs, options);
+}
+
+}  // namespace cb::sim
