@@ -12,8 +12,8 @@ std::span<const AlgorithmEntry> alltoall_algorithms() {
   static const std::vector<AlgorithmEntry> table = {
       {Collective::alltoall, "naive", "direct: every rank sends block q to rank q, one round", naive, naive_cost, false},
       {Collective::alltoall, "ps", "parameter server: rank 0 receives every input, regroups by destination, sends each rank its blocks", ps, ps_cost, false},
-      // {Collective::alltoall, "ring", "SUMMARY", ring, ring_cost, false},
-      // {Collective::alltoall, "butterfly", "SUMMARY", butterfly, butterfly_cost, false},
+      {Collective::alltoall, "ring", "store-and-forward ring: p-1 neighbour steps, (p-1)/2 of the data each", ring, ring_cost, true},
+      {Collective::alltoall, "butterfly", "hypercube exchange: half the blocks to partner r^2^k each step, lg p steps", butterfly, butterfly_cost, false},
       {Collective::alltoall, "bruck", "Bruck: ceil(log2 p) rounds moving the blocks whose index has bit k set, packed, any p", bruck, bruck_cost, false},
       {Collective::alltoall, "pairwise", "pairwise exchange: p-1 rounds, partner rank XOR i (powers of two) or rank+i / rank-i", pairwise, pairwise_cost, false},
   };
