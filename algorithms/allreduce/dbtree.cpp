@@ -19,14 +19,19 @@
 // Cost (H = floor(log2 p), n = count, s = element size, C chunks of half 0,
 // chunk c = partition block c of a half):
 //   Cost = sum over the 2H + C - 1 rounds of the per-round maxima of the Cost
-//          convention. In steady state an interior rank receives two chunks
-//          (reduce) and one (broadcast) of its interior tree plus one of its
-//          leaf tree, and sends as many: about 4α + 4·(n·s/2C)β + 2·(n·s/2C)γ
-//          per round, so ≈ 4(C + 2H)α + 2n·s(1 + 2H/C)β + n·s(1 + ...)γ in all,
-//          which for large C approaches the table's ≈ 2nβ + nγ per rank and
-//          trades α for pipeline depth. dbtree_cost() counts the rounds
-//          exactly, one rank per kind of (height, parent, children's heights)
-//          in both trees.
+//          convention. In steady state a rank receives two chunks (reduce)
+//          and one (broadcast) in its interior tree and one (broadcast) in
+//          its leaf tree, and sends as many, so with chunks of about n·s/(2C)
+//          bytes:  α ≈ 4(2H + C - 1),  β ≈ 2·n·s·(1 + (2H-1)/C),
+//          γ ≈ n·s·(1 + (2H-1)/C), less in the pipeline's fill and drain
+//          (e.g. p = 16384, n·s = 64 MiB: 306α, 2.39·n·s·β, 1.20·n·s·γ).
+//          For C ≫ H this is the table's ≈ 2nβ + nγ; its α (≈ 4L + fill)
+//          counts differently: here every message a rank posts in a round
+//          counts (params.hpp), four per steady-state round. With C = 1 (halves up to 64 KiB by
+//          default) every message is a whole half: e.g. p = 16 costs 14α +
+//          7·n·s·β + 3.5·n·s·γ against tree's 8α + 8·n·s·β + 4·n·s·γ.
+//          dbtree_cost() counts the rounds exactly, one rank per kind of
+//          (height, parent, children's heights) in both trees.
 #include <array>
 #include <cstdint>
 
