@@ -6,7 +6,8 @@
 // into the output alongside. segment_bytes > 0 cuts every step into k
 // sub-steps.
 // Cost = (p-1)·k·alpha + (p-1)·c·beta, c = count in bytes, k = 1 unsegmented,
-// else min(count, ceil(c/segment_bytes)); with n = p·c this is the table's
+// else ceil(count / s) with s = max(1, segment_bytes / element size) elements
+// per segment (pipeline.hpp); with n = p·c this is the table's
 // (p-1)α + (p-1)/p·nβ.
 // p = 1: a local copy (none in place).
 #include "algorithms/allgather/allgather.hpp"

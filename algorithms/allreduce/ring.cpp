@@ -8,7 +8,8 @@
 // k sub-steps (chunks of the blocks) to bound message sizes.
 // Cost = 2(p-1)·k·alpha + 2(p-1)·B·beta + (p-1)·B·gamma, B = ceil(n/p)
 // elements in bytes (the largest block), k = 1 unsegmented, else
-// min(B_elems, ceil(B/segment_bytes)). For p dividing n this is the table's
+// ceil(ceil(n/p) / s) with s = max(1, segment_bytes / element size) elements
+// per segment (pipeline.hpp). For p dividing n this is the table's
 // 2(p-1)α + 2(p-1)/p·nβ + (p-1)/p·nγ; uneven splits pay for the largest block.
 // p = 1: a local copy (none in place).
 #include "algorithms/allreduce/allreduce.hpp"

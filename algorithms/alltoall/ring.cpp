@@ -10,7 +10,8 @@
 // alternate between two scratch buffers. segment_bytes > 0 cuts round s into
 // k_s sub-steps (chunks of its message).
 // Cost = sum_{s=1}^{p-1} k_s·alpha + (p(p-1)/2)·c·beta (c = count in bytes),
-// k_s = 1 unsegmented, else min((p-s)·count, ceil((p-s)·c/segment_bytes));
+// k_s = 1 unsegmented, else ceil((p-s)·count / g) with g = max(1,
+// segment_bytes / element size) elements per segment (pipeline.hpp);
 // with n = p·c that is the table's (p-1)α + (p-1)/2·nβ.
 // p = 1: a local copy (none in place).
 #include "algorithms/alltoall/alltoall.hpp"
