@@ -39,9 +39,12 @@ void ring(const CollParams& params, ScheduleBuilder& b) {
   if (p == 1) return;
   const BufferId bufs[2] = {b.add_scratch(static_cast<std::size_t>(p - 1) * c),
                             b.add_scratch(static_cast<std::size_t>(p - 1) * c)};
-  const auto after = static_cast<std::size_t>(p - 1 - r);  // destinations r+1 .. p-1
-  if (after > 0) b.copy({kInput, (static_cast<std::size_t>(r) + 1) * c, after * c}, {bufs[0], 0, after * c});
-  if (r > 0) b.copy({kInput, 0, static_cast<std::size_t>(r) * c}, {bufs[0], after * c, static_cast<std::size_t>(r) * c});
+  // bufs[0] = the input rotated to start at destination r+1: blocks r+1 ..
+  // p-1, then 0 .. r-1.
+  const std::size_t after = static_cast<std::size_t>(p - 1 - r) * c;
+  const std::size_t before = static_cast<std::size_t>(r) * c;
+  if (after > 0) b.copy({kInput, before + c, after}, {bufs[0], 0, after});
+  if (before > 0) b.copy({kInput, 0, before}, {bufs[0], after, before});
   if (params.segment_bytes > 0)
     b.set_segment_bytes(largest_chunk_bytes(static_cast<std::size_t>(p - 1) * c,
                                             round_chunks(params, 1), params.elem_size()));

@@ -52,7 +52,9 @@ constexpr int ceil_log2(int x) {
 }
 
 // Largest power of two <= x, for x >= 1.
-constexpr int pow2_floor(int x) { return static_cast<int>(std::bit_floor(static_cast<unsigned>(x))); }
+constexpr int pow2_floor(int x) {
+  return static_cast<int>(std::bit_floor(static_cast<unsigned>(x)));
+}
 
 // x with its low `bits` bits in reverse order (0 <= x < 2^bits).
 constexpr int reverse_bits(int x, int bits) {
