@@ -43,6 +43,9 @@ struct TransportSpec {
   std::vector<std::string_view> baselines;  // library algorithms it offers as --algo values
   // In-process only: the largest --ranks it accepts (per-process: world size).
   int max_ranks = 0;
+  // In-process only: the rank count used when --ranks is not given (0 =
+  // max_ranks; per-process transports use the world size).
+  int default_ranks = 0;
 
   // Adds this transport's own flags to `run` (optional). Called for every
   // transport at start-up, so flags must not clash between transports.

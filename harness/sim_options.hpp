@@ -1,0 +1,40 @@
+// The simulator's command-line flags, shared by `collbench run --transport sim`
+// and `collbench map`: the network (alpha, beta, gamma in SI or unit forms, or
+// a calibrate/fit file), the optional refinements, and engine knobs.
+//
+// Precedence: defaults (transports/sim/net_params.hpp: alpha 2us, 10 GB/s,
+// 20 GB/s reduce), then --params FILE, then explicit flags.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "transports/sim/net_params.hpp"
+#include "transports/sim/simulator.hpp"
+
+namespace CLI {
+class App;
+}
+
+namespace cb {
+
+struct SimFlags {
+  std::string alpha, beta, gamma, bandwidth, reduce_bandwidth, params_file;
+  std::string overhead, intra_alpha, intra_beta, intra_bandwidth, skew, noise;
+  int ranks_per_node = 0;
+  std::uint64_t seed = 1;
+  bool rounds = false;
+  std::uint64_t window_steps = 0;
+  bool stats = false;
+};
+
+// Adds the flags to `cmd`; `prefix` names the transport in help texts ("sim: ").
+void add_sim_flags(CLI::App& cmd, SimFlags& flags, const std::string& prefix);
+
+// The parameters the flags describe; throws UsageError (one line) for a bad
+// value, a conflicting pair (--beta with --bandwidth, --gamma with
+// --reduce-bandwidth) or an unreadable --params file.
+sim::NetworkParams resolve_network(const SimFlags& flags);
+sim::SimOptions resolve_sim_options(const SimFlags& flags);
+
+}  // namespace cb
