@@ -25,10 +25,11 @@ struct CollParams {
 };
 
 // Coefficients of T = alpha*a + beta*b + gamma*c for one schedule, computed
-// over global steps (rounds). For each step in which any rank communicates:
+// over global steps (rounds). For each step:
 //   alpha += max over ranks of max(#sends, #receives) of that rank in the step
 //   beta  += max over ranks of max(bytes sent, bytes received) in the step
 //   gamma += max over ranks of bytes reduced (reduce-receives + local reduces)
+// so a step without messages costs only its reductions, as in the simulator.
 // Local copies and the final avg division are not costed. Units: alpha is a
 // message count, beta and gamma are BYTES.
 struct Cost {

@@ -15,7 +15,6 @@ std::vector<Cost> per_step_cost(std::span<const Schedule> all_ranks) {
   }
   std::vector<Cost> out(nsteps);
   for (std::size_t i = 0; i < nsteps; ++i) {
-    bool communicates = false;
     Cost c;
     for (const Schedule& s : all_ranks) {
       if (i >= s.steps.size()) continue;
@@ -29,12 +28,11 @@ std::vector<Cost> per_step_cost(std::span<const Schedule> all_ranks) {
       }
       for (const Local& x : st.locals)
         if (x.kind == LocalKind::reduce) reduced += x.dst.count;
-      communicates = communicates || st.communicates();
       c.alpha = std::max(c.alpha, static_cast<double>(std::max(st.sends.size(), st.recvs.size())));
       c.beta = std::max(c.beta, static_cast<double>(std::max(sent, received)) * esize);
       c.gamma = std::max(c.gamma, static_cast<double>(reduced) * esize);
     }
-    if (communicates) out[i] = c;
+    out[i] = c;
   }
   return out;
 }
