@@ -57,9 +57,10 @@ void bruck(const CollParams& params, ScheduleBuilder& b) {
 }
 
 Cost bruck_cost(const CollParams& params) {
-  return {static_cast<double>(ceil_log2(params.p)),
-          static_cast<double>(params.p - 1) * static_cast<double>(params.count * params.elem_size()),
-          0};
+  return {
+      static_cast<double>(ceil_log2(params.p)),
+      static_cast<double>(params.p - 1) * static_cast<double>(params.count * params.elem_size()),
+      0};
 }
 
 }  // namespace cb::allgather

@@ -80,7 +80,9 @@ Cost tree_cost(const CollParams& params) {
   const auto rounds = static_cast<std::size_t>(tr.L + binomial::pipeline_rounds(tr, chunks));
   return tally_cost(
       params.p, rounds, params.elem_size(),
-      [&](int r) { return std::tuple{tr.level(r), tr.children(r), tr.subtree_end(r) - r}; },
+      [&](int r) {
+        return std::tuple{tr.level(r), tr.children(r), tr.subtree_end(r) - r};
+      },
       [&](RoundTally& s, int r, std::size_t t) {
         emit_round(s, tr, r, static_cast<std::int64_t>(t), chunks, params.count);
       });

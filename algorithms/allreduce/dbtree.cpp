@@ -64,7 +64,8 @@ Halves halves(const CollParams& params) {
     const Block blk = block(n, 2, k);
     h.in[k] = {kInput, blk.offset, blk.count};
     h.out[k] = {kOutput, blk.offset, blk.count};
-    h.chunks[k] = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(chunks), blk.count));
+    h.chunks[k] =
+        static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(chunks), blk.count));
   }
   return h;
 }
@@ -141,7 +142,8 @@ Cost dbtree_cost(const CollParams& params) {
       const dbtree::Node n = dt.node(t, r);
       k[4 * t] = n.height;
       k[4 * t + 1] = n.parent >= 0;
-      for (int c = 0; c < 2; ++c) k[4 * t + 2 + c] = n.child[c] < 0 ? -1 : dt.height_of(t, n.child[c]);
+      for (int c = 0; c < 2; ++c)
+        k[4 * t + 2 + c] = n.child[c] < 0 ? -1 : dt.height_of(t, n.child[c]);
     }
     return k;
   };

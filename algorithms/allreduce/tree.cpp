@@ -20,6 +20,8 @@
 //           α per round lies between 1 and L). tree_cost() runs the round
 //           emitters on one rank of each (level, #children) kind and sums the
 //           maxima: exact, and O(L^2·(2L+C)) work.
+#include <utility>
+
 #include "algorithms/allreduce/allreduce.hpp"
 #include "algorithms/common/binomial_tree.hpp"
 #include "algorithms/common/in_place.hpp"
@@ -70,7 +72,9 @@ Cost tree_cost(const CollParams& params) {
   const auto rounds = static_cast<std::size_t>(2 * tr.L + chunks - 1);
   return tally_cost(
       params.p, rounds, params.elem_size(),
-      [&](int r) { return std::pair{tr.level(r), tr.children(r)}; },
+      [&](int r) {
+        return std::pair{tr.level(r), tr.children(r)};
+      },
       [&](RoundTally& s, int r, std::size_t t) {
         emit_round(s, tr, r, static_cast<std::int64_t>(t), chunks, params.count);
       });

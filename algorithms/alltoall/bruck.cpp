@@ -48,7 +48,8 @@ void bruck(const CollParams& params, ScheduleBuilder& b) {
     return;
   }
   const int L = ceil_log2(p);
-  const auto pack_blocks = static_cast<std::size_t>(blocks_with_bit(p, 0)) * n;  // the largest round
+  const auto pack_blocks =
+      static_cast<std::size_t>(blocks_with_bit(p, 0)) * n;  // the largest round
   const BufferId rot = b.add_scratch(static_cast<std::size_t>(p) * n);
   const BufferId send_buf[2] = {b.add_scratch(pack_blocks), b.add_scratch(pack_blocks)};
   const BufferId recv_buf = b.add_scratch(pack_blocks);

@@ -59,8 +59,8 @@ void ps(const CollParams& params, ScheduleBuilder& b) {
 
 Cost ps_cost(const CollParams& params) {
   const double others = params.p - 1;
-  const double vector_bytes = static_cast<double>(params.p) *
-                              static_cast<double>(params.count * params.elem_size());
+  const double vector_bytes =
+      static_cast<double>(params.p) * static_cast<double>(params.count * params.elem_size());
   return {2 * others, 2 * others * vector_bytes, 0};
 }
 

@@ -42,15 +42,14 @@ struct Tree {
   }
   // One past the last rank of r's subtree.
   int subtree_end(int r) const {
-    return r == 0 ? p : static_cast<int>(std::min<std::int64_t>(
-                            std::int64_t{r} + (std::int64_t{1} << level(r)), p));
+    return r == 0 ? p
+                  : static_cast<int>(
+                        std::min<std::int64_t>(std::int64_t{r} + (std::int64_t{1} << level(r)), p));
   }
 };
 
 // Rounds of a pipelined reduce or broadcast of `chunks` chunks.
-inline std::int64_t pipeline_rounds(const Tree& tree, int chunks) {
-  return tree.L + chunks - 1;
-}
+inline std::int64_t pipeline_rounds(const Tree& tree, int chunks) { return tree.L + chunks - 1; }
 
 // Round t of a reduce to rank 0 of `chunks` chunks: rank r receives chunk c
 // from its child at level k in round c + k and sends it to its parent in round
@@ -64,7 +63,8 @@ void reduce_round(Sink& s, const Tree& tree, int r, std::int64_t t, int chunks, 
   const int nchild = tree.children(r);
   for (int k = 0; k < nchild; ++k) {
     const std::int64_t c = t - k;
-    if (c >= 0 && c < chunks) s.recv_reduce(tree.child(r, k), chunk_of(acc, chunks, static_cast<int>(c)));
+    if (c >= 0 && c < chunks)
+      s.recv_reduce(tree.child(r, k), chunk_of(acc, chunks, static_cast<int>(c)));
   }
   if (r != 0) {
     const std::int64_t c = t - tree.level(r);

@@ -26,8 +26,7 @@ inline bool same_memory(const CollParams& params, const Region& a, const Region&
 }
 
 // dst = src, unless they are the same memory already.
-inline void copy_unless_same(ScheduleBuilder& b, const CollParams& params, Region src,
-                             Region dst) {
+inline void copy_unless_same(ScheduleBuilder& b, const CollParams& params, Region src, Region dst) {
   if (!same_memory(params, src, dst)) b.copy(src, dst);
 }
 
@@ -52,7 +51,8 @@ class AlltoallSendBlocks {
     buf_ = b.add_scratch(static_cast<std::size_t>(p_ - 1) * n_);
     const std::size_t r = static_cast<std::size_t>(r_), p = static_cast<std::size_t>(p_);
     if (r > 0) b.copy({kInput, 0, r * n_}, {buf_, 0, r * n_});
-    if (r + 1 < p) b.copy({kInput, (r + 1) * n_, (p - r - 1) * n_}, {buf_, r * n_, (p - r - 1) * n_});
+    if (r + 1 < p)
+      b.copy({kInput, (r + 1) * n_, (p - r - 1) * n_}, {buf_, r * n_, (p - r - 1) * n_});
   }
 
   Region of(int q) const {
