@@ -31,7 +31,7 @@ from matplotlib.ticker import FuncFormatter, LogLocator  # noqa: E402
 SWEEP_COLUMNS = ["transport", "collective", "algorithm", "datatype", "op", "placement",
                  "ranks", "bytes", "time_median_us", "ci_lo_us", "ci_hi_us", "busbw_GBps"]
 PREDICTION_COLUMNS = ["transport", "collective", "algorithm", "ranks", "bytes",
-                      "measured_s", "predicted_s", "rel_err"]
+                      "measured_s", "predicted_s", "rel_err", "params"]
 MAP_COLUMNS = ["collective", "ranks", "bytes", "algorithm", "time_s", "best_algorithm", "margin"]
 
 
@@ -120,7 +120,8 @@ def load_predictions(directory):
 
 
 def prediction_source(row):
-    return row.get("source") or row.get("params") or "fit"
+    """global (transport-wide fit), calibration (out-of-sample) or config (per-config line)."""
+    return row["params"]
 
 
 def memcpy_ceiling(directory):
@@ -157,7 +158,7 @@ def plot_latency(rows, preds, out):
     fig, axes = plt.subplots(nr, nc, figsize=(5 * nc, 4 * nr), squeeze=False)
     model = defaultdict(list)
     for p in preds:
-        if prediction_source(p) in ("global", "fit", "global fit"):
+        if prediction_source(p) == "global":
             model[(p["transport"], p["collective"], int(p["ranks"]), p["algorithm"])].append(
                 (num(p["_path"], p, "bytes"), num(p["_path"], p, "predicted_s") * 1e6))
     for ax, ((transport, coll, ranks), group) in zip(axes.flat, groups.items()):

@@ -37,7 +37,7 @@ def main(out):
                         preds.append(dict(transport="mpi", collective=coll, algorithm=algo,
                                           datatype="fp32", ranks=ranks, bytes=size,
                                           measured_s=t, predicted_s=model,
-                                          rel_err=(model - t) / t, source="global"))
+                                          rel_err=(model - t) / t, params="global"))
     write(os.path.join(out, "sweep-mpi.csv"), sweep)
     write(os.path.join(out, "fit", "predictions.csv"), preds)
     cells = []
