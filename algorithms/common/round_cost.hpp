@@ -9,9 +9,9 @@
 // behave alike are tallied once (see tally_cost), so the price is a loop over
 // rounds per distinct kind of rank, not over every rank.
 //
-// Convention (params.hpp): per round with any communication, alpha += the
-// largest max(#sends, #recvs) of any rank, beta += the largest max(bytes sent,
-// bytes received), gamma += the largest bytes reduced. Units: BYTES.
+// Convention (params.hpp): per round, alpha += the largest max(#sends,
+// #recvs) of any rank, beta += the largest max(bytes sent, bytes received),
+// gamma += the largest bytes reduced. Units: BYTES.
 #pragma once
 
 #include <algorithm>
@@ -65,7 +65,6 @@ class RoundTally {
     Cost c;
     const auto es = static_cast<double>(elem_size_);
     for (const Round& m : max_) {
-      if (m.sends == 0) continue;  // nobody communicates: the round costs nothing
       c.alpha += static_cast<double>(m.sends);
       c.beta += static_cast<double>(m.sent) * es;
       c.gamma += static_cast<double>(m.reduced) * es;
