@@ -28,9 +28,8 @@ namespace {
 
 // Offsets of the core ranks' shares stored in bit-reversed virtual order.
 std::vector<std::size_t> butterfly_offsets(const Pow2Fold& f, std::size_t c) {
-  return offsets_of_sizes(f.p2, [&](int x) {
-    return static_cast<std::size_t>(f.width(reverse_bits(x, f.l))) * c;
-  });
+  return offsets_of_sizes(
+      f.p2, [&](int x) { return static_cast<std::size_t>(f.width(reverse_bits(x, f.l))) * c; });
 }
 
 }  // namespace
@@ -69,10 +68,9 @@ void butterfly(const CollParams& params, ScheduleBuilder& b) {
   if (extra) {
     idle_rounds(b, f.l);
   } else {
-    recursive_doubling_phase(b, f.p2, x,
-                             DoublingPlan{work, own_input, [f](int y) {
-                                            return f.rank_of(reverse_bits(y, f.l));
-                                          }});
+    recursive_doubling_phase(b, f.p2, x, DoublingPlan{work, own_input, [f](int y) {
+                                                        return f.rank_of(reverse_bits(y, f.l));
+                                                      }});
     for (int y = 0; y < f.p2; ++y) {
       Region from = work.range(y, y + 1);
       auto first = static_cast<std::size_t>(f.first_rank(reverse_bits(y, f.l)));

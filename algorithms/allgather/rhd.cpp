@@ -53,10 +53,9 @@ void rhd(const CollParams& params, ScheduleBuilder& b) {
   if (f.is_extra(r)) {
     idle_rounds(b, f.l);
   } else {
-    recursive_doubling_phase(
-        b, f.p2, f.vrank(r),
-        DoublingPlan{VirtualBlocks{kOutput, 0, fold_block_offsets(f, c)}, own_input,
-                     [f](int u) { return f.rank_of(u); }});
+    recursive_doubling_phase(b, f.p2, f.vrank(r),
+                             DoublingPlan{VirtualBlocks{kOutput, 0, fold_block_offsets(f, c)},
+                                          own_input, [f](int u) { return f.rank_of(u); }});
   }
   if (f.folds()) {
     b.step();

@@ -27,9 +27,8 @@ void ring(const CollParams& params, ScheduleBuilder& b) {
     return;
   }
   const int chunks = ring_chunks(c, params);
-  b.set_segment_bytes(params.segment_bytes == 0
-                          ? 0
-                          : largest_chunk_bytes(c, chunks, params.elem_size()));
+  b.set_segment_bytes(
+      params.segment_bytes == 0 ? 0 : largest_chunk_bytes(c, chunks, params.elem_size()));
   std::optional<Region> own;
   if (!params.in_place) own = Region{kInput, 0, c};
   ring_allgather_phase(b, p, r, RingAllgatherPlan{out, own, chunks});

@@ -31,9 +31,9 @@ void ring(const CollParams& params, ScheduleBuilder& b) {
   }
   const RingBlocks out{kOutput, 0, n, p};
   const int chunks = ring_chunks(out.largest(), params);
-  b.set_segment_bytes(params.segment_bytes == 0 ? 0
-                                                : largest_chunk_bytes(out.largest(), chunks,
-                                                                      params.elem_size()));
+  b.set_segment_bytes(params.segment_bytes == 0
+                          ? 0
+                          : largest_chunk_bytes(out.largest(), chunks, params.elem_size()));
   RingReduceScatterPlan rs;
   rs.contrib = RingBlocks{in_all.buf, 0, n, p};
   rs.acc = [&out](int, int i) { return out.block(i); };

@@ -24,8 +24,7 @@ inline void recv_reduce_nonempty(ScheduleBuilder& b, int peer, Region dst) {
 // but `own` does (out of place: the input). A copy-receive may not share its
 // step with other writes to its region, so the message lands in `temp`
 // (scratch of at least dst.count elements) and two local ops combine it.
-inline void recv_reduce_from(ScheduleBuilder& b, int peer, Region own, Region dst,
-                             BufferId temp) {
+inline void recv_reduce_from(ScheduleBuilder& b, int peer, Region own, Region dst, BufferId temp) {
   if (dst.count == 0) return;
   const Region t{temp, 0, dst.count};
   b.recv(peer, t);

@@ -47,9 +47,7 @@ constexpr bool is_pow2(int x) { return x > 0 && std::has_single_bit(static_cast<
 constexpr int floor_log2(int x) { return std::bit_width(static_cast<unsigned>(x)) - 1; }
 
 // ceil(log2 x) for x >= 1 (0 for x == 1).
-constexpr int ceil_log2(int x) {
-  return x <= 1 ? 0 : std::bit_width(static_cast<unsigned>(x - 1));
-}
+constexpr int ceil_log2(int x) { return x <= 1 ? 0 : std::bit_width(static_cast<unsigned>(x - 1)); }
 
 // Largest power of two <= x, for x >= 1.
 constexpr int pow2_floor(int x) {

@@ -46,13 +46,10 @@ struct Shares {
   int P;
   std::size_t n;
 
-  Shares(const Pow2Fold& f, std::size_t c)
-      : gp(fold_block_offsets(f, c)), P(f.p2), n(gp.back()) {}
+  Shares(const Pow2Fold& f, std::size_t c) : gp(fold_block_offsets(f, c)), P(f.p2), n(gp.back()) {}
   std::size_t size(int u) const { return gp[u + 1] - gp[u]; }
   // Elements in virtual blocks u0, u0+1, ... (cyclically) before u.
-  std::size_t cyclic(int u0, int u) const {
-    return u >= u0 ? gp[u] - gp[u0] : n - gp[u0] + gp[u];
-  }
+  std::size_t cyclic(int u0, int u) const { return u >= u0 ? gp[u] - gp[u0] : n - gp[u0] + gp[u]; }
   // Elements in the aligned run of w blocks starting at a.
   std::size_t run(int a, int w) const { return gp[a + w] - gp[a]; }
 };

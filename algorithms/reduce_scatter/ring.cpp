@@ -30,9 +30,8 @@ void ring(const CollParams& params, ScheduleBuilder& b) {
     return;
   }
   const int chunks = ring_chunks(c, params);
-  b.set_segment_bytes(params.segment_bytes == 0
-                          ? 0
-                          : largest_chunk_bytes(c, chunks, params.elem_size()));
+  b.set_segment_bytes(
+      params.segment_bytes == 0 ? 0 : largest_chunk_bytes(c, chunks, params.elem_size()));
   RingReduceScatterPlan rs;
   rs.contrib = RingBlocks{kInput, 0, n, p};
   rs.chunks = chunks;
