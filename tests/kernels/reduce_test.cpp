@@ -185,6 +185,8 @@ bool same_value(double got, double want) {
   return std::bit_cast<std::uint64_t>(got) == std::bit_cast<std::uint64_t>(want);
 }
 
+bool half_is_nan(std::uint16_t h) { return (h & 0x7fffu) > 0x7c00u; }
+
 using Reducer = void (*)(DataType, ReduceOp, void*, const void*, std::size_t);
 
 void check_float_case(const FloatCase& fc, Reducer reduce) {
@@ -225,8 +227,9 @@ TEST(ReduceFloats, Fp16PortableAndHardwarePaths) {
                                       std::size_t n) {
     kernels_detail::reduce_fp16_hardware(op, d, s, n);
   });
-  // Bit-identical results, NaN payloads included, on every 16-bit pattern pair
-  // drawn at random.
+  // Bit-identical results on random 16-bit patterns, except that which NaN
+  // payload a sum or product of two NaNs carries is up to the compiler and
+  // CPU (a + b may be evaluated as b + a).
   std::mt19937 rng(99);
   std::vector<std::uint16_t> a(4099), b(4099);
   for (auto& x : a) x = static_cast<std::uint16_t>(rng());
@@ -235,8 +238,13 @@ TEST(ReduceFloats, Fp16PortableAndHardwarePaths) {
     auto hw = a, sw = a;
     kernels_detail::reduce_fp16_hardware(op, hw.data(), b.data(), a.size());
     kernels_detail::reduce_fp16_portable(op, sw.data(), b.data(), a.size());
-    for (std::size_t i = 0; i < a.size(); ++i)
-      ASSERT_EQ(hw[i], sw[i]) << to_string(op) << " " << a[i] << " " << b[i];
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      const bool two_nans = half_is_nan(a[i]) && half_is_nan(b[i]);
+      if (two_nans && (op != ReduceOp::min && op != ReduceOp::max))
+        ASSERT_TRUE(half_is_nan(hw[i]) && half_is_nan(sw[i]));
+      else
+        ASSERT_EQ(hw[i], sw[i]) << to_string(op) << " " << a[i] << " " << b[i];
+    }
   }
 }
 

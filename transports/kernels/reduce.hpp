@@ -9,6 +9,8 @@
 //  - fp16 / bf16: each element is widened to float, combined, and rounded back
 //    to nearest even; for these ops that is the correctly rounded result.
 //  - fp32 / fp64: plain IEEE arithmetic in the type itself.
+//  - A NaN operand gives a NaN result. Which payload a sum or product of two
+//    NaNs carries is unspecified (the compiler may evaluate a + b as b + a).
 //  - Float min / max propagate NaN: if either operand is a NaN the result is a
 //    NaN (src's if src is one, else dst's). Between -0 and +0 the result is
 //    dst's zero (they compare equal), so the sign of a zero result may depend on
