@@ -19,6 +19,7 @@ namespace cb {
 namespace {
 
 struct IpcFlags {
+  CLI::App* run = nullptr;  // to read --algo while validating
   std::string mem = "host";
   std::string nccl_algo;
   std::string nccl_proto;
@@ -49,6 +50,22 @@ void check_nccl_list(const std::string& flag, const std::string& value,
   }
 }
 
+// Whether the run's --algo list names `algo` explicitly.
+bool algo_list_names(std::string_view algo) {
+  if (flags().run == nullptr) return false;
+  const CLI::Option* opt = flags().run->get_option_no_throw("--algo");
+  if (opt == nullptr) return false;
+  for (const std::string& given : opt->results()) {
+    std::size_t start = 0;
+    while (start <= given.size()) {
+      const std::size_t end = std::min(given.find(',', start), given.size());
+      if (given.compare(start, end - start, algo) == 0) return true;
+      start = end + 1;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 void add_ipc_transport(std::vector<TransportSpec>& list) {
@@ -63,6 +80,7 @@ void add_ipc_transport(std::vector<TransportSpec>& list) {
   t.per_process = true;
   if (ipc::nccl_built()) t.baselines = {"nccl"};
   t.add_options = [](CLI::App& run) {
+    flags().run = &run;
     run.add_option("--mem", flags().mem, "ipc: where buffers live: host or cuda")
         ->capture_default_str();
     run.add_option("--nccl-algo", flags().nccl_algo,
@@ -80,10 +98,16 @@ void add_ipc_transport(std::vector<TransportSpec>& list) {
                      "nvlstree", "pat"});
     check_nccl_list("--nccl-proto", flags().nccl_proto, {"ll", "ll128", "simple"});
     // NCCL works on device buffers only: with --mem host it is not offered
-    // (so --algo all means the schedules alone).
+    // (--algo all means the schedules alone) and naming it is an error.
     TransportSpec& self = find_transport("ipc");
-    if (kind == ipc::MemoryKind::host) self.baselines.clear();
-    else if (ipc::nccl_built()) self.baselines = {"nccl"};
+    if (kind == ipc::MemoryKind::host) {
+      self.baselines.clear();
+      if (algo_list_names("nccl"))
+        throw UsageError("--algo nccl runs on GPU buffers: use it with --mem cuda");
+    } else {
+      if (ipc::nccl_built()) self.baselines = {"nccl"};
+      ipc::require_cuda_device();
+    }
   };
   t.label = [] { return std::string(ipc::transport_name(ipc::parse_memory_kind(flags().mem))); };
   t.make_operation = [](const Case& c, const Schedule* schedule,

@@ -83,6 +83,7 @@ TEST(IpcCuda, WithoutADeviceSetupNamesTheCudaCall) {
       make_nccl_operation(Collective::allreduce, DataType::fp32, ReduceOp::sum, false, 16,
                           MPI_COMM_WORLD, {});
     });
+  EXPECT_THROW(require_cuda_device(), UsageError);
   EXPECT_TRUE(own_segments().empty());
 }
 

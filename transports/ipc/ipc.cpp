@@ -11,6 +11,7 @@
 #define CB_IPC_HAVE_NCCL 0
 #endif
 #if CB_IPC_HAVE_CUDA
+#include "transports/ipc/cuda_ipc/cuda_error.hpp"
 #include "transports/ipc/cuda_ipc/cuda_operation.hpp"
 #endif
 #if CB_IPC_HAVE_NCCL
@@ -33,6 +34,16 @@ std::string_view transport_name(MemoryKind kind) {
 
 bool cuda_backend_built() { return CB_IPC_HAVE_CUDA != 0; }
 bool nccl_built() { return CB_IPC_HAVE_NCCL != 0; }
+
+void require_cuda_device() {
+#if CB_IPC_HAVE_CUDA
+  const std::string problem = missing_cuda_device();
+  if (!problem.empty()) throw UsageError(problem);
+#else
+  throw UsageError("--mem cuda: this collbench was built without CUDA (nvcc or libcudart not "
+                   "found when configuring)");
+#endif
+}
 
 std::unique_ptr<Operation> make_ipc_operation(const Schedule& schedule, MPI_Comm comm,
                                               MemoryKind kind, WaitPolicy wait) {

@@ -29,6 +29,12 @@ std::string_view transport_name(MemoryKind kind);
 bool cuda_backend_built();
 bool nccl_built();
 
+// Throws UsageError when this process cannot use a GPU: the build lacks CUDA,
+// or cudaGetDeviceCount fails or finds none (the message names the call and
+// CUDA's own text). Local to this process; the harness calls it on every rank
+// before a sweep with --mem cuda starts.
+void require_cuda_device();
+
 // One rank's schedule over IPC. `wait` must be resolved (spin/yield/sleep);
 // the CUDA backend waits for its own stream and ignores it for device work.
 // Throws UsageError when `kind` is not built; std::runtime_error naming the

@@ -4,6 +4,8 @@
 
 #include <stdexcept>
 
+#include "algorithms/types.hpp"
+
 namespace cb::ipc {
 
 void cuda_check(cudaError_t rc, const char* call) {
@@ -12,13 +14,21 @@ void cuda_check(cudaError_t rc, const char* call) {
                                          cudaGetErrorName(rc)));
 }
 
-int select_device(MPI_Comm comm) {
+std::string missing_cuda_device() {
   int devices = 0;
   const cudaError_t rc = cudaGetDeviceCount(&devices);
   if (rc != cudaSuccess)
-    throw std::runtime_error(fmt::format("cudaGetDeviceCount: no CUDA device: {} ({})",
-                                         cudaGetErrorString(rc), cudaGetErrorName(rc)));
-  if (devices == 0) throw std::runtime_error("cudaGetDeviceCount: no CUDA device (0 visible)");
+    return fmt::format("cudaGetDeviceCount: no CUDA device: {} ({})", cudaGetErrorString(rc),
+                       cudaGetErrorName(rc));
+  if (devices == 0) return "cudaGetDeviceCount: no CUDA device (0 visible)";
+  return "";
+}
+
+int select_device(MPI_Comm comm) {
+  if (const std::string problem = missing_cuda_device(); !problem.empty())
+    throw UsageError(problem);
+  int devices = 0;
+  cuda_check(cudaGetDeviceCount(&devices), "cudaGetDeviceCount");
   MPI_Comm node = MPI_COMM_NULL;
   MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
   int local_rank = 0;
