@@ -113,8 +113,9 @@ class ValueGen {
 
  private:
   static std::int64_t uniform(std::uint64_t h, std::int64_t lo, std::int64_t hi) {
-    const auto range = static_cast<std::uint64_t>(hi - lo) + 1;
-    return lo + static_cast<std::int64_t>(h % range);
+    // In unsigned arithmetic: hi - lo can reach 2^63, beyond int64.
+    const std::uint64_t range = static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo) + 1;
+    return static_cast<std::int64_t>(static_cast<std::uint64_t>(lo) + h % range);
   }
 
   const VerifySpec& s_;
