@@ -9,6 +9,9 @@
 // set_exit_status().
 #pragma once
 
+#include <string>
+#include <vector>
+
 namespace CLI {
 class App;
 }
@@ -17,6 +20,10 @@ namespace cb {
 
 void add_run_command(CLI::App& app);
 void add_list_command(CLI::App& app);
+
+// The command line as typed (main sets it; run records it in JSON).
+void set_command_line(int argc, char** argv);
+const std::vector<std::string>& command_line();
 
 // Exit status main() returns once the command's callback finished (default 0).
 void set_exit_status(int status);

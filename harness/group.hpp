@@ -24,6 +24,8 @@ class Group {
   virtual WaitPolicy wait_policy() const = 0;
   // Whether the group's ranks on a node outnumber the node's usable cores.
   virtual bool oversubscribed() const = 0;
+  // This node's ranks of the group.
+  virtual int ranks_on_node() const = 0;
 
   virtual void barrier() = 0;
   // Element-wise max over ranks; the result is valid on rank 0 only.

@@ -11,6 +11,7 @@ MpiGroup::MpiGroup(MPI_Comm comm, WaitPolicy wait) : comm_(comm) {
   MPI_Comm_rank(comm_, &rank_);
   MPI_Comm_size(comm_, &size_);
   oversubscribed_ = cb::oversubscribed(comm_);
+  ranks_on_node_ = cb::ranks_on_node(comm_);
   wait_ = resolve_wait_policy(wait, oversubscribed_);
 }
 

@@ -26,6 +26,7 @@ class MpiGroup final : public Group {
   int size() const override { return size_; }
   WaitPolicy wait_policy() const override { return wait_; }
   bool oversubscribed() const override { return oversubscribed_; }
+  int ranks_on_node() const override { return ranks_on_node_; }
   void barrier() override;
   void max_to_root(std::span<double> values) override;
   std::uint64_t sum_to_root(std::uint64_t value) override;
@@ -38,6 +39,7 @@ class MpiGroup final : public Group {
   int rank_ = 0;
   int size_ = 1;
   bool oversubscribed_ = false;
+  int ranks_on_node_ = 1;
   WaitPolicy wait_;
 };
 

@@ -12,6 +12,7 @@ class SelfGroup final : public Group {
   int size() const override { return 1; }
   WaitPolicy wait_policy() const override { return WaitPolicy::spin; }
   bool oversubscribed() const override { return false; }
+  int ranks_on_node() const override { return 1; }
   void barrier() override {}
   void max_to_root(std::span<double>) override {}
   std::uint64_t sum_to_root(std::uint64_t value) override { return value; }

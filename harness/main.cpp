@@ -17,6 +17,7 @@ namespace {
 
 using AddCommand = void (*)(CLI::App&);
 constexpr AddCommand kCommands[] = {
+    cb::add_run_command,
     cb::add_list_command,
 };
 
@@ -27,6 +28,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", CB_VERSION);
   for (AddCommand add : kCommands) add(app);
+  cb::set_command_line(argc, argv);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

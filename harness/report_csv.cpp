@@ -1,0 +1,75 @@
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "algorithms/types.hpp"
+#include "harness/columns.hpp"
+#include "harness/reporter.hpp"
+
+namespace cb {
+namespace {
+
+class CsvReporter final : public Reporter {
+ public:
+  explicit CsvReporter(std::string path) : path_(std::move(path)), partial_(path_ + kPartialSuffix) {
+    file_ = std::fopen(partial_.c_str(), "w");
+    if (!file_)
+      throw UsageError(fmt::format("cannot write --csv '{}': {}", partial_, std::strerror(errno)));
+  }
+  ~CsvReporter() override {
+    if (file_) std::fclose(file_);
+  }
+
+  void begin(const RunInfo& info) override {
+    meta_ = info.meta;
+    std::string header;
+    for (std::string_view c : result_columns()) {
+      if (!header.empty()) header += ',';
+      header += c;
+    }
+    write_line(header);
+  }
+
+  void row(const Row& r) override {
+    std::string line;
+    bool first = true;
+    for (const Cell& c : row_cells(r, meta_)) {
+      if (!first) line += ',';
+      first = false;
+      line += csv_cell(c);
+    }
+    write_line(line);
+  }
+
+  void finish(bool complete) override {
+    if (!file_) return;
+    std::fclose(file_);
+    file_ = nullptr;
+    if (complete && std::rename(partial_.c_str(), path_.c_str()) != 0)
+      throw std::runtime_error(
+          fmt::format("cannot rename '{}' to '{}': {}", partial_, path_, std::strerror(errno)));
+  }
+
+ private:
+  // One fwrite per line then a flush: a kill between rows leaves only whole rows.
+  void write_line(std::string line) {
+    line += '\n';
+    if (std::fwrite(line.data(), 1, line.size(), file_) != line.size() || std::fflush(file_) != 0)
+      throw std::runtime_error(fmt::format("writing '{}' failed: {}", partial_, std::strerror(errno)));
+  }
+
+  std::string path_, partial_;
+  std::FILE* file_ = nullptr;
+  RunMetadata meta_;
+};
+
+}  // namespace
+
+std::unique_ptr<Reporter> make_csv_reporter(const std::string& path) {
+  return std::make_unique<CsvReporter>(path);
+}
+
+}  // namespace cb

@@ -1,0 +1,85 @@
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <stdexcept>
+
+#include "algorithms/types.hpp"
+#include "harness/columns.hpp"
+#include "harness/reporter.hpp"
+
+namespace cb {
+namespace {
+
+nlohmann::json to_json(const Cell& c) {
+  struct Convert {
+    nlohmann::json operator()(std::monostate) const { return nullptr; }
+    nlohmann::json operator()(std::int64_t v) const { return v; }
+    nlohmann::json operator()(double v) const { return v; }
+    nlohmann::json operator()(const std::string& s) const { return s; }
+  };
+  return std::visit(Convert{}, c);
+}
+
+class JsonReporter final : public Reporter {
+ public:
+  explicit JsonReporter(std::string path) : path_(std::move(path)) {
+    // Fail on an unwritable destination now, before anything is measured.
+    const std::string probe = path_ + ".tmp";
+    std::FILE* f = std::fopen(probe.c_str(), "w");
+    if (!f) throw UsageError(fmt::format("cannot write --json '{}': {}", path_, std::strerror(errno)));
+    std::fclose(f);
+    std::remove(probe.c_str());
+  }
+
+  void begin(const RunInfo& info) override {
+    meta_ = info.meta;
+    doc_["metadata"] = {{"host", meta_.host},
+                        {"timestamp", meta_.timestamp},
+                        {"collbench_version", meta_.collbench_version},
+                        {"git_rev", meta_.git_rev},
+                        {"mpi_version", meta_.mpi_version}};
+    doc_["configuration"] = info.configuration;
+    doc_["columns"] = nlohmann::json::array();
+    for (std::string_view c : result_columns()) doc_["columns"].push_back(c);
+    doc_["rows"] = nlohmann::json::array();
+  }
+
+  void row(const Row& r) override {
+    nlohmann::json obj = nlohmann::json::object();
+    const auto cells = row_cells(r, meta_);
+    const auto& names = result_columns();
+    for (std::size_t i = 0; i < names.size(); ++i) obj[std::string(names[i])] = to_json(cells[i]);
+    doc_["rows"].push_back(std::move(obj));
+  }
+
+  void finish(bool complete) override {
+    doc_["complete"] = complete;
+    const std::string dest = complete ? path_ : path_ + kPartialSuffix;
+    const std::string tmp = dest + ".tmp";
+    {
+      std::ofstream out(tmp);
+      out << doc_.dump(1) << '\n';
+      if (!out.flush())
+        throw std::runtime_error(fmt::format("writing '{}' failed", tmp));
+    }
+    if (std::rename(tmp.c_str(), dest.c_str()) != 0)
+      throw std::runtime_error(
+          fmt::format("cannot rename '{}' to '{}': {}", tmp, dest, std::strerror(errno)));
+  }
+
+ private:
+  std::string path_;
+  RunMetadata meta_;
+  nlohmann::json doc_;
+};
+
+}  // namespace
+
+std::unique_ptr<Reporter> make_json_reporter(const std::string& path) {
+  return std::make_unique<JsonReporter>(path);
+}
+
+}  // namespace cb

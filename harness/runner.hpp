@@ -1,0 +1,28 @@
+// The sweep loop of `collbench run`: for each rank count, carve a group of
+// that many ranks from the world (the others wait at a sleeping barrier,
+// burning no CPU), measure every case of it, and hand rows to the reporters
+// (world rank 0). Between cases the ranks agree on interruption, so all stop
+// together at a case boundary.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "harness/group.hpp"
+#include "harness/plan.hpp"
+#include "harness/reporter.hpp"
+
+namespace cb {
+
+struct RunOutcome {
+  std::uint64_t wrong = 0;  // wrong elements over all verified rows
+  std::size_t rows = 0;
+  int signal = 0;           // interrupting signal, 0 when complete
+};
+
+// Collective over `world`. `reporters` is only used on world rank 0.
+RunOutcome run_plan(const Plan& plan, Group& world,
+                    std::vector<std::unique_ptr<Reporter>>& reporters);
+
+}  // namespace cb
