@@ -38,16 +38,25 @@ bool is_unsigned(DataType t) {
 // exact in the type and sums within it never overflow.
 std::int64_t exact_limit(DataType t) {
   switch (t) {
-    case DataType::int8: return 127;
-    case DataType::uint8: return 255;
-    case DataType::int32: return std::numeric_limits<std::int32_t>::max();
-    case DataType::uint32: return std::numeric_limits<std::uint32_t>::max();
+    case DataType::int8:
+      return 127;
+    case DataType::uint8:
+      return 255;
+    case DataType::int32:
+      return std::numeric_limits<std::int32_t>::max();
+    case DataType::uint32:
+      return std::numeric_limits<std::uint32_t>::max();
     case DataType::int64:
-    case DataType::uint64: return std::int64_t{1} << 62;
-    case DataType::fp16: return 2048;
-    case DataType::bf16: return 256;
-    case DataType::fp32: return std::int64_t{1} << 24;
-    case DataType::fp64: return std::int64_t{1} << 53;
+    case DataType::uint64:
+      return std::int64_t{1} << 62;
+    case DataType::fp16:
+      return 2048;
+    case DataType::bf16:
+      return 256;
+    case DataType::fp32:
+      return std::int64_t{1} << 24;
+    case DataType::fp64:
+      return std::int64_t{1} << 53;
   }
   CB_CHECK(false, "bad DataType {}", static_cast<int>(t));
 }
@@ -56,10 +65,14 @@ std::int64_t exact_limit(DataType t) {
 // largest finite value is 65504, so 2^15).
 int max_doublings(DataType t) {
   switch (t) {
-    case DataType::int8: return 6;
-    case DataType::uint8: return 7;
-    case DataType::fp16: return 15;
-    default: return 30;
+    case DataType::int8:
+      return 6;
+    case DataType::uint8:
+      return 7;
+    case DataType::fp16:
+      return 15;
+    default:
+      return 30;
   }
 }
 
@@ -92,7 +105,8 @@ class ValueGen {
     const bool sign = !is_unsigned(s_.dtype);
     if (!reduces(s_) || s_.op == ReduceOp::min || s_.op == ReduceOp::max)
       return uniform(h, sign ? -limit_ : 0, limit_);
-    const std::size_t slot = (static_cast<std::size_t>(rank) + j + shift_) % static_cast<std::size_t>(s_.p);
+    const std::size_t slot =
+        (static_cast<std::size_t>(rank) + j + shift_) % static_cast<std::size_t>(s_.p);
     if (s_.op == ReduceOp::prod) {
       const std::int64_t mag = (slot < static_cast<std::size_t>(doublers_) && (h & 2)) ? 2 : 1;
       return (sign && (h & 1)) ? -mag : mag;
@@ -141,33 +155,50 @@ T get(const std::byte* in, std::size_t i) {
 // Writes `v` (exact for integers, rounded to nearest for floats).
 void store_double(DataType t, std::byte* out, std::size_t i, double v) {
   switch (t) {
-    case DataType::fp16: return put(out, i, float_to_half(static_cast<float>(v)));
-    case DataType::bf16: return put(out, i, float_to_bf16(static_cast<float>(v)));
-    case DataType::fp32: return put(out, i, static_cast<float>(v));
-    case DataType::fp64: return put(out, i, v);
-    default: CB_CHECK(false, "store_double on {}", to_string(t));
+    case DataType::fp16:
+      return put(out, i, float_to_half(static_cast<float>(v)));
+    case DataType::bf16:
+      return put(out, i, float_to_bf16(static_cast<float>(v)));
+    case DataType::fp32:
+      return put(out, i, static_cast<float>(v));
+    case DataType::fp64:
+      return put(out, i, v);
+    default:
+      CB_CHECK(false, "store_double on {}", to_string(t));
   }
 }
 
 void store_int(DataType t, std::byte* out, std::size_t i, std::int64_t v) {
   switch (t) {
-    case DataType::int8: return put(out, i, static_cast<std::int8_t>(v));
-    case DataType::uint8: return put(out, i, static_cast<std::uint8_t>(v));
-    case DataType::int32: return put(out, i, static_cast<std::int32_t>(v));
-    case DataType::uint32: return put(out, i, static_cast<std::uint32_t>(v));
-    case DataType::int64: return put(out, i, v);
-    case DataType::uint64: return put(out, i, static_cast<std::uint64_t>(v));
-    default: return store_double(t, out, i, static_cast<double>(v));  // exact by design
+    case DataType::int8:
+      return put(out, i, static_cast<std::int8_t>(v));
+    case DataType::uint8:
+      return put(out, i, static_cast<std::uint8_t>(v));
+    case DataType::int32:
+      return put(out, i, static_cast<std::int32_t>(v));
+    case DataType::uint32:
+      return put(out, i, static_cast<std::uint32_t>(v));
+    case DataType::int64:
+      return put(out, i, v);
+    case DataType::uint64:
+      return put(out, i, static_cast<std::uint64_t>(v));
+    default:
+      return store_double(t, out, i, static_cast<double>(v));  // exact by design
   }
 }
 
 double load_double(DataType t, const std::byte* in, std::size_t i) {
   switch (t) {
-    case DataType::fp16: return half_to_float(get<std::uint16_t>(in, i));
-    case DataType::bf16: return bf16_to_float(get<std::uint16_t>(in, i));
-    case DataType::fp32: return get<float>(in, i);
-    case DataType::fp64: return get<double>(in, i);
-    default: CB_CHECK(false, "load_double on {}", to_string(t));
+    case DataType::fp16:
+      return half_to_float(get<std::uint16_t>(in, i));
+    case DataType::bf16:
+      return bf16_to_float(get<std::uint16_t>(in, i));
+    case DataType::fp32:
+      return get<float>(in, i);
+    case DataType::fp64:
+      return get<double>(in, i);
+    default:
+      CB_CHECK(false, "load_double on {}", to_string(t));
   }
 }
 
@@ -176,9 +207,11 @@ Bytes input_slice(const VerifySpec& s, int rank, std::size_t first, std::size_t 
   const ValueGen gen(s);
   Bytes out(n * element_size(s.dtype));
   if (random_floats(s)) {
-    for (std::size_t i = 0; i < n; ++i) store_double(s.dtype, out.data(), i, gen.random(rank, first + i));
+    for (std::size_t i = 0; i < n; ++i)
+      store_double(s.dtype, out.data(), i, gen.random(rank, first + i));
   } else {
-    for (std::size_t i = 0; i < n; ++i) store_int(s.dtype, out.data(), i, gen.exact(rank, first + i));
+    for (std::size_t i = 0; i < n; ++i)
+      store_int(s.dtype, out.data(), i, gen.exact(rank, first + i));
   }
   return out;
 }
@@ -212,9 +245,7 @@ Bytes reduce_slice(const VerifySpec& s, std::size_t first, std::size_t n) {
   return acc;
 }
 
-void check_spec(const VerifySpec& s) {
-  CB_CHECK(s.p >= 1, "VerifySpec with p = {}", s.p);
-}
+void check_spec(const VerifySpec& s) { CB_CHECK(s.p >= 1, "VerifySpec with p = {}", s.p); }
 
 void check_rank(const VerifySpec& s, int rank) {
   check_spec(s);
@@ -235,12 +266,16 @@ std::int64_t ordered(std::uint64_t bits, int width) {
 
 bool nan_at(DataType t, const std::byte* in, std::size_t i) {
   switch (t) {
-    case DataType::fp16: return (get<std::uint16_t>(in, i) & 0x7fffu) > 0x7c00u;
-    case DataType::bf16: return (get<std::uint16_t>(in, i) & 0x7fffu) > 0x7f80u;
-    case DataType::fp32: return (get<std::uint32_t>(in, i) & 0x7fffffffu) > 0x7f800000u;
+    case DataType::fp16:
+      return (get<std::uint16_t>(in, i) & 0x7fffu) > 0x7c00u;
+    case DataType::bf16:
+      return (get<std::uint16_t>(in, i) & 0x7fffu) > 0x7f80u;
+    case DataType::fp32:
+      return (get<std::uint32_t>(in, i) & 0x7fffffffu) > 0x7f800000u;
     case DataType::fp64:
       return (get<std::uint64_t>(in, i) & 0x7fffffffffffffffull) > 0x7ff0000000000000ull;
-    default: return false;
+    default:
+      return false;
   }
 }
 
@@ -252,10 +287,9 @@ std::uint64_t bits_at(const std::byte* in, std::size_t i, std::size_t size) {
 
 void check_sizes(const VerifySpec& s, std::span<const std::byte> got,
                  std::span<const std::byte> expected) {
-  CB_CHECK(got.size() == expected.size(), "got {} bytes, expected {}", got.size(),
-           expected.size());
-  CB_CHECK(got.size() % element_size(s.dtype) == 0, "{} bytes is not whole {} elements",
-           got.size(), to_string(s.dtype));
+  CB_CHECK(got.size() == expected.size(), "got {} bytes, expected {}", got.size(), expected.size());
+  CB_CHECK(got.size() % element_size(s.dtype) == 0, "{} bytes is not whole {} elements", got.size(),
+           to_string(s.dtype));
 }
 
 }  // namespace
@@ -269,7 +303,8 @@ std::vector<std::byte> expected_output(const VerifySpec& s, int rank) {
   check_rank(s, rank);
   const std::size_t n = s.count;
   switch (s.coll) {
-    case Collective::allreduce: return reduce_slice(s, 0, n);
+    case Collective::allreduce:
+      return reduce_slice(s, 0, n);
     case Collective::reduce_scatter:
       return reduce_slice(s, static_cast<std::size_t>(rank) * n, n);
     case Collective::allgather: {
@@ -343,10 +378,22 @@ std::vector<double> error_bounds(const VerifySpec& s, int rank) {
   if (!needs_tolerance(s)) return bound;
   double u = 0, tiny = 0;
   switch (s.dtype) {
-    case DataType::fp16: u = 0x1p-11; tiny = 0x1p-24; break;
-    case DataType::bf16: u = 0x1p-8; tiny = 0x1p-133; break;
-    case DataType::fp32: u = 0x1p-24; tiny = 0x1p-149; break;
-    default: u = 0x1p-53; tiny = std::numeric_limits<double>::denorm_min(); break;
+    case DataType::fp16:
+      u = 0x1p-11;
+      tiny = 0x1p-24;
+      break;
+    case DataType::bf16:
+      u = 0x1p-8;
+      tiny = 0x1p-133;
+      break;
+    case DataType::fp32:
+      u = 0x1p-24;
+      tiny = 0x1p-149;
+      break;
+    default:
+      u = 0x1p-53;
+      tiny = std::numeric_limits<double>::denorm_min();
+      break;
   }
   const std::size_t first =
       s.coll == Collective::reduce_scatter ? static_cast<std::size_t>(rank) * s.count : 0;
@@ -377,7 +424,7 @@ std::size_t count_wrong_within(const VerifySpec& s, std::span<const std::byte> g
   for (std::size_t i = 0; i < n; ++i) {
     const double g = load_double(s.dtype, got.data(), i);
     const double e = load_double(s.dtype, expected.data(), i);
-    if (g == e) continue;  // also equal infinities
+    if (g == e) continue;                           // also equal infinities
     if (!(std::fabs(g - e) <= bounds[i])) ++wrong;  // NaN compares false
   }
   return wrong;

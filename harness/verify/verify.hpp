@@ -91,7 +91,6 @@ std::vector<double> error_bounds(const VerifySpec& spec, int rank);
 
 // Elements of `got` farther than bounds[i] from `expected` (NaN always wrong).
 std::size_t count_wrong_within(const VerifySpec& spec, std::span<const std::byte> got,
-                               std::span<const std::byte> expected,
-                               std::span<const double> bounds);
+                               std::span<const std::byte> expected, std::span<const double> bounds);
 
 }  // namespace cb

@@ -11,8 +11,8 @@
 // and the ratio use CPU time, so a loaded machine skews them less.
 #include <benchmark/benchmark.h>
 
-#include <ctime>
 #include <cstring>
+#include <ctime>
 #include <vector>
 
 #include "transports/kernels/half.hpp"
@@ -53,7 +53,8 @@ struct Buffers {
         std::memcpy(one.data(), &d, size);
         break;
       }
-      default: one[0] = std::byte{1};  // little-endian integer 1
+      default:
+        one[0] = std::byte{1};  // little-endian integer 1
     }
     for (std::size_t i = 0; i + size <= bytes; i += size) {
       std::memcpy(dst.data() + i, one.data(), size);
@@ -69,7 +70,8 @@ double thread_seconds(F&& body) {
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &a);
   body();
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &b);
-  return static_cast<double>(b.tv_sec - a.tv_sec) + 1e-9 * static_cast<double>(b.tv_nsec - a.tv_nsec);
+  return static_cast<double>(b.tv_sec - a.tv_sec) +
+         1e-9 * static_cast<double>(b.tv_nsec - a.tv_nsec);
 }
 
 void BM_memcpy(benchmark::State& state) {

@@ -2,6 +2,8 @@
 // _Float16 conversions (libgcc) and the ulp-scaling rounding in
 // reference_round.hpp, on every 16-bit pattern, every rounding midpoint and
 // its neighbours, and random floats.
+#include "transports/kernels/half.hpp"
+
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -10,7 +12,6 @@
 #include <random>
 
 #include "tests/kernels/reference_round.hpp"
-#include "transports/kernels/half.hpp"
 
 namespace cb {
 namespace {

@@ -1,6 +1,8 @@
 // reduce_inplace and divide_inplace against scalar references, for every
 // datatype and op, over lengths and offsets that exercise the vectorised body,
 // its remainder and unaligned starts.
+#include "transports/kernels/reduce.hpp"
+
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -14,14 +16,13 @@
 #include "algorithms/check.hpp"
 #include "tests/kernels/reference_round.hpp"
 #include "transports/kernels/half.hpp"
-#include "transports/kernels/reduce.hpp"
 #include "transports/kernels/reduce_paths.hpp"
 
 namespace cb {
 namespace {
 
-constexpr ReduceOp kReducingOps[] = {ReduceOp::sum, ReduceOp::prod, ReduceOp::min,
-                                     ReduceOp::max, ReduceOp::avg};
+constexpr ReduceOp kReducingOps[] = {ReduceOp::sum, ReduceOp::prod, ReduceOp::min, ReduceOp::max,
+                                     ReduceOp::avg};
 constexpr std::size_t kLengths[] = {1, 2, 7, 16, 63, 1001};
 
 // ---- integers -----------------------------------------------------------------
@@ -33,10 +34,14 @@ T int_reference(ReduceOp op, T a, T b) {
   const auto ua = static_cast<std::uint64_t>(a), ub = static_cast<std::uint64_t>(b);
   switch (op) {
     case ReduceOp::sum:
-    case ReduceOp::avg: return static_cast<T>(ua + ub);
-    case ReduceOp::prod: return static_cast<T>(ua * ub);
-    case ReduceOp::min: return a < b ? a : b;
-    case ReduceOp::max: return a < b ? b : a;
+    case ReduceOp::avg:
+      return static_cast<T>(ua + ub);
+    case ReduceOp::prod:
+      return static_cast<T>(ua * ub);
+    case ReduceOp::min:
+      return a < b ? a : b;
+    case ReduceOp::max:
+      return a < b ? b : a;
   }
   return 0;
 }
@@ -44,8 +49,15 @@ T int_reference(ReduceOp op, T a, T b) {
 template <class T>
 std::vector<T> int_values(std::size_t n, std::uint32_t seed) {
   using L = std::numeric_limits<T>;
-  const T special[] = {L::min(), L::max(), T(0), T(1), T(L::max() - 1), T(L::min() + 1),
-                       static_cast<T>(-1), T(2), T(L::max() / 2 + 1)};
+  const T special[] = {L::min(),
+                       L::max(),
+                       T(0),
+                       T(1),
+                       T(L::max() - 1),
+                       T(L::min() + 1),
+                       static_cast<T>(-1),
+                       T(2),
+                       T(L::max() / 2 + 1)};
   std::mt19937_64 rng(seed);
   std::vector<T> v(n);
   for (std::size_t i = 0; i < n; ++i)
@@ -134,10 +146,12 @@ void write(std::byte* p, T v) {
 }
 
 const FloatCase kFloatCases[] = {
-    {DataType::fp16, 2, [](const std::byte* p) -> double { return half_to_float(read<std::uint16_t>(p)); },
+    {DataType::fp16, 2,
+     [](const std::byte* p) -> double { return half_to_float(read<std::uint16_t>(p)); },
      [](std::byte* p, double x) { write(p, float_to_half(static_cast<float>(x))); },
      [](double x) { return test::round_to(test::kFp16, x); }},
-    {DataType::bf16, 2, [](const std::byte* p) -> double { return bf16_to_float(read<std::uint16_t>(p)); },
+    {DataType::bf16, 2,
+     [](const std::byte* p) -> double { return bf16_to_float(read<std::uint16_t>(p)); },
      [](std::byte* p, double x) { write(p, float_to_bf16(static_cast<float>(x))); },
      [](double x) { return test::round_to(test::kBf16, x); }},
     {DataType::fp32, 4, [](const std::byte* p) -> double { return read<float>(p); },
@@ -170,12 +184,16 @@ std::vector<std::byte> float_values(const FloatCase& fc, std::size_t n, std::uin
 double float_reference(const FloatCase& fc, ReduceOp op, double a, double b) {
   switch (op) {
     case ReduceOp::sum:
-    case ReduceOp::avg: return fc.round(a + b);
-    case ReduceOp::prod: return fc.round(a * b);
+    case ReduceOp::avg:
+      return fc.round(a + b);
+    case ReduceOp::prod:
+      return fc.round(a * b);
     // NaN from either side propagates; otherwise the smaller/larger value,
     // and between equal values (+0, -0) dst's.
-    case ReduceOp::min: return std::isnan(b) ? b : std::isnan(a) ? a : (b < a ? b : a);
-    case ReduceOp::max: return std::isnan(b) ? b : std::isnan(a) ? a : (a < b ? b : a);
+    case ReduceOp::min:
+      return std::isnan(b) ? b : std::isnan(a) ? a : (b < a ? b : a);
+    case ReduceOp::max:
+      return std::isnan(b) ? b : std::isnan(a) ? a : (a < b ? b : a);
   }
   return 0;
 }
@@ -203,8 +221,8 @@ void check_float_case(const FloatCase& fc, Reducer reduce) {
           const double want = i < offset ? a : float_reference(fc, op, a, b);
           const double got = fc.load(dst.data() + i * fc.size);
           ASSERT_TRUE(same_value(got, want))
-              << to_string(fc.dtype) << " " << to_string(op) << " n=" << n << " i=" << i
-              << ": " << a << " op " << b << " gave " << got << ", want " << want;
+              << to_string(fc.dtype) << " " << to_string(op) << " n=" << n << " i=" << i << ": "
+              << a << " op " << b << " gave " << got << ", want " << want;
         }
       }
     }
@@ -218,15 +236,15 @@ TEST(ReduceFloats, AllFloatTypesAndOps) {
 // reduce_inplace takes the F16C path where the CPU has it; both paths must
 // give the reference's results.
 TEST(ReduceFloats, Fp16PortableAndHardwarePaths) {
-  check_float_case(kFloatCases[0], [](DataType, ReduceOp op, void* d, const void* s,
-                                      std::size_t n) {
-    kernels_detail::reduce_fp16_portable(op, d, s, n);
-  });
+  check_float_case(kFloatCases[0],
+                   [](DataType, ReduceOp op, void* d, const void* s, std::size_t n) {
+                     kernels_detail::reduce_fp16_portable(op, d, s, n);
+                   });
   if (!kernels_detail::fp16_hardware_available()) GTEST_SKIP() << "no AVX2/F16C on this CPU";
-  check_float_case(kFloatCases[0], [](DataType, ReduceOp op, void* d, const void* s,
-                                      std::size_t n) {
-    kernels_detail::reduce_fp16_hardware(op, d, s, n);
-  });
+  check_float_case(kFloatCases[0],
+                   [](DataType, ReduceOp op, void* d, const void* s, std::size_t n) {
+                     kernels_detail::reduce_fp16_hardware(op, d, s, n);
+                   });
   // Bit-identical results on random 16-bit patterns, except that which NaN
   // payload a sum or product of two NaNs carries is up to the compiler and
   // CPU (a + b may be evaluated as b + a).
@@ -257,10 +275,10 @@ TEST(ReduceFloats, RoundingAndSpecialCases) {
   };
   EXPECT_EQ(fp16(ReduceOp::sum, 2048, 1), float_to_half(2048));  // tie to even: 2048
   EXPECT_EQ(fp16(ReduceOp::sum, 2050, 1), float_to_half(2052));  // tie to even: 2052
-  EXPECT_EQ(fp16(ReduceOp::sum, 65504, 16), 0x7c00u);             // 65520: overflows to inf
+  EXPECT_EQ(fp16(ReduceOp::sum, 65504, 16), 0x7c00u);            // 65520: overflows to inf
   EXPECT_EQ(fp16(ReduceOp::sum, 65504, 15), 0x7bffu);
-  EXPECT_EQ(fp16(ReduceOp::prod, 0x1p-14f, 0.5f), 0x0200u);       // into the subnormals
-  EXPECT_EQ(fp16(ReduceOp::sum, 1.0f, -1.0f), 0x0000u);           // +0 in round-to-nearest
+  EXPECT_EQ(fp16(ReduceOp::prod, 0x1p-14f, 0.5f), 0x0200u);  // into the subnormals
+  EXPECT_EQ(fp16(ReduceOp::sum, 1.0f, -1.0f), 0x0000u);      // +0 in round-to-nearest
   auto bf16 = [](ReduceOp op, float a, float b) {
     std::uint16_t d = float_to_bf16(a), s = float_to_bf16(b);
     reduce_inplace(DataType::bf16, op, &d, &s, 1);

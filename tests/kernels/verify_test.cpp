@@ -1,6 +1,9 @@
 // The verifiable data (harness/verify): exact inputs give the same bits in any
 // reduction order, the references follow each collective's definition, seeds
 // and positions change the data, and count_wrong counts exactly what differs.
+#include "harness/verify/verify.hpp"
+
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -10,11 +13,8 @@
 #include <random>
 #include <vector>
 
-#include <fmt/format.h>
-
 #include "algorithms/check.hpp"
 #include "algorithms/schedule.hpp"
-#include "harness/verify/verify.hpp"
 #include "transports/kernels/reduce.hpp"
 
 namespace cb {
@@ -164,7 +164,8 @@ TEST(VerifyData, SeedsRanksAndPositionsChangeTheData) {
           seed_diff += differing_elements(a, b, size);
           if (r > 0) rank_diff += differing_elements(a, prev, size);
           const Bytes shifted(a.begin() + static_cast<std::ptrdiff_t>(size), a.end());
-          pos_diff += differing_elements(shifted, Bytes(a.begin(), a.end() - static_cast<std::ptrdiff_t>(size)), size);
+          pos_diff += differing_elements(
+              shifted, Bytes(a.begin(), a.end() - static_cast<std::ptrdiff_t>(size)), size);
           total += s.count;
           prev = a;
         }
@@ -189,13 +190,24 @@ void corrupt(Bytes& b, DataType t, std::size_t i) {
   const std::size_t size = element_size(t);
   int bit = 0;
   switch (t) {
-    case DataType::fp16: bit = 9; break;
-    case DataType::bf16: bit = 6; break;
-    case DataType::fp32: bit = 22; break;
-    case DataType::fp64: bit = 51; break;
-    default: bit = 0; break;
+    case DataType::fp16:
+      bit = 9;
+      break;
+    case DataType::bf16:
+      bit = 6;
+      break;
+    case DataType::fp32:
+      bit = 22;
+      break;
+    case DataType::fp64:
+      bit = 51;
+      break;
+    default:
+      bit = 0;
+      break;
   }
-  b[i * size + static_cast<std::size_t>(bit / 8)] ^= std::byte{static_cast<unsigned char>(1u << (bit % 8))};
+  b[i * size + static_cast<std::size_t>(bit / 8)] ^=
+      std::byte{static_cast<unsigned char>(1u << (bit % 8))};
 }
 
 TEST(VerifyCompare, CountsExactlyTheCorruptedElements) {

@@ -49,8 +49,7 @@ inline std::uint16_t float_to_half(float f) {
   const float shifted = std::bit_cast<float>(a) + 0.5f;
   const std::uint32_t subnormal = std::bit_cast<std::uint32_t>(shifted) - 0x3f000000u;
   const std::uint32_t mag =
-      a > 0x7f800000u ? nan
-                      : (a >= 0x477ff000u ? inf : (a < 0x38800000u ? subnormal : normal));
+      a > 0x7f800000u ? nan : (a >= 0x477ff000u ? inf : (a < 0x38800000u ? subnormal : normal));
   return static_cast<std::uint16_t>(sign | mag);
 }
 

@@ -46,10 +46,14 @@ struct BFloat {
 // overflow UB (int8/uint8 promote to int, where 255*255 still fits; the
 // unsigned -> signed conversion is modular since C++20).
 template <class C>
-struct Wrap { using type = C; };
+struct Wrap {
+  using type = C;
+};
 template <class C>
-  requires std::is_integral_v<C>
-struct Wrap<C> { using type = std::make_unsigned_t<C>; };
+requires std::is_integral_v<C>
+struct Wrap<C> {
+  using type = std::make_unsigned_t<C>;
+};
 template <class C>
 using WrapType = typename Wrap<C>::type;
 
@@ -117,8 +121,7 @@ template <class E, class Op>
 // element-aligned, which C++ does not allow anyway, stays on the unaligned path.)
 template <class E, class Op>
 CB_KERNEL_CLONES void reduce_loop(typename E::Storage* __restrict dst,
-                                  const typename E::Storage* __restrict src,
-                                  std::size_t count) {
+                                  const typename E::Storage* __restrict src, std::size_t count) {
   using S = typename E::Storage;
   constexpr std::size_t kLine = 64;
   const auto addr = reinterpret_cast<std::uintptr_t>(dst);
@@ -143,14 +146,14 @@ CB_KERNEL_CLONES void bf16_pair_loop(std::uint16_t* __restrict dst,
     std::memcpy(&a, dst + 2 * k, sizeof a);
     std::memcpy(&b, src + 2 * k, sizeof b);
     const float lo = Op::apply(std::bit_cast<float>(a << 16), std::bit_cast<float>(b << 16));
-    const float hi = Op::apply(std::bit_cast<float>(a & 0xffff0000u),
-                               std::bit_cast<float>(b & 0xffff0000u));
-    const std::uint32_t r =
-        static_cast<std::uint32_t>(float_to_bf16(hi)) << 16 | float_to_bf16(lo);
+    const float hi =
+        Op::apply(std::bit_cast<float>(a & 0xffff0000u), std::bit_cast<float>(b & 0xffff0000u));
+    const std::uint32_t r = static_cast<std::uint32_t>(float_to_bf16(hi)) << 16 | float_to_bf16(lo);
     std::memcpy(dst + 2 * k, &r, sizeof r);
   }
   if (count % 2 != 0)
-    dst[count - 1] = BFloat::store(Op::apply(BFloat::load(dst[count - 1]), BFloat::load(src[count - 1])));
+    dst[count - 1] =
+        BFloat::store(Op::apply(BFloat::load(dst[count - 1]), BFloat::load(src[count - 1])));
 }
 
 template <class E, class Op>
@@ -168,10 +171,14 @@ void reduce_as(ReduceOp op, void* dst, const void* src, std::size_t count) {
   const auto* s = static_cast<const S*>(src);
   switch (op) {
     case ReduceOp::sum:
-    case ReduceOp::avg: return run_loop<E, Sum>(d, s, count);
-    case ReduceOp::prod: return run_loop<E, Prod>(d, s, count);
-    case ReduceOp::min: return run_loop<E, Min>(d, s, count);
-    case ReduceOp::max: return run_loop<E, Max>(d, s, count);
+    case ReduceOp::avg:
+      return run_loop<E, Sum>(d, s, count);
+    case ReduceOp::prod:
+      return run_loop<E, Prod>(d, s, count);
+    case ReduceOp::min:
+      return run_loop<E, Min>(d, s, count);
+    case ReduceOp::max:
+      return run_loop<E, Max>(d, s, count);
   }
   CB_CHECK(false, "bad ReduceOp {}", static_cast<int>(op));
 }
@@ -196,8 +203,8 @@ __attribute__((target("avx2,f16c"))) __m256 apply8(__m256 a, __m256 b) {
 
 template <class Op>
 __attribute__((target("avx2,f16c"))) void fp16_f16c_loop(std::uint16_t* __restrict dst,
-                                                          const std::uint16_t* __restrict src,
-                                                          std::size_t count) {
+                                                         const std::uint16_t* __restrict src,
+                                                         std::size_t count) {
   std::size_t i = 0;
   for (; i + 8 <= count; i += 8) {
     const __m256 a = _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(dst + i)));
@@ -233,10 +240,14 @@ void reduce_fp16_hardware(ReduceOp op, void* dst, const void* src, std::size_t c
   const auto* s = static_cast<const std::uint16_t*>(src);
   switch (op) {
     case ReduceOp::sum:
-    case ReduceOp::avg: return fp16_f16c_loop<Sum>(d, s, count);
-    case ReduceOp::prod: return fp16_f16c_loop<Prod>(d, s, count);
-    case ReduceOp::min: return fp16_f16c_loop<Min>(d, s, count);
-    case ReduceOp::max: return fp16_f16c_loop<Max>(d, s, count);
+    case ReduceOp::avg:
+      return fp16_f16c_loop<Sum>(d, s, count);
+    case ReduceOp::prod:
+      return fp16_f16c_loop<Prod>(d, s, count);
+    case ReduceOp::min:
+      return fp16_f16c_loop<Min>(d, s, count);
+    case ReduceOp::max:
+      return fp16_f16c_loop<Max>(d, s, count);
   }
   CB_CHECK(false, "bad ReduceOp {}", static_cast<int>(op));
 #endif
@@ -256,8 +267,7 @@ void divide_as(void* dst, std::size_t count, int p) {
     // not a division by zero).
     using W = std::common_type_t<decltype(+C{}), int>;
     const auto divisor = static_cast<W>(p);
-    for (std::size_t i = 0; i < count; ++i)
-      d[i] = static_cast<S>(static_cast<W>(d[i]) / divisor);
+    for (std::size_t i = 0; i < count; ++i) d[i] = static_cast<S>(static_cast<W>(d[i]) / divisor);
   } else {
     const auto divisor = static_cast<C>(p);
     for (std::size_t i = 0; i < count; ++i) d[i] = E::store(E::load(d[i]) / divisor);
@@ -268,24 +278,33 @@ void divide_as(void* dst, std::size_t count, int p) {
 template <class F>
 void with_element(DataType dtype, F&& f) {
   switch (dtype) {
-    case DataType::int8: return f.template operator()<Native<std::int8_t>>();
-    case DataType::uint8: return f.template operator()<Native<std::uint8_t>>();
-    case DataType::int32: return f.template operator()<Native<std::int32_t>>();
-    case DataType::uint32: return f.template operator()<Native<std::uint32_t>>();
-    case DataType::int64: return f.template operator()<Native<std::int64_t>>();
-    case DataType::uint64: return f.template operator()<Native<std::uint64_t>>();
-    case DataType::fp16: return f.template operator()<Half>();
-    case DataType::bf16: return f.template operator()<BFloat>();
-    case DataType::fp32: return f.template operator()<Native<float>>();
-    case DataType::fp64: return f.template operator()<Native<double>>();
+    case DataType::int8:
+      return f.template operator()<Native<std::int8_t>>();
+    case DataType::uint8:
+      return f.template operator()<Native<std::uint8_t>>();
+    case DataType::int32:
+      return f.template operator()<Native<std::int32_t>>();
+    case DataType::uint32:
+      return f.template operator()<Native<std::uint32_t>>();
+    case DataType::int64:
+      return f.template operator()<Native<std::int64_t>>();
+    case DataType::uint64:
+      return f.template operator()<Native<std::uint64_t>>();
+    case DataType::fp16:
+      return f.template operator()<Half>();
+    case DataType::bf16:
+      return f.template operator()<BFloat>();
+    case DataType::fp32:
+      return f.template operator()<Native<float>>();
+    case DataType::fp64:
+      return f.template operator()<Native<double>>();
   }
   CB_CHECK(false, "bad DataType {}", static_cast<int>(dtype));
 }
 
 }  // namespace
 
-void reduce_inplace(DataType dtype, ReduceOp op, void* dst, const void* src,
-                    std::size_t count) {
+void reduce_inplace(DataType dtype, ReduceOp op, void* dst, const void* src, std::size_t count) {
   if (count == 0) return;
   if (dtype == DataType::fp16 && kernels_detail::fp16_hardware_available())
     return kernels_detail::reduce_fp16_hardware(op, dst, src, count);

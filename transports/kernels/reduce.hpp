@@ -26,8 +26,7 @@
 namespace cb {
 
 // dst[i] = dst[i] (op) src[i] for i in [0, count).
-void reduce_inplace(DataType dtype, ReduceOp op, void* dst, const void* src,
-                    std::size_t count);
+void reduce_inplace(DataType dtype, ReduceOp op, void* dst, const void* src, std::size_t count);
 
 // dst[i] = dst[i] / p for i in [0, count), p >= 1: the final step of
 // ReduceOp::avg. Integers divide truncating toward zero (C++ '/'); floats
