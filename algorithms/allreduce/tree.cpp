@@ -19,7 +19,7 @@
 //           (a rank may post up to one message per tree level in a round, so
 //           α per round lies between 1 and L). tree_cost() runs the round
 //           emitters on one rank of each (level, #children) kind and sums the
-//           maxima: exact, and O(L^2·(2L+C)) work.
+//           maxima: exact, and O(p + L^3·(2L+C)) work.
 #include <utility>
 
 #include "algorithms/allreduce/allreduce.hpp"
