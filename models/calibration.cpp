@@ -9,6 +9,7 @@
 #include "models/csv_text.hpp"
 #include "models/knees.hpp"
 #include "models/line_fit.hpp"
+#include "models/robust_fit.hpp"
 
 namespace cb::models {
 
@@ -67,21 +68,24 @@ Calibration fit_calibration(const std::vector<double>& pingpong_bytes,
   c.reduce_sizes_B = reduce_bytes;
   const Piecewise pw = detect_knees(pingpong_bytes, half_rtt_s);
   c.pingpong_knees_B = pw.knees_B;
-  const auto segment_line = [&](const Segment& s) {
-    const auto first = static_cast<std::ptrdiff_t>(s.first);
-    const auto last = static_cast<std::ptrdiff_t>(s.last) + 1;
-    return fit_line({pingpong_bytes.begin() + first, pingpong_bytes.begin() + last},
-                    {half_rtt_s.begin() + first, half_rtt_s.begin() + last}, 0, 1);
+  // Robust relative line over points [first, last].
+  const auto line = [&](std::size_t first, std::size_t last) {
+    const auto f = static_cast<std::ptrdiff_t>(first), l = static_cast<std::ptrdiff_t>(last) + 1;
+    return fit_line({pingpong_bytes.begin() + f, pingpong_bytes.begin() + l},
+                    {half_rtt_s.begin() + f, half_rtt_s.begin() + l}, 0, 1);
   };
-  if (pw.segments.size() >= 2) {
-    c.params.alpha_s = segment_line(pw.segments.front()).a_s;
-    c.params.beta_s_per_B = segment_line(pw.segments.back()).b_s_per_B;
-  } else {
-    const LineFit line = fit_line(pingpong_bytes, half_rtt_s, 0, 1);
-    c.params.alpha_s = line.a_s;
-    c.params.beta_s_per_B = line.b_s_per_B;
-  }
-  c.params.gamma_s_per_B = fit_line(reduce_bytes, reduce_s, 0, 1).b_s_per_B;
+  c.params.alpha_s = line(pw.segments.front().first, pw.segments.front().last).a_s;
+  c.params.beta_s_per_B = line(pw.segments.back().first, pw.segments.back().last).b_s_per_B;
+  // gamma: the typical per-byte reduce cost at the sizes collectives reduce
+  // in bulk (>= 64 KiB); a line through in-cache and out-of-cache sizes would
+  // follow whichever regime has more points.
+  std::vector<double> per_byte;
+  for (std::size_t i = 0; i < reduce_bytes.size(); ++i)
+    if (reduce_bytes[i] >= kGammaMinBytes) per_byte.push_back(reduce_s[i] / reduce_bytes[i]);
+  if (per_byte.empty())
+    for (std::size_t i = 0; i < reduce_bytes.size(); ++i)
+      per_byte.push_back(reduce_s[i] / reduce_bytes[i]);
+  c.params.gamma_s_per_B = median(per_byte);
   c.gamma_in_cache_s_per_B = reduce_s.front() / reduce_bytes.front();
   c.gamma_out_of_cache_s_per_B = reduce_s.back() / reduce_bytes.back();
   return c;

@@ -6,8 +6,9 @@
 // `alpha_s` (seconds per message: intercept of the half-round-trip ping-pong
 // line of the smallest-size protocol segment), `beta_s_per_B` (seconds per
 // byte: slope of the largest-size segment of that line), `gamma_s_per_B`
-// (seconds per reduced byte: slope of the fp32-sum reduce_inplace time over
-// in- and out-of-cache sizes) -- all plain SI numbers -- then metadata:
+// (seconds per reduced byte: median per-byte time of the fp32-sum
+// reduce_inplace over sizes >= 64 KiB; sizes run from in to out of cache)
+// -- all plain SI numbers -- then metadata:
 // `transport` (the transport the ping-pong used, "mpi"), `ranks` (2), `host`,
 // `timestamp` (ISO 8601 UTC), `collbench_version`, `git_rev`, `mpi_version`,
 // `pingpong_sizes_B` and `reduce_sizes_B` (the sizes measured, ';'-separated
@@ -40,13 +41,15 @@ struct Calibration {
 
 // The model parameters from calibration measurements (fills params,
 // pingpong_knees_B, the size lists and the gamma references):
-//  - ping-pong: half round-trip times t(n) at sizes n (bytes, ascending). If
-//    protocol knees are found (knees.hpp), alpha is the intercept of the
-//    smallest-size segment and beta the slope of the largest-size one (the
-//    latency of small messages, the bandwidth of large ones); otherwise both
-//    come from one robust relative line fit.
+//  - ping-pong: half round-trip times t(n) at sizes n (bytes, ascending),
+//    split at protocol knees (knees.hpp). alpha = intercept of the robust
+//    relative line through the smallest-size segment (small-message latency),
+//    beta = slope of the one through the largest-size segment (large-message
+//    bandwidth); one line when there is no knee.
 //  - reduce: times of reduce_inplace over `reduce_bytes` bytes (ascending);
-//    gamma is the slope of a robust relative line fit.
+//    gamma = the median per-byte time over sizes >= kGammaMinBytes (all sizes
+//    if none is that large).
+inline constexpr double kGammaMinBytes = 64 * 1024;
 Calibration fit_calibration(const std::vector<double>& pingpong_bytes,
                             const std::vector<double>& half_rtt_s,
                             const std::vector<double>& reduce_bytes,

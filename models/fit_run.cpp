@@ -10,6 +10,7 @@
 #include <fstream>
 
 #include "models/calibration.hpp"
+#include "models/mpich_selection.hpp"
 #include "models/outputs.hpp"
 #include "models/report.hpp"
 
@@ -59,13 +60,29 @@ FitRun run_fit(const FitRequest& req) {
     opt.calibration_transport = transport;
     opt.calibration_file = *req.calibration_file;
   }
-  FitRun run{analyze(results, opt), {}};
-  run.written = write_files_atomically(req.out_dir, {
-                                                        {"fit.csv", fit_csv(run.analysis)},
-                                                        {"predictions.csv", predictions_csv(run.analysis)},
-                                                        {"crossovers.csv", crossovers_csv(run.analysis)},
-                                                        {"model-report.md", model_report(run.analysis)},
-                                                    });
+  FitRun run{analyze(results, opt), {}, {}};
+  std::vector<std::pair<std::string, std::string>> files = {
+      {"fit.csv", fit_csv(run.analysis)},
+      {"predictions.csv", predictions_csv(run.analysis)},
+      {"crossovers.csv", crossovers_csv(run.analysis)},
+      {"model-report.md", model_report(run.analysis)},
+  };
+  if (req.mpich_default_tree) {
+    std::optional<ModelParams> params = opt.calibration;
+    run.mpich_params = fmt::format("calibration {}", opt.calibration_file);
+    if (!params) {
+      for (const TransportFit& tf : run.analysis.transports)
+        if (tf.transport == "mpi" && tf.fit) params = tf.fit->params;
+      run.mpich_params = "global fit of transport mpi";
+    }
+    if (!params)
+      throw UsageError(fmt::format("{}: no parameters for the MPICH export: give --calibration "
+                                   "or results with schedule rows of transport mpi",
+                                   req.results_csv));
+    files.emplace_back("mpich-selection.json",
+                       mpich_selection(*req.mpich_default_tree, *params).dump(2) + "\n");
+  }
+  run.written = write_files_atomically(req.out_dir, files);
   return run;
 }
 

@@ -6,6 +6,8 @@
 // no partial output.
 #pragma once
 
+#include <nlohmann/json.hpp>
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -20,11 +22,16 @@ struct FitRequest {
   std::optional<std::string> calibration_file;  // collbench calibrate output (or a fit.csv)
   std::string out_dir = ".";
   std::uint64_t seed = 20261121;
+  // When set: also write mpich-selection.json (mpich_selection.hpp) from this
+  // default tree, with the calibration's parameters if given, else the global
+  // fit of transport mpi.
+  std::optional<nlohmann::ordered_json> mpich_default_tree;
 };
 
 struct FitRun {
   Analysis analysis;
   std::vector<std::string> written;  // paths, in the order written
+  std::string mpich_params;          // which parameters the MPICH export used ("" = none)
 };
 
 FitRun run_fit(const FitRequest& req);

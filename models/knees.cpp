@@ -1,10 +1,11 @@
 #include "models/knees.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
 #include "algorithms/check.hpp"
-#include "models/least_squares.hpp"
+#include "models/robust_fit.hpp"
 
 namespace cb::models {
 
@@ -15,25 +16,24 @@ struct SegFit {
   double a = 0, b = 0;
 };
 
+// Robust line over points i..j; its cost caps each point's squared relative
+// residual at cap^2, so one wild point (a preempted run) cannot make, or
+// hide, a knee.
 SegFit fit_segment(const std::vector<double>& n, const std::vector<double>& t, std::size_t i,
-                   std::size_t j) {
-  LinearSystem s{2, {}, {}};
-  for (std::size_t q = i; q <= j; ++q) s.add_row({1 / t[q], n[q] / t[q]}, 1.0);
-  const auto theta = solve_least_squares(s);
-  SegFit f;
-  if (!theta) {  // a single distinct size: a constant fits it
-    double sum = 0;
-    for (std::size_t q = i; q <= j; ++q) sum += 1 / t[q];
-    double sum2 = 0;
-    for (std::size_t q = i; q <= j; ++q) sum2 += 1 / (t[q] * t[q]);
-    f.a = sum / sum2;
-    f.sse = residual_sum_squares(s, {f.a, 0.0});
-    return f;
+                   std::size_t j, double cap) {
+  std::vector<std::vector<double>> basis;
+  std::vector<double> y;
+  for (std::size_t q = i; q <= j; ++q) {
+    basis.push_back({1.0, n[q]});
+    y.push_back(t[q]);
   }
-  f.a = (*theta)[0];
-  f.b = (*theta)[1];
-  f.sse = residual_sum_squares(s, *theta);
-  return f;
+  const RobustFit f = fit_relative_huber(basis, y);
+  SegFit out;
+  out.a = f.theta[0];
+  out.b = f.theta[1];
+  out.sse = 0;
+  for (double r : f.rel_residuals) out.sse += std::min(r * r, cap * cap);
+  return out;
 }
 
 }  // namespace
@@ -49,7 +49,7 @@ Piecewise detect_knees(const std::vector<double>& bytes, const std::vector<doubl
   std::vector<std::vector<SegFit>> seg(m, std::vector<SegFit>(m));
   for (std::size_t i = 0; i < m; ++i)
     for (std::size_t j = i; j < m; ++j)
-      if (j - i + 1 >= std::min(opt.min_points, m)) seg[i][j] = fit_segment(bytes, seconds, i, j);
+      if (j - i + 1 >= std::min(opt.min_points, m)) seg[i][j] = fit_segment(bytes, seconds, i, j, opt.outlier_cap);
   // A boundary may fall between points i-1 and i only where the size changes.
   const auto can_start = [&](std::size_t i) { return i == 0 || bytes[i - 1] < bytes[i]; };
 

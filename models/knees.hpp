@@ -4,9 +4,10 @@
 // it cuts the misfit sharply.
 //
 // Method: for K = 1, 2, ... segments the optimal breakpoints are found by
-// dynamic programming over the sorted sizes (least squares of the RELATIVE
-// residual of a line a + b*n per segment, every segment >= min_points
-// points). K+1 segments are kept over K only while the K-segment fit is worse
+// dynamic programming over the sorted sizes (every segment >= min_points
+// points, each fitted with the robust relative line of robust_fit.hpp; a
+// segment's misfit is the sum of its squared relative residuals, each capped
+// at outlier_cap^2 so a single wild point neither makes nor hides a knee). K+1 segments are kept over K only while the K-segment fit is worse
 // than the noise floor and the extra segment divides the residual sum of
 // squares by at least `improvement` (i.e. the K-segment residual is at least
 // double the (K+1)-segment one).
@@ -22,6 +23,7 @@ struct KneeOptions {
   double improvement = 4.0;     // SSE ratio needed to add a segment (RMS halves)
   double noise_floor = 0.03;    // relative RMS below which no segment is added
   std::size_t max_segments = 4;
+  double outlier_cap = 0.25;    // relative residual beyond which a point counts as an outlier
 };
 
 struct Segment {
@@ -34,7 +36,7 @@ struct Piecewise {
   std::vector<Segment> segments;
   // Knee sizes: the first measured size (bytes) of each segment after the first.
   std::vector<double> knees_B;
-  double rms_rel = 0;  // RMS relative residual of the chosen piecewise fit
+  double rms_rel = 0;  // RMS relative residual (capped) of the chosen piecewise fit
 };
 
 // bytes sorted ascending (ties allowed: they are never split), seconds > 0.
