@@ -20,6 +20,9 @@ namespace cb {
 
 void add_run_command(CLI::App& app);
 void add_list_command(CLI::App& app);
+void add_fit_command(CLI::App& app);
+void add_calibrate_command(CLI::App& app);
+void add_predict_command(CLI::App& app);
 
 // The command line as typed (main sets it; run records it in JSON).
 void set_command_line(int argc, char** argv);

@@ -19,6 +19,9 @@ using AddCommand = void (*)(CLI::App&);
 constexpr AddCommand kCommands[] = {
     cb::add_run_command,
     cb::add_list_command,
+    cb::add_calibrate_command,
+    cb::add_fit_command,
+    cb::add_predict_command,
 };
 
 }  // namespace
