@@ -1,0 +1,174 @@
+// The simulator through the CLI: `collbench run --transport sim` rows (same
+// schema as real runs, model parameters filled, times equal to the library's),
+// --sim-verify, bad input, `collbench map` (rank spec, best and margin per
+// cell, complete CSV), and `collbench fit` recovering the simulated alpha,
+// beta, gamma within 1%. The binary comes from $CB_COLLBENCH (meson sets it).
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "models/csv_text.hpp"
+#include "transports/sim/simulator.hpp"
+
+namespace cb::sim {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Result {
+  int status = -1;
+  std::string output;  // stdout and stderr together
+};
+
+Result collbench(const std::string& args) {
+  const char* bin = std::getenv("CB_COLLBENCH");
+  EXPECT_NE(bin, nullptr) << "CB_COLLBENCH is not set";
+  Result r;
+  if (!bin) return r;
+  const std::string cmd = std::string(bin) + " " + args + " 2>&1";
+  std::FILE* pipe = popen(cmd.c_str(), "r");
+  char buf[4096];
+  std::size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, pipe)) > 0) r.output.append(buf, n);
+  const int raw = pclose(pipe);
+  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  return r;
+}
+
+fs::path temp_dir(const std::string& name) {
+  const fs::path d = fs::temp_directory_path() / ("cb_sim_cli_" + name + "_" + std::to_string(getpid()));
+  fs::remove_all(d);
+  fs::create_directories(d);
+  return d;
+}
+
+models::CsvTable read_csv(const fs::path& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return models::CsvTable(ss.str(), path.string());
+}
+
+TEST(SimCli, RunRowsCarryTheModelAndTheSimulatedTime) {
+  const fs::path dir = temp_dir("run");
+  const Result r = collbench("run --transport sim --ranks 4,5 -b 8 -e 1K -f 4 --coll allreduce "
+                             "--algo ring,rhd --alpha 3us --bandwidth 2GB/s --reduce-bandwidth 4GB/s "
+                             "--quiet --csv " + (dir / "r.csv").string());
+  ASSERT_EQ(r.status, 0) << r.output;
+  const models::CsvTable t = read_csv(dir / "r.csv");
+  ASSERT_EQ(t.rows().size(), 2u * 2u * 4u * 2u) << r.output;  // ranks x algos x sizes x placement
+  NetworkParams net;
+  net.alpha_s = 3e-6;
+  net.beta_s_per_B = 1 / 2e9;
+  net.gamma_s_per_B = 1 / 4e9;
+  for (const models::CsvRecord& row : t.rows()) {
+    EXPECT_EQ(t.cell(row, "transport"), "sim");
+    EXPECT_DOUBLE_EQ(std::stod(t.cell(row, "alpha_s")), 3e-6);
+    EXPECT_DOUBLE_EQ(std::stod(t.cell(row, "beta_s_per_B")), 5e-10);
+    EXPECT_DOUBLE_EQ(std::stod(t.cell(row, "gamma_s_per_B")), 2.5e-10);
+    EXPECT_EQ(t.cell(row, "iterations"), "1");
+    CollParams params;
+    params.p = std::stoi(t.cell(row, "ranks"));
+    params.count = std::stoul(t.cell(row, "count"));
+    params.in_place = t.cell(row, "placement") == "in";
+    const double want =
+        simulate(find_algorithm(Collective::allreduce, t.cell(row, "algorithm")), params, net).time_s;
+    EXPECT_NEAR(std::stod(t.cell(row, "time_median_us")), want * 1e6, want * 1e6 * 1e-6);
+  }
+  fs::remove_all(dir);
+}
+
+TEST(SimCli, SimVerifyChecksEveryAlgorithm) {
+  const Result r = collbench("run --transport sim --ranks 3,4 -b 8 -e 2K -f 16 --coll all --algo all "
+                             "-d int32,float -o sum,max --sim-verify --quiet");
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("Wrong elements: 0 OK"), std::string::npos) << r.output;
+}
+
+TEST(SimCli, BadInputIsOneLineAndExitStatusTwo) {
+  for (const char* args : {"--alpha 0", "--beta -1e-9", "--bandwidth fast", "--ranks 0",
+                           "--ranks 70000", "--alpha 3xs", "--beta 1e-9 --bandwidth 1GB/s"}) {
+    const Result r = collbench(std::string("run --transport sim -e 64 --quiet ") + args);
+    EXPECT_EQ(r.status, 2) << args << ": " << r.output;
+    EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 1) << args << ": " << r.output;
+  }
+  const Result m = collbench("map --ranks 8..4 --csv /dev/null");
+  EXPECT_EQ(m.status, 2) << m.output;
+}
+
+TEST(SimCli, MapWritesEveryCellWithItsBestAndMargin) {
+  const fs::path dir = temp_dir("map");
+  const fs::path csv = dir / "map.csv";
+  const Result r = collbench("map --coll allreduce,allgather --ranks 2..16 -b 64 -e 64K -f 32 --quiet "
+                             "--csv " + csv.string());
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_FALSE(fs::exists(csv.string() + ".partial"));
+  const models::CsvTable t = read_csv(csv);
+  std::set<int> ranks;
+  std::map<std::string, std::vector<const models::CsvRecord*>> cells;
+  for (const models::CsvRecord& row : t.rows()) {
+    ranks.insert(std::stoi(t.cell(row, "ranks")));
+    cells[t.cell(row, "collective") + "/" + t.cell(row, "ranks") + "/" + t.cell(row, "bytes")].push_back(&row);
+  }
+  EXPECT_EQ(ranks, (std::set<int>{2, 3, 4, 6, 8, 12, 16}));
+  ASSERT_FALSE(cells.empty());
+  for (const auto& [cell, rows] : cells) {
+    double best = 1e300, second = 1e300;
+    std::string best_name;
+    for (const models::CsvRecord* row : rows) {
+      const double t_s = std::stod(t.cell(*row, "time_s"));
+      if (t_s < best) {
+        second = best;
+        best = t_s;
+        best_name = t.cell(*row, "algorithm");
+      } else if (t_s < second) {
+        second = t_s;
+      }
+    }
+    for (const models::CsvRecord* row : rows) {
+      EXPECT_EQ(std::stod(t.cell(*row, "best_time_s")), best) << cell;
+      EXPECT_NEAR(std::stod(t.cell(*row, "margin")), second / best - 1, 1e-6) << cell;
+    }
+    EXPECT_EQ(t.cell(*rows[0], "best_algorithm"), best_name) << cell;
+  }
+  fs::remove_all(dir);
+}
+
+// The simulator reproduces the alpha-beta-gamma cost exactly for these
+// algorithms, so fitting a simulated sweep must give the parameters back.
+TEST(SimCli, FitRecoversTheSimulatedParametersWithinOnePercent) {
+  const fs::path dir = temp_dir("fit");
+  const Result run = collbench(
+      "run --transport sim --ranks 2,4,7,16 -b 8 -e 4M -f 4 --coll all --algo ring,tree,naive "
+      "--placement out --alpha 3.7us --beta 4.35e-10 --gamma 9e-11 --quiet --csv " +
+      (dir / "sim.csv").string());
+  ASSERT_EQ(run.status, 0) << run.output;
+  const Result fit = collbench("fit " + (dir / "sim.csv").string() + " --out " + dir.string());
+  ASSERT_EQ(fit.status, 0) << fit.output;
+  const models::CsvTable t = read_csv(dir / "fit.csv");
+  bool found = false;
+  for (const models::CsvRecord& row : t.rows()) {
+    if (t.cell(row, "scope") != "global") continue;
+    found = true;
+    EXPECT_NEAR(std::stod(t.cell(row, "alpha_s")), 3.7e-6, 3.7e-8) << fit.output;
+    EXPECT_NEAR(std::stod(t.cell(row, "beta_s_per_B")), 4.35e-10, 4.35e-12) << fit.output;
+    EXPECT_NEAR(std::stod(t.cell(row, "gamma_s_per_B")), 9e-11, 9e-13) << fit.output;
+  }
+  EXPECT_TRUE(found) << "no scope=global row in fit.csv";
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace cb::sim
