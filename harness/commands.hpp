@@ -23,6 +23,7 @@ void add_list_command(CLI::App& app);
 void add_fit_command(CLI::App& app);
 void add_calibrate_command(CLI::App& app);
 void add_predict_command(CLI::App& app);
+void add_map_command(CLI::App& app);
 
 // The command line as typed (main sets it; run records it in JSON).
 void set_command_line(int argc, char** argv);

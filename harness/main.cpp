@@ -22,6 +22,7 @@ constexpr AddCommand kCommands[] = {
     cb::add_calibrate_command,
     cb::add_fit_command,
     cb::add_predict_command,
+    cb::add_map_command,
 };
 
 }  // namespace

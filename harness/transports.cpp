@@ -7,12 +7,14 @@ namespace cb {
 
 void add_mpi_transport(std::vector<TransportSpec>& list);
 void add_ipc_transport(std::vector<TransportSpec>& list);
+void add_sim_transport(std::vector<TransportSpec>& list);
 
 std::vector<TransportSpec>& transports() {
   static std::vector<TransportSpec> list = [] {
     std::vector<TransportSpec> l;
     add_mpi_transport(l);
     add_ipc_transport(l);
+    add_sim_transport(l);
     return l;
   }();
   return list;
