@@ -1,8 +1,8 @@
 // `collbench list`: the algorithm x collective matrix and the transports and
 // library baselines of this build.
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <string>
 

@@ -2,9 +2,9 @@
 // algorithms, datatypes, ops, placements and rank counts, on any transport.
 // Flags keep nccl-tests' letters and meanings (-b -e -f -i -n -w -c -d -o);
 // each transport adds its own flags (backend.hpp).
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
 #include <csignal>
 #include <cstdio>
 #include <memory>
@@ -89,8 +89,9 @@ void add_run_command(CLI::App& app) {
   RunOptions& o = *options;
   cmd->add_option("--transport", o.transport, "Transport: mpi, or another of `collbench list`")
       ->capture_default_str();
-  cmd->add_option("--coll", o.colls, "Collectives: list of allreduce, reduce_scatter, allgather, "
-                                     "alltoall, or all")
+  cmd->add_option("--coll", o.colls,
+                  "Collectives: list of allreduce, reduce_scatter, allgather, "
+                  "alltoall, or all")
       ->capture_default_str();
   cmd->add_option("--algo", o.algos,
                   "Algorithms: list (registry names and baselines such as mpi), or all")
@@ -113,8 +114,9 @@ void add_run_command(CLI::App& app) {
                   "Seconds per configuration when -n is 0: sample until the median's 95% CI is "
                   "within 5% or the budget is spent")
       ->capture_default_str();
-  cmd->add_option("-d,--datatype", o.datatypes, "Datatypes: list (float, double, half, bf16, "
-                                                "int8 ... uint64) or all")
+  cmd->add_option("-d,--datatype", o.datatypes,
+                  "Datatypes: list (float, double, half, bf16, "
+                  "int8 ... uint64) or all")
       ->capture_default_str();
   cmd->add_option("-o,--op", o.ops, "Reduction ops: list of sum, prod, min, max, avg, or all")
       ->capture_default_str();
@@ -122,8 +124,9 @@ void add_run_command(CLI::App& app) {
   cmd->add_option("--ranks", o.ranks,
                   "Rank counts: list (2,4,8), all (2..world), pow2, or A..B (powers of two from A "
                   "to B); default: the world size");
-  cmd->add_option("--wait", o.wait, "How ranks wait: spin, yield, sleep, or auto (spin unless "
-                                    "ranks outnumber cores)")
+  cmd->add_option("--wait", o.wait,
+                  "How ranks wait: spin, yield, sleep, or auto (spin unless "
+                  "ranks outnumber cores)")
       ->capture_default_str();
   cmd->add_option("--segment", o.segment,
                   "Pipelining segment in bytes for ring/tree/dbtree (0 = algorithm default)")

@@ -5,13 +5,36 @@
 namespace cb {
 
 const std::vector<std::string_view>& result_columns() {
-  static const std::vector<std::string_view> cols = {
-      "transport",      "collective",     "algorithm",     "datatype",     "op",
-      "placement",      "ranks",          "bytes",         "count",        "iterations",
-      "time_median_us", "time_min_us",    "time_mean_us",  "time_p95_us",  "time_max_us",
-      "ci_lo_us",       "ci_hi_us",       "algbw_GBps",    "busbw_GBps",   "wrong",
-      "oversubscribed", "wait_policy",    "alpha_s",       "beta_s_per_B", "gamma_s_per_B",
-      "host",           "timestamp",      "collbench_version", "git_rev",  "mpi_version"};
+  static const std::vector<std::string_view> cols = {"transport",
+                                                     "collective",
+                                                     "algorithm",
+                                                     "datatype",
+                                                     "op",
+                                                     "placement",
+                                                     "ranks",
+                                                     "bytes",
+                                                     "count",
+                                                     "iterations",
+                                                     "time_median_us",
+                                                     "time_min_us",
+                                                     "time_mean_us",
+                                                     "time_p95_us",
+                                                     "time_max_us",
+                                                     "ci_lo_us",
+                                                     "ci_hi_us",
+                                                     "algbw_GBps",
+                                                     "busbw_GBps",
+                                                     "wrong",
+                                                     "oversubscribed",
+                                                     "wait_policy",
+                                                     "alpha_s",
+                                                     "beta_s_per_B",
+                                                     "gamma_s_per_B",
+                                                     "host",
+                                                     "timestamp",
+                                                     "collbench_version",
+                                                     "git_rev",
+                                                     "mpi_version"};
   return cols;
 }
 

@@ -31,7 +31,8 @@ int parse_int(const std::string& text, const std::string& what) {
     if (used == text.size()) return v;
   } catch (const std::exception&) {
   }
-  throw UsageError(fmt::format("bad rank count '{}' in --ranks {} (expected an integer)", text, what));
+  throw UsageError(
+      fmt::format("bad rank count '{}' in --ranks {} (expected an integer)", text, what));
 }
 
 }  // namespace
@@ -49,8 +50,8 @@ std::vector<int> parse_ranks(const std::string& text, int max, const std::string
     const int a = parse_int(text.substr(0, dots), text);
     const int b = parse_int(text.substr(dots + 2), text);
     if (a < 1 || b < a)
-      throw UsageError(fmt::format("bad --ranks range '{}' (need 1 <= A <= B; accepted: {})", text,
-                                   accepted));
+      throw UsageError(
+          fmt::format("bad --ranks range '{}' (need 1 <= A <= B; accepted: {})", text, accepted));
     // The powers of two from A to B, with A and B themselves.
     out.push_back(a);
     int p = 1;
@@ -65,10 +66,11 @@ std::vector<int> parse_ranks(const std::string& text, int max, const std::string
   for (int p : out) {
     if (p < 1) throw UsageError(fmt::format("bad rank count {} in --ranks (must be >= 1)", p));
     if (p > max)
-      throw UsageError(fmt::format("rank count {} in --ranks exceeds {} (at most {}{})", p, max_what,
-                                   max, max_what.find("process") != std::string::npos
-                                            ? fmt::format("; launch more with mpiexec -n {}", p)
-                                            : ""));
+      throw UsageError(fmt::format("rank count {} in --ranks exceeds {} (at most {}{})", p,
+                                   max_what, max,
+                                   max_what.find("process") != std::string::npos
+                                       ? fmt::format("; launch more with mpiexec -n {}", p)
+                                       : ""));
   }
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
@@ -160,7 +162,8 @@ std::map<Collective, std::vector<std::string>> resolve_algorithms(
     }
     if (is_baseline_name(name)) {
       std::string own;
-      for (std::string_view b : transport.baselines) own += fmt::format("{}{}", own.empty() ? "" : ", ", b);
+      for (std::string_view b : transport.baselines)
+        own += fmt::format("{}{}", own.empty() ? "" : ", ", b);
       throw UsageError(fmt::format(
           "algorithm '{}' is a library baseline of another transport, not of --transport {} "
           "(its baselines: {})",
@@ -215,7 +218,8 @@ nlohmann::json Plan::to_json(const RunOptions& o) const {
   j["segment"] = o.segment;
   j["warmup"] = sampling.warmup;
   j["iterations"] = sampling.iterations;
-  j["time_budget_s"] = sampling.iterations > 0 ? nlohmann::json(nullptr) : nlohmann::json(sampling.budget_s);
+  j["time_budget_s"] =
+      sampling.iterations > 0 ? nlohmann::json(nullptr) : nlohmann::json(sampling.budget_s);
   j["ci_rel"] = sampling.ci_rel;
   j["min_iterations"] = sampling.min_iterations;
   j["max_iterations"] = sampling.max_iterations;
@@ -233,9 +237,11 @@ Plan make_plan(const RunOptions& o, int world_size, int ranks_per_node,
   plan.transport_label = t.label ? t.label() : std::string(t.name);
   plan.wait = parse_wait_policy(o.wait);
 
-  if (o.iterations < 0) throw UsageError(fmt::format("bad -n {} (must be >= 1, or 0 for --time-budget)", o.iterations));
+  if (o.iterations < 0)
+    throw UsageError(fmt::format("bad -n {} (must be >= 1, or 0 for --time-budget)", o.iterations));
   if (o.warmup < 0) throw UsageError(fmt::format("bad -w {} (must be >= 0)", o.warmup));
-  if (o.check != 0 && o.check != 1) throw UsageError(fmt::format("bad -c {} (must be 0 or 1)", o.check));
+  if (o.check != 0 && o.check != 1)
+    throw UsageError(fmt::format("bad -c {} (must be 0 or 1)", o.check));
   if (!(o.time_budget_s > 0))
     throw UsageError(fmt::format("bad --time-budget {} (must be > 0 seconds)", o.time_budget_s));
   plan.sampling.warmup = o.warmup;
@@ -266,8 +272,9 @@ Plan make_plan(const RunOptions& o, int world_size, int ranks_per_node,
   const std::string max_what = t.per_process
                                    ? fmt::format("the {} processes of this launch", world_size)
                                    : fmt::format("what transport {} supports", t.name);
-  const std::string ranks_text =
-      o.ranks.empty() && !t.per_process && t.default_ranks > 0 ? std::to_string(t.default_ranks) : o.ranks;
+  const std::string ranks_text = o.ranks.empty() && !t.per_process && t.default_ranks > 0
+                                     ? std::to_string(t.default_ranks)
+                                     : o.ranks;
   const std::vector<int> ranks = parse_ranks(ranks_text, max_ranks, max_what);
 
   for (int p : ranks) {

@@ -24,7 +24,8 @@ class ProcessMeasurer final : public Measurer {
                               c.dtype, c.op,         c.in_place,   c.segment_bytes};
       schedule = make_schedule(find_algorithm(c.coll, c.algorithm), params);
     }
-    const std::unique_ptr<Operation> op = t_.make_operation(c, schedule ? &*schedule : nullptr, group);
+    const std::unique_ptr<Operation> op =
+        t_.make_operation(c, schedule ? &*schedule : nullptr, group);
     Measurement m;
     m.oversubscribed = group.oversubscribed();
     m.wait = group.wait_policy();

@@ -73,7 +73,8 @@ class ConsoleReporter final : public Reporter {
       fmt::print(out_, "# Results not verified (-c 0)\n");
     else
       fmt::print(out_, "# Wrong elements: {} {}\n", wrong_total_, wrong_total_ ? "FAILED" : "OK");
-    if (!complete) fmt::print(out_, "# Interrupted: the rows above are complete, the rest was not run\n");
+    if (!complete)
+      fmt::print(out_, "# Interrupted: the rows above are complete, the rest was not run\n");
     std::fflush(out_);
   }
 
@@ -89,13 +90,14 @@ class ConsoleReporter final : public Reporter {
                r.oversubscribed ? " (OVERSUBSCRIBED: ranks outnumber cores)" : "");
     const std::string block = fmt::format("{:>10} {:>9} {:>9} {:>7} {:>7} {:>6}", "time(us)",
                                           "min(us)", "p95(us)", "algbw", "busbw", "#wrong");
-    const std::string units =
-        fmt::format("{:>10} {:>9} {:>9} {:>7} {:>7} {:>6}", "median", "", "", "(GB/s)", "(GB/s)", "");
+    const std::string units = fmt::format("{:>10} {:>9} {:>9} {:>7} {:>7} {:>6}", "median", "", "",
+                                          "(GB/s)", "(GB/s)", "");
     std::string title = fmt::format("#{:>11} {:>12} {:>6} {:>6} {:>10} {:>5}", "size", "count",
                                     "type", "redop", "algo", "ranks");
-    std::string sub = fmt::format("#{:>11} {:>12} {:>6} {:>6} {:>10} {:>5}", "(B)", "(elements)",
-                                  "", "", "", "");
-    std::string place = fmt::format("#{:>11} {:>12} {:>6} {:>6} {:>10} {:>5}", "", "", "", "", "", "");
+    std::string sub =
+        fmt::format("#{:>11} {:>12} {:>6} {:>6} {:>10} {:>5}", "(B)", "(elements)", "", "", "", "");
+    std::string place =
+        fmt::format("#{:>11} {:>12} {:>6} {:>6} {:>10} {:>5}", "", "", "", "", "", "");
     if (show_out_) {
       title += "  " + block;
       sub += "  " + units;
@@ -111,11 +113,12 @@ class ConsoleReporter final : public Reporter {
 
   void line(const Row* out_row, const Row* in_row) {
     const Row& any = out_row ? *out_row : *in_row;
-    std::string text = fmt::format("{:>12} {:>12} {:>6} {:>6} {:>10} {:>5}", any.c.bytes(),
-                                   any.c.count, to_string(any.c.dtype), op_text(any.c),
-                                   any.c.algorithm, any.c.ranks);
+    std::string text =
+        fmt::format("{:>12} {:>12} {:>6} {:>6} {:>10} {:>5}", any.c.bytes(), any.c.count,
+                    to_string(any.c.dtype), op_text(any.c), any.c.algorithm, any.c.ranks);
     const auto block = [](const Row* r) {
-      if (!r) return fmt::format("{:>10} {:>9} {:>9} {:>7} {:>7} {:>6}", "-", "-", "-", "-", "-", "-");
+      if (!r)
+        return fmt::format("{:>10} {:>9} {:>9} {:>7} {:>7} {:>6}", "-", "-", "-", "-", "-", "-");
       return fmt::format("{:>10.2f} {:>9.2f} {:>9.2f} {:>7.2f} {:>7.2f} {:>6}",
                          r->time_s.median * 1e6, r->time_s.min * 1e6, r->time_s.p95 * 1e6,
                          r->algbw_GBps, r->busbw_GBps,
@@ -158,8 +161,8 @@ class ConsoleReporter final : public Reporter {
       }
       std::string peaks;
       for (const std::string& a : algos)
-        peaks += fmt::format("{}{} {:.2f} @ {}", peaks.empty() ? "" : ", ", a,
-                             peak[a]->busbw_GBps, format_bytes(peak[a]->c.bytes()));
+        peaks += fmt::format("{}{} {:.2f} @ {}", peaks.empty() ? "" : ", ", a, peak[a]->busbw_GBps,
+                             format_bytes(peak[a]->c.bytes()));
       fmt::print(out_, "#   peak busbw (GB/s): {}\n", peaks);
       std::string ranges;
       const Row* run_first = nullptr;

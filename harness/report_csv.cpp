@@ -14,7 +14,8 @@ namespace {
 
 class CsvReporter final : public Reporter {
  public:
-  explicit CsvReporter(std::string path) : path_(std::move(path)), partial_(path_ + kPartialSuffix) {
+  explicit CsvReporter(std::string path)
+      : path_(std::move(path)), partial_(path_ + kPartialSuffix) {
     file_ = std::fopen(partial_.c_str(), "w");
     if (!file_)
       throw UsageError(fmt::format("cannot write --csv '{}': {}", partial_, std::strerror(errno)));
@@ -58,7 +59,8 @@ class CsvReporter final : public Reporter {
   void write_line(std::string line) {
     line += '\n';
     if (std::fwrite(line.data(), 1, line.size(), file_) != line.size() || std::fflush(file_) != 0)
-      throw std::runtime_error(fmt::format("writing '{}' failed: {}", partial_, std::strerror(errno)));
+      throw std::runtime_error(
+          fmt::format("writing '{}' failed: {}", partial_, std::strerror(errno)));
   }
 
   std::string path_, partial_;

@@ -29,7 +29,8 @@ class JsonReporter final : public Reporter {
     // Fail on an unwritable destination now, before anything is measured.
     const std::string probe = path_ + ".tmp";
     std::FILE* f = std::fopen(probe.c_str(), "w");
-    if (!f) throw UsageError(fmt::format("cannot write --json '{}': {}", path_, std::strerror(errno)));
+    if (!f)
+      throw UsageError(fmt::format("cannot write --json '{}': {}", path_, std::strerror(errno)));
     std::fclose(f);
     std::remove(probe.c_str());
   }
@@ -62,8 +63,7 @@ class JsonReporter final : public Reporter {
     {
       std::ofstream out(tmp);
       out << doc_.dump(1) << '\n';
-      if (!out.flush())
-        throw std::runtime_error(fmt::format("writing '{}' failed", tmp));
+      if (!out.flush()) throw std::runtime_error(fmt::format("writing '{}' failed", tmp));
     }
     if (std::rename(tmp.c_str(), dest.c_str()) != 0)
       throw std::runtime_error(

@@ -25,14 +25,14 @@ class ProgressReporter final : public Reporter {
     ++done_;
     const double elapsed =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-    const double eta = done_ < total_ ? elapsed / static_cast<double>(done_) *
-                                            static_cast<double>(total_ - done_)
-                                      : 0;
+    const double eta =
+        done_ < total_ ? elapsed / static_cast<double>(done_) * static_cast<double>(total_ - done_)
+                       : 0;
     fmt::print(err_, "[{}/{}] {} {} {} {} {} p={} {}: {:.2f} us ({} samples)  elapsed {}  ETA {}\n",
                done_, total_, r.c.transport, to_string(r.c.coll), r.c.algorithm,
                to_string(r.c.dtype), r.c.in_place ? "in" : "out", r.c.ranks,
-               format_bytes(r.c.bytes()), r.time_s.median * 1e6, r.time_s.n,
-               clock_text(elapsed), clock_text(eta));
+               format_bytes(r.c.bytes()), r.time_s.median * 1e6, r.time_s.n, clock_text(elapsed),
+               clock_text(eta));
     std::fflush(err_);
   }
   void finish(bool) override {}

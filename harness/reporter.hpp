@@ -6,10 +6,9 @@
 
 #include <cstddef>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "harness/metadata.hpp"
 #include "harness/row.hpp"

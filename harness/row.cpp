@@ -28,16 +28,21 @@ Row make_row(const Case& c, const Measurement& m) {
 
 std::string_view to_string(WaitPolicy w) {
   switch (w) {
-    case WaitPolicy::automatic: return "auto";
-    case WaitPolicy::spin: return "spin";
-    case WaitPolicy::yield: return "yield";
-    case WaitPolicy::sleep: return "sleep";
+    case WaitPolicy::automatic:
+      return "auto";
+    case WaitPolicy::spin:
+      return "spin";
+    case WaitPolicy::yield:
+      return "yield";
+    case WaitPolicy::sleep:
+      return "sleep";
   }
   return "auto";
 }
 
 WaitPolicy parse_wait_policy(std::string_view name) {
-  for (WaitPolicy w : {WaitPolicy::spin, WaitPolicy::yield, WaitPolicy::sleep, WaitPolicy::automatic})
+  for (WaitPolicy w :
+       {WaitPolicy::spin, WaitPolicy::yield, WaitPolicy::sleep, WaitPolicy::automatic})
     if (to_string(w) == name) return w;
   throw UsageError(fmt::format("unknown --wait '{}' (valid: spin, yield, sleep, auto)", name));
 }

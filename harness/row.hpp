@@ -15,7 +15,7 @@ namespace cb {
 
 struct Row {
   Case c;
-  Stats time_s;  // per-iteration time statistics, SECONDS
+  Stats time_s;           // per-iteration time statistics, SECONDS
   double algbw_GBps = 0;  // from the median; GB = 1e9 B
   double busbw_GBps = 0;
   std::optional<std::uint64_t> wrong;

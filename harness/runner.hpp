@@ -18,7 +18,7 @@ namespace cb {
 struct RunOutcome {
   std::uint64_t wrong = 0;  // wrong elements over all verified rows
   std::size_t rows = 0;
-  int signal = 0;           // interrupting signal, 0 when complete
+  int signal = 0;  // interrupting signal, 0 when complete
 };
 
 // Collective over `world`. `reporters` is only used on world rank 0.

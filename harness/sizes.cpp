@@ -11,10 +11,10 @@ namespace cb {
 
 std::size_t parse_bytes(std::string_view text, std::string_view flag) {
   const auto bad = [&] {
-    return UsageError(fmt::format(
-        "bad size '{}' for {} (expected a byte count such as 8, 64K, 1M or 2G; "
-        "K/M/G are powers of 1024)",
-        text, flag));
+    return UsageError(
+        fmt::format("bad size '{}' for {} (expected a byte count such as 8, 64K, 1M or 2G; "
+                    "K/M/G are powers of 1024)",
+                    text, flag));
   };
   std::size_t value = 0;
   const char* first = text.data();
@@ -56,8 +56,8 @@ std::vector<std::size_t> size_sweep(std::size_t begin, std::size_t end, std::siz
                                     std::size_t increment) {
   if (begin == 0) throw UsageError("bad -b 0: the smallest size must be at least 1 byte");
   if (begin > end)
-    throw UsageError(fmt::format("bad size range: -b {} is larger than -e {} (need -b <= -e)",
-                                 begin, end));
+    throw UsageError(
+        fmt::format("bad size range: -b {} is larger than -e {} (need -b <= -e)", begin, end));
   if (increment == 0 && factor < 2)
     throw UsageError(fmt::format("bad -f {}: the size factor must be an integer >= 2", factor));
   std::vector<std::size_t> sizes;

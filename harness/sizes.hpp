@@ -20,7 +20,7 @@ std::string format_bytes(std::size_t bytes);
 // begin+increment ... when increment > 0) up to end inclusive. Throws
 // UsageError for begin 0, begin > end, factor < 2.
 std::vector<std::size_t> size_sweep(std::size_t begin, std::size_t end, std::size_t factor,
-                                     std::size_t increment);
+                                    std::size_t increment);
 
 // The count (elements, MPI meaning) a requested size S gives for a
 // collective: S is count*elem for allreduce and count*elem*p for the others;

@@ -18,7 +18,8 @@ void add_mpi_transport(std::vector<TransportSpec>& list) {
   t.make_operation = [](const Case& c, const Schedule* schedule,
                         Group& group) -> std::unique_ptr<Operation> {
     MPI_Comm comm = mpi_comm_of(group);
-    if (schedule) return std::make_unique<MpiScheduleOperation>(*schedule, comm, group.wait_policy());
+    if (schedule)
+      return std::make_unique<MpiScheduleOperation>(*schedule, comm, group.wait_policy());
     return std::make_unique<MpiLibraryOperation>(c.coll, c.dtype, c.op, c.in_place, c.count, comm,
                                                  group.wait_policy());
   };

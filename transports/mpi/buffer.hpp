@@ -14,7 +14,7 @@ class AlignedBuffer {
  public:
   AlignedBuffer() = default;
   explicit AlignedBuffer(std::size_t bytes)
-      : data_(bytes ? static_cast<std::byte*>(::operator new(bytes, std::align_val_t{64}))
+      : data_(bytes ? static_cast<std::byte*>(::operator new (bytes, std::align_val_t{64}))
                     : nullptr),
         bytes_(bytes) {
     if (bytes_) std::memset(data_.get(), 0, bytes_);
@@ -24,7 +24,7 @@ class AlignedBuffer {
 
  private:
   struct Free {
-    void operator()(std::byte* p) const { ::operator delete(p, std::align_val_t{64}); }
+    void operator()(std::byte* p) const { ::operator delete (p, std::align_val_t{64}); }
   };
   std::unique_ptr<std::byte, Free> data_;
   std::size_t bytes_ = 0;

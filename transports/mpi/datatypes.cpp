@@ -41,10 +41,14 @@ MPI_Op half_op(ReduceOp op) {
   }();
   switch (op) {
     case ReduceOp::sum:
-    case ReduceOp::avg: return ops[0];
-    case ReduceOp::prod: return ops[1];
-    case ReduceOp::min: return ops[2];
-    case ReduceOp::max: return ops[3];
+    case ReduceOp::avg:
+      return ops[0];
+    case ReduceOp::prod:
+      return ops[1];
+    case ReduceOp::min:
+      return ops[2];
+    case ReduceOp::max:
+      return ops[3];
   }
   return ops[0];
 }
@@ -53,16 +57,25 @@ MPI_Op half_op(ReduceOp op) {
 
 MPI_Datatype mpi_datatype(DataType dtype) {
   switch (dtype) {
-    case DataType::int8: return MPI_INT8_T;
-    case DataType::uint8: return MPI_UINT8_T;
-    case DataType::int32: return MPI_INT32_T;
-    case DataType::uint32: return MPI_UINT32_T;
-    case DataType::int64: return MPI_INT64_T;
-    case DataType::uint64: return MPI_UINT64_T;
+    case DataType::int8:
+      return MPI_INT8_T;
+    case DataType::uint8:
+      return MPI_UINT8_T;
+    case DataType::int32:
+      return MPI_INT32_T;
+    case DataType::uint32:
+      return MPI_UINT32_T;
+    case DataType::int64:
+      return MPI_INT64_T;
+    case DataType::uint64:
+      return MPI_UINT64_T;
     case DataType::fp16:
-    case DataType::bf16: return half_type(dtype);
-    case DataType::fp32: return MPI_FLOAT;
-    case DataType::fp64: return MPI_DOUBLE;
+    case DataType::bf16:
+      return half_type(dtype);
+    case DataType::fp32:
+      return MPI_FLOAT;
+    case DataType::fp64:
+      return MPI_DOUBLE;
   }
   return MPI_DATATYPE_NULL;
 }
@@ -72,10 +85,14 @@ MPI_Op mpi_op(DataType dtype, ReduceOp op) {
   if (dtype == DataType::bf16) return half_op<DataType::bf16>(op);
   switch (op) {
     case ReduceOp::sum:
-    case ReduceOp::avg: return MPI_SUM;
-    case ReduceOp::prod: return MPI_PROD;
-    case ReduceOp::min: return MPI_MIN;
-    case ReduceOp::max: return MPI_MAX;
+    case ReduceOp::avg:
+      return MPI_SUM;
+    case ReduceOp::prod:
+      return MPI_PROD;
+    case ReduceOp::min:
+      return MPI_MIN;
+    case ReduceOp::max:
+      return MPI_MAX;
   }
   return MPI_OP_NULL;
 }

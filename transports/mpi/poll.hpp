@@ -25,10 +25,15 @@ template <class Done>
 void poll_until(Done&& done, WaitPolicy policy) {
   while (!done()) {
     switch (policy) {
-      case WaitPolicy::yield: sched_yield(); break;
-      case WaitPolicy::sleep: std::this_thread::sleep_for(kSleepQuantum); break;
+      case WaitPolicy::yield:
+        sched_yield();
+        break;
+      case WaitPolicy::sleep:
+        std::this_thread::sleep_for(kSleepQuantum);
+        break;
       case WaitPolicy::automatic:
-      case WaitPolicy::spin: break;
+      case WaitPolicy::spin:
+        break;
     }
   }
 }

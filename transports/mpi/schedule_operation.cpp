@@ -88,8 +88,8 @@ void MpiScheduleOperation::plan_steps() {
     }
     for (const Send& snd : step.sends) {
       if (snd.src.count == 0) continue;
-      plan.posts.push_back({address(snd.src), static_cast<MPI_Count>(snd.src.count * elem_),
-                            snd.peer, true});
+      plan.posts.push_back(
+          {address(snd.src), static_cast<MPI_Count>(snd.src.count * elem_), snd.peer, true});
     }
     for (const Local& l : step.locals) {
       if (l.dst.count == 0) continue;
@@ -119,11 +119,10 @@ void MpiScheduleOperation::run() {
     const std::size_t n = step.posts.size();
     for (std::size_t i = 0; i < n; ++i) {
       const Post& post = step.posts[i];
-      const int rc = post.is_send
-                         ? MPI_Isend_c(post.addr, post.bytes, MPI_BYTE, post.peer, step.tag, comm_,
-                                       &requests_[i])
-                         : MPI_Irecv_c(post.addr, post.bytes, MPI_BYTE, post.peer, step.tag, comm_,
-                                       &requests_[i]);
+      const int rc = post.is_send ? MPI_Isend_c(post.addr, post.bytes, MPI_BYTE, post.peer,
+                                                step.tag, comm_, &requests_[i])
+                                  : MPI_Irecv_c(post.addr, post.bytes, MPI_BYTE, post.peer,
+                                                step.tag, comm_, &requests_[i]);
       check_mpi(rc, post.is_send ? "MPI_Isend_c" : "MPI_Irecv_c");
     }
     wait_all(std::span<MPI_Request>(requests_.data(), n), wait_);
@@ -131,11 +130,15 @@ void MpiScheduleOperation::run() {
       reduce_inplace(sched_.dtype, reduce_op_, a.dst, a.src, a.count);
     for (const LocalOp& l : step.locals) {
       switch (l.kind) {
-        case LocalKind::copy: std::memmove(l.dst, l.src, l.count * elem_); break;
+        case LocalKind::copy:
+          std::memmove(l.dst, l.src, l.count * elem_);
+          break;
         case LocalKind::reduce:
           reduce_inplace(sched_.dtype, reduce_op_, l.dst, l.src, l.count);
           break;
-        case LocalKind::average: divide_inplace(sched_.dtype, l.dst, l.count, sched_.p); break;
+        case LocalKind::average:
+          divide_inplace(sched_.dtype, l.dst, l.count, sched_.p);
+          break;
       }
     }
   }

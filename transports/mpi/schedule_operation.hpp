@@ -69,7 +69,7 @@ class MpiScheduleOperation final : public Operation {
   MPI_Comm comm_;
   WaitPolicy wait_;
   std::size_t elem_;
-  ReduceOp reduce_op_;  // avg reduces with sum
+  ReduceOp reduce_op_;                    // avg reduces with sum
   AlignedBuffer input_buf_, output_buf_;  // output_buf_ unused when in place
   std::byte* input_ = nullptr;
   std::byte* output_ = nullptr;

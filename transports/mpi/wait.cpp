@@ -93,7 +93,8 @@ bool oversubscribed(MPI_Comm comm) {
   const int local = ranks > union_of_affinity(node) ? 1 : 0;
   MPI_Comm_free(&node);
   int any = 0;
-  check_mpi(MPI_Allreduce(&local, &any, 1, MPI_INT, MPI_MAX, comm), "MPI_Allreduce(oversubscribed)");
+  check_mpi(MPI_Allreduce(&local, &any, 1, MPI_INT, MPI_MAX, comm),
+            "MPI_Allreduce(oversubscribed)");
   return any != 0;
 }
 

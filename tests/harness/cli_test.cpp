@@ -1,0 +1,169 @@
+// `collbench run` as a user meets it, single rank (no mpiexec): every bad
+// input gives exit 2, one line naming the bad value and no output file; the
+// CSV/JSON schema; an interrupted sweep keeps whole rows in FILE.partial and
+// never leaves FILE. The binary comes from $COLLBENCH (meson sets it).
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Result {
+  int status = -1;  // exit status, or 128 + signal
+  std::string out, err;
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> out;
+  std::stringstream in(text);
+  for (std::string l; std::getline(in, l);) out.push_back(l);
+  return out;
+}
+
+class Cli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const char* bin = std::getenv("COLLBENCH");
+    ASSERT_NE(bin, nullptr) << "COLLBENCH must name the collbench binary";
+    bin_ = bin;
+    dir_ = fs::temp_directory_path() /
+           ("collbench-cli-" + std::to_string(::getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  // Runs collbench with `args` (shell words), waiting for it.
+  Result run(const std::string& args) {
+    const std::string cmd =
+        bin_ + " " + args + " >" + (dir_ / "out").string() + " 2>" + (dir_ / "err").string();
+    const int rc = std::system(cmd.c_str());
+    Result r;
+    r.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : 128 + WTERMSIG(rc);
+    r.out = slurp(dir_ / "out");
+    r.err = slurp(dir_ / "err");
+    return r;
+  }
+
+  // Bad input: exit 2, one stderr line containing `needle`, no output files.
+  void expect_refused(const std::string& args, const std::string& needle) {
+    SCOPED_TRACE(args);
+    const Result r =
+        run(args + " --csv " + (dir_ / "r.csv").string() + " --json " + (dir_ / "r.json").string());
+    EXPECT_EQ(r.status, 2);
+    const auto err = lines_of(r.err);
+    ASSERT_EQ(err.size(), 1u) << r.err;
+    EXPECT_NE(err[0].find(needle), std::string::npos) << err[0];
+    for (const char* f : {"r.csv", "r.csv.partial", "r.json", "r.json.partial", "r.json.tmp"})
+      EXPECT_FALSE(fs::exists(dir_ / f)) << f;
+  }
+
+  std::string bin_;
+  fs::path dir_;
+};
+
+TEST_F(Cli, EveryBadInputIsOneLineAndNoFile) {
+  expect_refused("run -b 8X", "'8X'");
+  expect_refused("run -e 1Q", "'1Q'");
+  expect_refused("run -b 1M -e 8", "-b");
+  expect_refused("run -f 1", "-f 1");
+  expect_refused("run --coll allreduse", "'allreduse'");
+  expect_refused("run --algo rign", "'rign'");
+  expect_refused("run -d float17", "'float17'");
+  expect_refused("run -o mean", "'mean'");
+  expect_refused("run --transport carrier-pigeon", "'carrier-pigeon'");
+  expect_refused("run --placement sideways", "'sideways'");
+  expect_refused("run --wait nap", "'nap'");
+  expect_refused("run --coll allreduce --algo bruck", "'bruck'");  // undefined pair
+  expect_refused("run --ranks 4", "rank count 4");                 // world has 1 process
+  expect_refused("run -b 64G -e 64G", "available");                // does not fit in memory
+}
+
+TEST_F(Cli, SingleRankRunSaysHowToLaunchMoreAndWritesTheCsvSchema) {
+  const fs::path csv = dir_ / "r.csv";
+  const fs::path json = dir_ / "r.json";
+  const Result r = run("run --quiet -n 3 -b 8 -e 64 --algo ring,mpi --csv " + csv.string() +
+                       " --json " + json.string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("mpiexec -n"), std::string::npos) << r.err;
+  EXPECT_NE(r.out.find("best by size"), std::string::npos) << r.out;
+  EXPECT_FALSE(fs::exists(dir_ / "r.csv.partial"));
+
+  const auto lines = lines_of(slurp(csv));
+  ASSERT_EQ(lines.size(), 1u + 2 * 4 * 2);  // header + 2 algos x 4 sizes x 2 placements
+  EXPECT_EQ(lines[0],
+            "transport,collective,algorithm,datatype,op,placement,ranks,bytes,count,iterations,"
+            "time_median_us,time_min_us,time_mean_us,time_p95_us,time_max_us,ci_lo_us,ci_hi_us,"
+            "algbw_GBps,busbw_GBps,wrong,oversubscribed,wait_policy,alpha_s,beta_s_per_B,"
+            "gamma_s_per_B,host,timestamp,collbench_version,git_rev,mpi_version");
+  EXPECT_EQ(lines[1].rfind("mpi,allreduce,ring,fp32,sum,out,1,8,2,3,", 0), 0u) << lines[1];
+
+  const nlohmann::json j = nlohmann::json::parse(slurp(json));
+  EXPECT_TRUE(j["complete"].get<bool>());
+  EXPECT_EQ(j["rows"].size(), 16u);
+  EXPECT_EQ(j["rows"][0]["wrong"].get<int>(), 0);
+  EXPECT_EQ(j["rows"][0]["iterations"].get<int>(), 3);
+  EXPECT_EQ(j["configuration"]["iterations"].get<int>(), 3);
+  EXPECT_FALSE(j["metadata"]["host"].get<std::string>().empty());
+}
+
+TEST_F(Cli, InterruptedSweepKeepsWholeRowsAndNoFinalFile) {
+  const fs::path csv = dir_ / "r.csv";
+  const fs::path json = dir_ / "r.json";
+  const pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    const std::string out = (dir_ / "out").string();
+    const std::string csv_s = csv.string(), json_s = json.string();
+    std::freopen(out.c_str(), "w", stdout);
+    std::freopen((out + ".err").c_str(), "w", stderr);
+    // Long enough (thousands of configurations) to still run when signalled.
+    ::execl(bin_.c_str(), bin_.c_str(), "run", "--quiet", "-n", "200", "--coll", "all", "--algo",
+            "all", "-d", "all", "-o", "all", "-b", "8", "-e", "64K", "--csv", csv_s.c_str(),
+            "--json", json_s.c_str(), static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  const fs::path partial = dir_ / "r.csv.partial";
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (std::chrono::steady_clock::now() < deadline &&
+         (!fs::exists(partial) || lines_of(slurp(partial)).size() < 4))
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  ::kill(pid, SIGINT);
+  int rc = 0;
+  ::waitpid(pid, &rc, 0);
+  ASSERT_TRUE(WIFEXITED(rc));
+  EXPECT_EQ(WEXITSTATUS(rc), 128 + SIGINT);
+  EXPECT_FALSE(fs::exists(csv)) << "an interrupted run must not leave a final CSV";
+  EXPECT_FALSE(fs::exists(json));
+  const auto lines = lines_of(slurp(partial));
+  ASSERT_GE(lines.size(), 4u);
+  const auto fields = [](const std::string& l) { return std::count(l.begin(), l.end(), ',') + 1; };
+  for (const std::string& l : lines) EXPECT_EQ(fields(l), 30) << l;
+  const nlohmann::json j = nlohmann::json::parse(slurp(dir_ / "r.json.partial"));
+  EXPECT_FALSE(j["complete"].get<bool>());
+  EXPECT_EQ(j["rows"].size(), lines.size() - 1);
+  EXPECT_NE(slurp(dir_ / "out.err").find("interrupted"), std::string::npos);
+}
+
+}  // namespace

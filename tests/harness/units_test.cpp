@@ -1,0 +1,132 @@
+// Harness building blocks: statistics, size parsing and sweeps, rank lists,
+// CSV cells and the column contract of CSV.md.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "harness/columns.hpp"
+#include "harness/plan.hpp"
+#include "harness/sizes.hpp"
+#include "harness/stats.hpp"
+
+namespace cb {
+namespace {
+
+TEST(Stats, MedianP95AndTheOrderStatisticConfidenceInterval) {
+  std::vector<double> v;
+  for (int i = 100; i >= 1; --i) v.push_back(i);  // 1..100, unsorted
+  const Stats s = summarize(v);
+  EXPECT_EQ(s.n, 100u);
+  EXPECT_DOUBLE_EQ(s.median, 50.5);
+  EXPECT_DOUBLE_EQ(s.min, 1);
+  EXPECT_DOUBLE_EQ(s.max, 100);
+  EXPECT_DOUBLE_EQ(s.mean, 50.5);
+  EXPECT_DOUBLE_EQ(s.p95, 95);
+  // n = 100: ranks floor((100 - 19.6) / 2) = 40 and ceil(1 + 119.6 / 2) = 61.
+  EXPECT_DOUBLE_EQ(s.ci_lo, 40);
+  EXPECT_DOUBLE_EQ(s.ci_hi, 61);
+  EXPECT_FALSE(ci_within(s, 0.05));
+  EXPECT_TRUE(ci_within(s, 0.25));
+}
+
+TEST(Stats, FewSamplesUseMinAndMaxAsTheInterval) {
+  const Stats s = summarize(std::vector<double>{3, 1, 2});
+  EXPECT_DOUBLE_EQ(s.median, 2);
+  EXPECT_DOUBLE_EQ(s.ci_lo, 1);
+  EXPECT_DOUBLE_EQ(s.ci_hi, 3);
+  EXPECT_FALSE(ci_within(s, 1.0));  // never "converged" on <= 5 samples
+}
+
+TEST(Sizes, SuffixesArePowersOf1024AndBadTextIsRefused) {
+  EXPECT_EQ(parse_bytes("8", "-b"), 8u);
+  EXPECT_EQ(parse_bytes("64K", "-b"), 65536u);
+  EXPECT_EQ(parse_bytes("1m", "-b"), 1u << 20);
+  EXPECT_EQ(parse_bytes("2GiB", "-e"), 2ull << 30);
+  EXPECT_THROW(parse_bytes("8X", "-b"), UsageError);
+  EXPECT_THROW(parse_bytes("", "-b"), UsageError);
+  EXPECT_THROW(parse_bytes("-1", "-b"), UsageError);
+  try {
+    parse_bytes("12Q", "-e");
+    FAIL();
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("'12Q'"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("-e"), std::string::npos);
+  }
+}
+
+TEST(Sizes, SweepByFactorOrIncrement) {
+  EXPECT_EQ(size_sweep(8, 64, 2, 0), (std::vector<std::size_t>{8, 16, 32, 64}));
+  EXPECT_EQ(size_sweep(8, 100, 4, 0), (std::vector<std::size_t>{8, 32}));
+  EXPECT_EQ(size_sweep(10, 40, 2, 10), (std::vector<std::size_t>{10, 20, 30, 40}));
+  EXPECT_THROW(size_sweep(64, 8, 2, 0), UsageError);
+  EXPECT_THROW(size_sweep(8, 64, 1, 0), UsageError);
+  EXPECT_THROW(size_sweep(0, 64, 2, 0), UsageError);
+}
+
+TEST(Sizes, CountsRoundDownToWholeElementsPerRank) {
+  // allreduce: S = count * elem.
+  EXPECT_EQ(count_for_bytes(Collective::allreduce, DataType::fp32, 4, 10), 2u);
+  // The others: S = count * elem * p, rounded down like nccl-tests.
+  EXPECT_EQ(count_for_bytes(Collective::allgather, DataType::fp32, 3, 64), 5u);
+  EXPECT_EQ(bytes_for_count(Collective::allgather, DataType::fp32, 3, 5), 60u);
+  EXPECT_EQ(count_for_bytes(Collective::alltoall, DataType::fp64, 4, 16), 0u);
+}
+
+TEST(Ranks, ListsAllPow2AndRanges) {
+  EXPECT_EQ(parse_ranks("", 4, "w"), (std::vector<int>{4}));
+  EXPECT_EQ(parse_ranks("2,4", 8, "w"), (std::vector<int>{2, 4}));
+  EXPECT_EQ(parse_ranks("all", 4, "w"), (std::vector<int>{2, 3, 4}));
+  EXPECT_EQ(parse_ranks("pow2", 6, "w"), (std::vector<int>{1, 2, 4}));
+  EXPECT_EQ(parse_ranks("2..16", 16, "w"), (std::vector<int>{2, 4, 8, 16}));
+  EXPECT_EQ(parse_ranks("3..10", 16, "w"), (std::vector<int>{3, 4, 8, 10}));
+  EXPECT_THROW(parse_ranks("8", 4, "the 4 processes of this launch"), UsageError);
+  EXPECT_THROW(parse_ranks("0", 4, "w"), UsageError);
+  EXPECT_THROW(parse_ranks("two", 4, "w"), UsageError);
+  EXPECT_THROW(parse_ranks("8..2", 16, "w"), UsageError);
+}
+
+TEST(Columns, MatchTheCsvContractInOrder) {
+  const std::vector<std::string_view> expected = {"transport",
+                                                  "collective",
+                                                  "algorithm",
+                                                  "datatype",
+                                                  "op",
+                                                  "placement",
+                                                  "ranks",
+                                                  "bytes",
+                                                  "count",
+                                                  "iterations",
+                                                  "time_median_us",
+                                                  "time_min_us",
+                                                  "time_mean_us",
+                                                  "time_p95_us",
+                                                  "time_max_us",
+                                                  "ci_lo_us",
+                                                  "ci_hi_us",
+                                                  "algbw_GBps",
+                                                  "busbw_GBps",
+                                                  "wrong",
+                                                  "oversubscribed",
+                                                  "wait_policy",
+                                                  "alpha_s",
+                                                  "beta_s_per_B",
+                                                  "gamma_s_per_B",
+                                                  "host",
+                                                  "timestamp",
+                                                  "collbench_version",
+                                                  "git_rev",
+                                                  "mpi_version"};
+  EXPECT_EQ(result_columns(), expected);
+}
+
+TEST(Columns, CsvCellsQuoteOnlyWhenNeeded) {
+  EXPECT_EQ(csv_cell(Cell(std::string("ring"))), "ring");
+  EXPECT_EQ(csv_cell(Cell(std::string("MPICH, 4.0"))), "\"MPICH, 4.0\"");
+  EXPECT_EQ(csv_cell(Cell(std::string("a\"b"))), "\"a\"\"b\"");
+  EXPECT_EQ(csv_cell(Cell(std::monostate{})), "");
+  EXPECT_EQ(csv_cell(Cell(std::int64_t{42})), "42");
+  EXPECT_EQ(csv_cell(Cell(0.1)), "0.1");
+}
+
+}  // namespace
+}  // namespace cb
