@@ -37,8 +37,15 @@ std::string mpi_library_version() {
   std::string v(text, static_cast<std::size_t>(len));
   // MPICH's string spans several lines; the first names the version.
   if (auto nl = v.find('\n'); nl != std::string::npos) v.resize(nl);
-  while (!v.empty() && (v.back() == ' ' || v.back() == '\t')) v.pop_back();
-  return v;
+  // One CSV-friendly line: "MPICH Version: 4.0.2", tabs and runs of blanks collapsed.
+  std::string out;
+  for (char ch : v) {
+    const bool blank = ch == ' ' || ch == '\t';
+    if (blank && (out.empty() || out.back() == ' ')) continue;
+    out += blank ? ' ' : ch;
+  }
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
 }
 
 void finalize_world() {
