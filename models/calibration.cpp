@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 
 #include <charconv>
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "algorithms/types.hpp"
 #include "models/csv_text.hpp"
@@ -68,20 +70,35 @@ Calibration fit_calibration(const std::vector<double>& pingpong_bytes,
   c.reduce_sizes_B = reduce_bytes;
   const Piecewise pw = detect_knees(pingpong_bytes, half_rtt_s);
   c.pingpong_knees_B = pw.knees_B;
-  // Robust relative line over points [first, last].
-  const auto line = [&](std::size_t first, std::size_t last) {
-    const auto f = static_cast<std::ptrdiff_t>(first), l = static_cast<std::ptrdiff_t>(last) + 1;
-    return fit_line({pingpong_bytes.begin() + f, pingpong_bytes.begin() + l},
-                    {half_rtt_s.begin() + f, half_rtt_s.begin() + l}, 0, 1);
+  // Robust relative line over the points whose size lies in [lo, hi].
+  const auto line = [&](double lo, double hi) {
+    std::vector<double> n, t;
+    for (std::size_t i = 0; i < pingpong_bytes.size(); ++i)
+      if (pingpong_bytes[i] >= lo && pingpong_bytes[i] <= hi) {
+        n.push_back(pingpong_bytes[i]);
+        t.push_back(half_rtt_s[i]);
+      }
+    return fit_line(n, t, 0, 1);
   };
-  c.params.alpha_s = line(pw.segments.front().first, pw.segments.front().last).a_s;
-  c.params.beta_s_per_B = line(pw.segments.back().first, pw.segments.back().last).b_s_per_B;
+  const double inf = std::numeric_limits<double>::infinity();
+  // alpha: below the first knee (the eager protocol), or below 64 KiB.
+  const double small_end = pw.knees_B.empty() ? kBulkMinBytes : pw.knees_B.front();
+  const bool enough_small =
+      std::count_if(pingpong_bytes.begin(), pingpong_bytes.end(),
+                    [&](double b) { return b < small_end; }) >= 2;
+  c.params.alpha_s = line(0, enough_small ? std::nextafter(small_end, 0.0) : inf).a_s;
+  // beta: the sizes where bandwidth dominates; the robust loss discounts a
+  // minority of sizes beyond a later knee.
+  const bool enough_bulk =
+      std::count_if(pingpong_bytes.begin(), pingpong_bytes.end(),
+                    [&](double b) { return b >= kBulkMinBytes; }) >= 3;
+  c.params.beta_s_per_B = line(enough_bulk ? kBulkMinBytes : 0, inf).b_s_per_B;
   // gamma: the typical per-byte reduce cost at the sizes collectives reduce
   // in bulk (>= 64 KiB); a line through in-cache and out-of-cache sizes would
   // follow whichever regime has more points.
   std::vector<double> per_byte;
   for (std::size_t i = 0; i < reduce_bytes.size(); ++i)
-    if (reduce_bytes[i] >= kGammaMinBytes) per_byte.push_back(reduce_s[i] / reduce_bytes[i]);
+    if (reduce_bytes[i] >= kBulkMinBytes) per_byte.push_back(reduce_s[i] / reduce_bytes[i]);
   if (per_byte.empty())
     for (std::size_t i = 0; i < reduce_bytes.size(); ++i)
       per_byte.push_back(reduce_s[i] / reduce_bytes[i]);

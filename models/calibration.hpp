@@ -4,8 +4,8 @@
 //
 // Calibration file format (CSV, RFC 4180, header row then ONE data row):
 // `alpha_s` (seconds per message: intercept of the half-round-trip ping-pong
-// line of the smallest-size protocol segment), `beta_s_per_B` (seconds per
-// byte: slope of the largest-size segment of that line), `gamma_s_per_B`
+// line below its first protocol knee), `beta_s_per_B` (seconds per byte:
+// slope of that line over sizes >= 64 KiB), `gamma_s_per_B`
 // (seconds per reduced byte: median per-byte time of the fp32-sum
 // reduce_inplace over sizes >= 64 KiB; sizes run from in to out of cache)
 // -- all plain SI numbers -- then metadata:
@@ -41,15 +41,17 @@ struct Calibration {
 
 // The model parameters from calibration measurements (fills params,
 // pingpong_knees_B, the size lists and the gamma references):
-//  - ping-pong: half round-trip times t(n) at sizes n (bytes, ascending),
-//    split at protocol knees (knees.hpp). alpha = intercept of the robust
-//    relative line through the smallest-size segment (small-message latency),
-//    beta = slope of the one through the largest-size segment (large-message
-//    bandwidth); one line when there is no knee.
+//  - ping-pong: half round-trip times t(n) at sizes n (bytes, ascending);
+//    protocol knees are detected (knees.hpp) and reported. alpha = intercept
+//    of the robust relative line through the sizes below the first knee (the
+//    eager protocol; below kBulkMinBytes when there is no knee); beta = slope
+//    of the robust relative line through the sizes >= kBulkMinBytes, where
+//    bandwidth dominates (a minority of sizes past a later knee is discounted
+//    by the robust loss, and shows up as that knee).
 //  - reduce: times of reduce_inplace over `reduce_bytes` bytes (ascending);
-//    gamma = the median per-byte time over sizes >= kGammaMinBytes (all sizes
+//    gamma = the median per-byte time over sizes >= kBulkMinBytes (all sizes
 //    if none is that large).
-inline constexpr double kGammaMinBytes = 64 * 1024;
+inline constexpr double kBulkMinBytes = 64 * 1024;
 Calibration fit_calibration(const std::vector<double>& pingpong_bytes,
                             const std::vector<double>& half_rtt_s,
                             const std::vector<double>& reduce_bytes,

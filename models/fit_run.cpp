@@ -70,14 +70,16 @@ FitRun run_fit(const FitRequest& req) {
   if (req.mpich_default_tree) {
     std::optional<ModelParams> params = opt.calibration;
     run.mpich_params = fmt::format("calibration {}", opt.calibration_file);
-    if (!params) {
-      for (const TransportFit& tf : run.analysis.transports)
-        if (tf.transport == "mpi" && tf.fit) params = tf.fit->params;
-      run.mpich_params = "global fit of transport mpi";
-    }
+    // Else the mpi transport's global fit, else the only transport's.
+    const auto& transports = run.analysis.transports;
+    for (const TransportFit& tf : transports)
+      if (!params && tf.fit && (tf.transport == "mpi" || transports.size() == 1)) {
+        params = tf.fit->params;
+        run.mpich_params = fmt::format("global fit of transport {}", tf.transport);
+      }
     if (!params)
       throw UsageError(fmt::format("{}: no parameters for the MPICH export: give --calibration "
-                                   "or results with schedule rows of transport mpi",
+                                   "or results with schedule rows of transport mpi (or of one transport only)",
                                    req.results_csv));
     files.emplace_back("mpich-selection.json",
                        mpich_selection(*req.mpich_default_tree, *params).dump(2) + "\n");

@@ -24,7 +24,7 @@ struct FitRequest {
   std::uint64_t seed = 20261121;
   // When set: also write mpich-selection.json (mpich_selection.hpp) from this
   // default tree, with the calibration's parameters if given, else the global
-  // fit of transport mpi.
+  // fit of transport mpi, else that of the only transport fitted.
   std::optional<nlohmann::ordered_json> mpich_default_tree;
 };
 

@@ -137,6 +137,19 @@ TEST(Knees, FindsTheProtocolSwitch) {
   EXPECT_NEAR(pw.segments[1].b_s_per_B, 0.8e-10, 0.05e-10);
 }
 
+TEST(Knees, FindsAJumpFollowedByManyPointsButNotASingleOutlier) {
+  // Past 1 MiB every size costs ~6 ms (a stall far beyond the residual cap).
+  Line l;
+  for (double n = 8; n <= 16.0 * 1024 * 1024; n *= 2) {
+    l.n.push_back(n);
+    l.t.push_back(n < 1048576 ? 1e-6 + n * 1e-10 : 6e-3 * (1 + 1e-4 * std::log2(n)));
+  }
+  EXPECT_EQ(detect_knees(l.n, l.t).knees_B, std::vector<double>{1048576});
+  Line single = line_points(5e-6, 1e-10);
+  single.t[10] *= 8;
+  EXPECT_TRUE(detect_knees(single.n, single.t).knees_B.empty());
+}
+
 TEST(Knees, NoKneeOnANoisyStraightLine) {
   for (std::uint64_t seed = 1; seed <= 5; ++seed) {
     Line l = line_points(5e-6, 1e-10);
@@ -153,7 +166,7 @@ TEST(Knees, NoKneeOnANoisyStraightLine) {
 namespace cb::models {
 namespace {
 
-TEST(Calibration, LatencyFromSmallSegmentBandwidthFromLargeAndFileRoundTrip) {
+TEST(Calibration, LatencyFromEagerSizesBandwidthFromBulkSizesAndFileRoundTrip) {
   std::vector<double> n, t, rn, rt;
   for (double b = 8; b <= 16.0 * 1024 * 1024; b *= 2) {
     n.push_back(b);
