@@ -16,6 +16,16 @@ std::string describe(const GroupKey& g) {
                      g.op.empty() ? "" : g.op + "/", g.placement + "/", g.ranks);
 }
 
+bool BestAtSize::model_right() const {
+  std::size_t pos = 0;
+  while (pos <= predicted_best.size()) {
+    const std::size_t end = std::min(predicted_best.find('|', pos), predicted_best.size());
+    if (predicted_best.compare(pos, end - pos, measured_best) == 0) return true;
+    pos = end + 1;
+  }
+  return false;
+}
+
 namespace {
 
 GroupKey group_of(const ConfigKey& k) {
@@ -152,14 +162,20 @@ void compare_algorithms(Analysis& a, const GroupKey& g,
     b.group = g;
     b.params = source;
     b.bytes = bytes;
+    std::map<std::string, double> pred;
     double best_pred = std::numeric_limits<double>::infinity();
+    for (const auto& [algo, t] : times) {
+      pred[algo] = predict_seconds(*entries.at(algo), s, *count, params);
+      best_pred = std::min(best_pred, pred[algo]);
+    }
+    // Algorithms the model cannot tell apart (equal cost, e.g. at p = 2) are
+    // its choice together; the best measured of them counts.
+    b.predicted_best_measured_s = std::numeric_limits<double>::infinity();
     b.measured_best_s = std::numeric_limits<double>::infinity();
     for (const auto& [algo, t] : times) {
-      const double pred = predict_seconds(*entries.at(algo), s, *count, params);
-      if (pred < best_pred) {
-        best_pred = pred;
-        b.predicted_best = algo;
-        b.predicted_best_measured_s = t;
+      if (pred[algo] <= best_pred * (1 + 1e-9)) {
+        b.predicted_best += (b.predicted_best.empty() ? "" : "|") + algo;
+        b.predicted_best_measured_s = std::min(b.predicted_best_measured_s, t);
       }
       if (t < b.measured_best_s) {
         b.measured_best_s = t;

@@ -78,11 +78,15 @@ struct PairCrossover {
   std::string predicted_faster_below, measured_faster_below;  // winner at the smallest size
 };
 
+// predicted_best lists every algorithm predicted within 1e-9 of the fastest,
+// joined by '|' (ties: the model cannot choose between them), and
+// predicted_best_measured_s is the best measured time among them.
 struct BestAtSize {
   GroupKey group;
   std::string params;
   std::uint64_t bytes = 0;
   std::string predicted_best, measured_best;
+  bool model_right() const;  // measured_best is one of predicted_best
   double predicted_best_measured_s = 0, measured_best_s = 0;
   double regret = 0;  // predicted_best_measured_s / measured_best_s - 1
 };

@@ -21,8 +21,8 @@
 //   predicted and measured crossover sizes (bytes, within the measured range;
 //   empty if none), how many crossings each has and which algorithm is faster
 //   below the first; kind = best: at one size, the predicted and measured best
-//   algorithm, the measured times of both and regret = t(predicted best) /
-//   t(measured best) - 1. Columns: kind, params, transport, collective,
+//   algorithm (predicted ties joined by '|'), the measured times of both (of
+//   the best of a tie) and regret = t(predicted best) / t(measured best) - 1. Columns: kind, params, transport, collective,
 //   datatype, op, placement, ranks, algo_a, algo_b, predicted_crossover_B,
 //   measured_crossover_B, predicted_crossings, measured_crossings,
 //   predicted_faster_below, measured_faster_below, bytes, predicted_best,
