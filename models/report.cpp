@@ -81,7 +81,15 @@ void parameters(std::string& out, const Analysis& a) {
       if (tf.transport != a.calibration_transport)
         out += fmt::format("- {}: not predicted by the calibration, which measured transport {}\n",
                            tf.transport, a.calibration_transport);
-  if (any || a.calibration) out += "\n";
+  std::size_t over = 0;
+  for (const ConfigResult& c : a.configs)
+    for (const Measurement* m : c.points) over += m->oversubscribed;
+  if (over > 0)
+    out += fmt::format("- {} row(s) were measured with more ranks than cores (oversubscribed = 1): "
+                       "their times say as much about the OS scheduler as about the transport, "
+                       "and they are fitted like the others\n",
+                       over);
+  if (any || a.calibration || over > 0) out += "\n";
 }
 
 void errors(std::string& out, const Analysis& a) {

@@ -124,6 +124,8 @@ Measurement parse_row(const CsvTable& t, const CsvRecord& r) {
   m.ci_hi_s = optional_real(t.cell(r, "ci_hi_us"), "ci_hi_us", fail) * 1e-6;
   const std::string& wrong = t.cell(r, "wrong");
   if (!wrong.empty()) m.wrong = parse_integer<std::int64_t>(wrong, "wrong", fail);
+  const std::string& over = t.cell(r, "oversubscribed");
+  if (!over.empty()) m.oversubscribed = parse_integer<int>(over, "oversubscribed", fail) != 0;
   return m;
 }
 

@@ -35,6 +35,7 @@ struct Measurement {
   double time_s = 0;                      // median time per iteration, seconds
   double ci_lo_s = 0, ci_hi_s = 0;        // CI of the median (NaN if absent)
   std::optional<std::int64_t> wrong;      // wrong elements; nullopt = not checked
+  bool oversubscribed = false;            // ranks outnumbered cores (column optional)
 };
 
 // A fitted configuration: every key but the size. The op and the placement

@@ -106,6 +106,7 @@ TEST(Report, KneesAppearAsSegmentsInFitCsv) {
     m.bytes = bytes;
     m.count = bytes / 4;
     m.time_s = bytes < 65536 ? 2e-6 + bytes * 1e-10 : 10e-6 + bytes * 0.8e-10;
+    m.oversubscribed = bytes == 8;
     f.rows.push_back(m);
   }
   AnalysisOptions opt;
@@ -114,7 +115,9 @@ TEST(Report, KneesAppearAsSegmentsInFitCsv) {
   const std::string text = fit_csv(a);
   EXPECT_NE(text.find(",65536,,\n"), std::string::npos) << text;  // knees_B of the config row
   EXPECT_NE(text.find("segment,mpi,allreduce,mpi,fp32,sum,out,2,"), std::string::npos) << text;
-  EXPECT_NE(model_report(a).find("| 64 KiB |"), std::string::npos);
+  const std::string report = model_report(a);
+  EXPECT_NE(report.find("| 64 KiB |"), std::string::npos);
+  EXPECT_NE(report.find("1 row(s) were measured with more ranks than cores"), std::string::npos);
 }
 
 TEST(FitCommand, EndToEndOnRegistryClosedFormsRecoversTheParameters) {
