@@ -25,15 +25,17 @@ std::string missing_cuda_device() {
 }
 
 int select_device(MPI_Comm comm) {
-  if (const std::string problem = missing_cuda_device(); !problem.empty())
-    throw UsageError(problem);
-  int devices = 0;
-  cuda_check(cudaGetDeviceCount(&devices), "cudaGetDeviceCount");
+  // The collective part first, so that a rank without a device cannot leave
+  // its peers waiting in it.
   MPI_Comm node = MPI_COMM_NULL;
   MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
   int local_rank = 0;
   MPI_Comm_rank(node, &local_rank);
   MPI_Comm_free(&node);
+  if (const std::string problem = missing_cuda_device(); !problem.empty())
+    throw UsageError(problem);
+  int devices = 0;
+  cuda_check(cudaGetDeviceCount(&devices), "cudaGetDeviceCount");
   const int device = local_rank % devices;
   cuda_check(cudaSetDevice(device), "cudaSetDevice");
   return device;

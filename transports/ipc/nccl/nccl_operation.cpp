@@ -77,6 +77,7 @@ NcclOperation::NcclOperation(Collective coll, DataType dtype, ReduceOp op, bool 
       input_alloc_ = device_alloc(l.total * es);
       input_ = input_alloc_ + l.input_offset * es;
       output_ = input_alloc_ + l.output_offset * es;
+      if (coll == Collective::alltoall) alltoall_scratch_ = device_alloc(l.total * es);
     } else {
       input_alloc_ = device_alloc(input_bytes_);
       output_alloc_ = device_alloc(output_bytes_);
@@ -100,6 +101,7 @@ NcclOperation::~NcclOperation() {
   if (comm_ != nullptr) (void)ncclCommDestroy(comm_);
   if (input_alloc_ != nullptr) (void)cudaFree(input_alloc_);
   if (output_alloc_ != nullptr) (void)cudaFree(output_alloc_);
+  if (alltoall_scratch_ != nullptr) (void)cudaFree(alltoall_scratch_);
   if (stream_ != nullptr) (void)cudaStreamDestroy(stream_);
 }
 
@@ -136,7 +138,15 @@ void NcclOperation::run() {
       nccl_check(ncclAllGather(input_, output_, count_, t, comm_, stream_), "ncclAllGather");
       break;
     case Collective::alltoall:
-      nccl_check(ncclAlltoAll(input_, output_, count_, t, comm_, stream_), "ncclAlltoAll");
+      if (alltoall_scratch_ != nullptr) {
+        cuda_check(cudaMemcpyAsync(alltoall_scratch_, input_, input_bytes_,
+                                   cudaMemcpyDeviceToDevice, stream_),
+                   "cudaMemcpyAsync (in-place all-to-all)");
+        nccl_check(ncclAlltoAll(alltoall_scratch_, output_, count_, t, comm_, stream_),
+                   "ncclAlltoAll");
+      } else {
+        nccl_check(ncclAlltoAll(input_, output_, count_, t, comm_, stream_), "ncclAlltoAll");
+      }
       break;
   }
   if (op_ == ReduceOp::avg && is_reducing(coll_))

@@ -9,7 +9,10 @@
 // cudaStreamSynchronize. avg runs ncclSum then divides by p once with the
 // CUDA-IPC backend's kernel, as the MPI baseline does, so every baseline
 // computes avg identically. In-place pointers follow nccl.h's conventions,
-// which match in_place_layout.
+// which match in_place_layout, except all-to-all: nccl.h defines no in-place
+// form, so in place copies the buffer to a device scratch buffer first (one
+// cudaMemcpyAsync inside the timed run, as a library would do) and exchanges
+// from there.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -47,6 +50,7 @@ class NcclOperation final : public Operation {
   std::byte* output_ = nullptr;  // device
   std::byte* input_alloc_ = nullptr;
   std::byte* output_alloc_ = nullptr;  // null when in place
+  std::byte* alltoall_scratch_ = nullptr;  // in-place all-to-all only
   std::size_t input_bytes_ = 0, output_bytes_ = 0;
 };
 
