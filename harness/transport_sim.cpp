@@ -120,6 +120,8 @@ void add_sim_transport(std::vector<TransportSpec>& list) {
   };
   t.validate = [] { flags().net = resolve_network(flags().sim); };
   t.make_measurer = []() -> std::unique_ptr<Measurer> {
+    // Rows carry alpha, beta, gamma; the refinements are stated here.
+    fmt::print(stderr, "collbench: sim: {}\n", sim::describe(flags().net));
     return std::make_unique<SimMeasurer>(flags().net, resolve_sim_options(flags().sim),
                                          flags().verify, flags().sim.stats);
   };
