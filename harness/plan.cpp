@@ -94,17 +94,15 @@ std::size_t estimate_rank_bytes(const Case& c, bool baseline) {
   // Verification keeps the input it wrote, the output it read and the expected output.
   const std::size_t verify = in + 2 * out;
   if (baseline) return (in + out + verify) * elem;
-  CollParams params{c.coll, c.ranks, 0, c.count, c.dtype, c.op, c.in_place, c.segment_bytes};
-  const Schedule s = make_schedule(c.algorithm, params);
+  const CollParams params{c.coll,  c.ranks, 0, c.count, c.dtype, c.op, c.in_place,
+                          c.segment_bytes};
+  // An empty step window declares the scratch buffers without building the
+  // steps (a pipelined schedule of a huge message has very many).
+  const Schedule s = make_schedule(find_algorithm(c.coll, c.algorithm), params, 0, 0);
   std::size_t total = c.in_place ? in_place_layout(c.coll, c.ranks, 0, c.count).total : in + out;
   for (std::size_t n : s.scratch_counts) total += n;
-  std::size_t staging = 0;
-  for (const Step& step : s.steps) {
-    std::size_t n = 0;
-    for (const Recv& r : step.recvs)
-      if (r.mode == RecvMode::reduce) n += r.dst.count;
-    staging = std::max(staging, n);
-  }
+  // Staging for reduce-receives: at most one input's worth per step.
+  const std::size_t staging = is_reducing(c.coll) ? in : 0;
   return (total + staging + verify) * elem;
 }
 

@@ -70,7 +70,7 @@ class ConsoleReporter final : public Reporter {
     flush_pending();
     footer();
     if (!checked_)
-      fmt::print(out_, "# Results not verified (-c 0)\n");
+      fmt::print(out_, "# Results not verified (-c 0, or a transport that moves no data)\n");
     else
       fmt::print(out_, "# Wrong elements: {} {}\n", wrong_total_, wrong_total_ ? "FAILED" : "OK");
     if (!complete)

@@ -97,7 +97,7 @@ TEST_F(Cli, EveryBadInputIsOneLineAndNoFile) {
   expect_refused("run --wait nap", "'nap'");
   expect_refused("run --coll allreduce --algo bruck", "'bruck'");  // undefined pair
   expect_refused("run --ranks 4", "rank count 4");                 // world has 1 process
-  expect_refused("run -b 64G -e 64G", "available");                // does not fit in memory
+  expect_refused("run -b 4096G -e 4096G", "available");            // does not fit in memory
 }
 
 TEST_F(Cli, SingleRankRunSaysHowToLaunchMoreAndWritesTheCsvSchema) {
