@@ -4,6 +4,7 @@
 #include <array>
 
 #include "algorithms/check.hpp"
+#include "transports/ipc/common/fuse.hpp"
 #include "transports/mpi/poll.hpp"
 #include "transports/mpi/wait.hpp"
 
@@ -94,7 +95,9 @@ IpcExecutor::IpcExecutor(const Schedule& s, const DataLayout& layout, MPI_Comm c
     }
     for (SendGroup& g : out.sends) g.through = per_run_to_[g.peer];
 
-    for (const Recv& recv : in.recvs) {
+    std::vector<std::pair<std::size_t, const std::byte*>> fused;  // (local op, peer source)
+    for (std::size_t k = 0; k < in.recvs.size(); ++k) {
+      const Recv& recv = in.recvs[k];
       const int a = recv.peer;
       CB_CHECK(next_from[a] < from[a].size(),
                "rank {} step {}: receive from rank {} has no matching send", rank_, i, a);
@@ -112,16 +115,23 @@ IpcExecutor::IpcExecutor(const Schedule& s, const DataLayout& layout, MPI_Comm c
         it = out.groups.end() - 1;
       }
       const RecvOp op{mem.peer_data[a] + d[1], local_ptr(recv.dst), recv.dst.count};
-      if (recv.mode == RecvMode::copy)
+      if (const auto local = fusable_local_reduce(s, i, k)) {
+        fused.emplace_back(*local, op.src);  // the local reduce reads the sender's memory
+        it->ack_after_locals = true;
+      } else if (recv.mode == RecvMode::copy)
         it->copies.push_back(op);
       else
         out.reduces.push_back({static_cast<std::size_t>(it - out.groups.begin()), op});
     }
-    for (PeerGroup& g : out.groups) g.through = per_run_from_[g.peer];
+    for (PeerGroup& g : out.groups) {
+      g.through = per_run_from_[g.peer];
+      out.ack_after_locals = out.ack_after_locals || g.ack_after_locals;
+    }
 
     for (const Local& local : in.locals)
       out.locals.push_back({local.kind, local.kind == LocalKind::average ? nullptr : local_ptr(local.src),
                             local_ptr(local.dst), local.dst.count});
+    for (const auto& [local, peer_src] : fused) out.locals[local].src = peer_src;
   }
   for (int a = 0; a < p; ++a)
     CB_CHECK(next_from[a] == from[a].size(), "rank {}: rank {} sends {} messages but {} are received",
@@ -163,7 +173,9 @@ void IpcExecutor::receive(CompiledStep& step, std::uint64_t run) {
     mover_.complete();  // the reads are done: the senders may reuse their sources
     for (PeerGroup& g : step.groups) {
       if (g.acked || !g.copied || g.reduces_left > 0) continue;
-      store_release(mem_.control.ack(g.peer), run * per_run_from_[g.peer] + g.through);
+      // Fused groups are read again by the local ops: acked after them (run()).
+      if (!g.ack_after_locals)
+        store_release(mem_.control.ack(g.peer), run * per_run_from_[g.peer] + g.through);
       g.acked = true;
       ++acked;
     }
@@ -184,6 +196,12 @@ void IpcExecutor::run() {
         case LocalKind::reduce: mover_.reduce(op.dst, op.src, op.count); break;
         case LocalKind::average: mover_.divide(op.dst, op.count); break;
       }
+    }
+    if (step.ack_after_locals) {
+      mover_.complete();
+      for (const PeerGroup& g : step.groups)
+        if (g.ack_after_locals)
+          store_release(mem_.control.ack(g.peer), run * per_run_from_[g.peer] + g.through);
     }
     for (const SendGroup& g : step.sends) {
       const std::uint64_t target = run * per_run_to_[g.peer] + g.through;

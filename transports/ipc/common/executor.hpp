@@ -21,7 +21,10 @@
 // the step to regions its sends read, so reading the peer's memory during the
 // step sees exactly the message; reduce-receives run in list order, and
 // copy-receive regions overlap nothing else written in the step, so their
-// order is immaterial. Counters are cumulative over runs, so back-to-back runs
+// order is immaterial. A copy-receive into scratch that is only consumed by a
+// local reduce is not copied at all: the local reduce reads the sender's
+// region directly and that sender is acked after the local ops (fuse.hpp).
+// Counters are cumulative over runs, so back-to-back runs
 // need no reset and a fast rank may start the next run while peers finish.
 //
 // Which message is which: prepare exchanges, over MPI, each rank's list of
@@ -92,7 +95,8 @@ class IpcExecutor {
     std::vector<RecvOp> copies;
     int reduces_left = 0;  // scratch during run()
     bool copied = false;   // scratch during run()
-    bool acked = false;    // scratch during run()
+    bool acked = false;    // scratch during run(): all read (ack published unless deferred)
+    bool ack_after_locals = false;  // a local op reads this peer's memory (fuse.hpp)
   };
   struct ReduceOp {
     std::size_t group;  // index into the step's groups
@@ -113,6 +117,7 @@ class IpcExecutor {
     std::vector<PeerGroup> groups;
     std::vector<ReduceOp> reduces;  // in the schedule's list order
     std::vector<LocalOp> locals;
+    bool ack_after_locals = false;  // some group's ack waits for the local ops
   };
 
   void receive(CompiledStep& step, std::uint64_t run);
