@@ -1,0 +1,69 @@
+// Receive-reduce fusion (transports/ipc/common/fuse.hpp) only fires when the
+// staged message is never read again; the transport tests prove results stay
+// bit-exact, these pin down when it may and may not fire.
+#include <gtest/gtest.h>
+
+#include "transports/ipc/common/fuse.hpp"
+
+namespace cb::ipc {
+namespace {
+
+const BufferId kX = kScratch0;
+
+// Step 0: receive 8 elements into scratch X, then reduce X into the output.
+Schedule staged_reduce() {
+  Schedule s;
+  s.p = 2;
+  s.count = 8;
+  s.scratch_counts = {8};
+  Step step;
+  step.recvs.push_back({1, {kX, 0, 8}, RecvMode::copy});
+  step.locals.push_back({LocalKind::copy, {kInput, 0, 8}, {kOutput, 0, 8}});
+  step.locals.push_back({LocalKind::reduce, {kX, 0, 8}, {kOutput, 0, 8}});
+  s.steps.push_back(step);
+  return s;
+}
+
+TEST(Fuse, StagedReduceReadsTheSenderDirectly) {
+  const Schedule s = staged_reduce();
+  EXPECT_EQ(fusable_local_reduce(s, 0, 0), std::optional<std::size_t>(1));
+}
+
+TEST(Fuse, NotWhenTheStagedMessageIsReadLater) {
+  Schedule s = staged_reduce();
+  Step later;
+  later.sends.push_back({1, {kX, 2, 3}});  // forwards part of X
+  s.steps.push_back(later);
+  EXPECT_EQ(fusable_local_reduce(s, 0, 0), std::nullopt);
+}
+
+TEST(Fuse, YesWhenOverwrittenBeforeTheLaterRead) {
+  Schedule s = staged_reduce();
+  Step later;
+  later.recvs.push_back({1, {kX, 0, 8}, RecvMode::copy});
+  later.locals.push_back({LocalKind::reduce, {kX, 0, 8}, {kOutput, 0, 8}});
+  s.steps.push_back(later);
+  EXPECT_EQ(fusable_local_reduce(s, 0, 0), std::optional<std::size_t>(1));
+}
+
+TEST(Fuse, NotIntoUserBuffersNorWhenAnotherLocalTouchesXFirst) {
+  Schedule s = staged_reduce();
+  s.steps[0].recvs[0].dst = {kOutput, 0, 8};  // user-visible: must really land
+  s.steps[0].locals = {{LocalKind::reduce, {kOutput, 0, 8}, {kInput, 0, 8}}};
+  EXPECT_EQ(fusable_local_reduce(s, 0, 0), std::nullopt);
+
+  Schedule t = staged_reduce();
+  t.steps[0].locals.insert(t.steps[0].locals.begin(),
+                           {LocalKind::copy, {kX, 0, 4}, {kOutput, 0, 4}});
+  EXPECT_EQ(fusable_local_reduce(t, 0, 0), std::nullopt);
+}
+
+TEST(Fuse, NotWhenTheReduceConsumesOnlyPartOfX) {
+  Schedule s = staged_reduce();
+  s.steps[0].locals[1].src = {kX, 0, 4};
+  s.steps[0].locals[1].dst = {kOutput, 0, 4};
+  EXPECT_EQ(fusable_local_reduce(s, 0, 0), std::nullopt);
+}
+
+}  // namespace
+}  // namespace cb::ipc
