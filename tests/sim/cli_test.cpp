@@ -90,6 +90,38 @@ TEST(SimCli, RunRowsCarryTheModelAndTheSimulatedTime) {
   fs::remove_all(dir);
 }
 
+TEST(SimCli, ParamsFileFromCalibrateOrFitAndFlagsOverrideIt) {
+  const fs::path dir = temp_dir("params");
+  std::ofstream(dir / "calibration.csv") << "alpha_s,beta_s_per_B,gamma_s_per_B,transport\n"
+                                            "4e-06,2e-10,1e-10,mpi\n";
+  std::ofstream(dir / "fit.csv") << "scope,transport,alpha_s,beta_s_per_B,gamma_s_per_B\n"
+                                    "config,mpi,9e-06,9e-10,\n"
+                                    "global,mpi,5e-06,3e-10,2e-10\n";
+  struct Case {
+    std::string args;
+    double alpha, beta, gamma;
+  };
+  const Case cases[] = {
+      {"--params " + (dir / "calibration.csv").string(), 4e-6, 2e-10, 1e-10},
+      {"--params " + (dir / "fit.csv").string(), 5e-6, 3e-10, 2e-10},
+      {"--params " + (dir / "fit.csv").string() + " --alpha 1us --reduce-bandwidth 1GB/s", 1e-6, 3e-10, 1e-9},
+  };
+  for (const Case& c : cases) {
+    const fs::path csv = dir / "out.csv";
+    const Result r = collbench("run --transport sim --ranks 4 -b 1K -e 1K --algo ring --placement out --quiet "
+                               "--csv " + csv.string() + " " + c.args);
+    ASSERT_EQ(r.status, 0) << c.args << ": " << r.output;
+    const models::CsvTable t = read_csv(csv);
+    ASSERT_EQ(t.rows().size(), 1u);
+    EXPECT_DOUBLE_EQ(std::stod(t.cell(t.rows()[0], "alpha_s")), c.alpha) << c.args;
+    EXPECT_DOUBLE_EQ(std::stod(t.cell(t.rows()[0], "beta_s_per_B")), c.beta) << c.args;
+    EXPECT_DOUBLE_EQ(std::stod(t.cell(t.rows()[0], "gamma_s_per_B")), c.gamma) << c.args;
+  }
+  const Result missing = collbench("run --transport sim -e 64 --quiet --params " + (dir / "none.csv").string());
+  EXPECT_EQ(missing.status, 2) << missing.output;
+  fs::remove_all(dir);
+}
+
 TEST(SimCli, SimVerifyChecksEveryAlgorithm) {
   const Result r = collbench("run --transport sim --ranks 3,4 -b 8 -e 2K -f 16 --coll all --algo all "
                              "-d int32,float -o sum,max --sim-verify --quiet");
