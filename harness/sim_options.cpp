@@ -25,6 +25,9 @@ void add_sim_flags(CLI::App& cmd, SimFlags& f, const std::string& prefix) {
   cmd.add_option("--params", f.params_file,
                  prefix + "alpha, beta, gamma from a `collbench calibrate` file or a `collbench "
                           "fit` fit.csv (its scope=global row); explicit flags override it");
+  cmd.add_option("--params-transport", f.params_transport,
+                 prefix + "with a fit.csv holding several transports' global fits: which one (mpi, "
+                          "ipc-host, ...)");
   cmd.add_option("--overhead", f.overhead,
                  prefix + "LogGP CPU overhead o per message at each end, e.g. 300ns (default 0: off)");
   cmd.add_option("--ranks-per-node", f.ranks_per_node,
@@ -58,7 +61,9 @@ void add_sim_flags(CLI::App& cmd, SimFlags& f, const std::string& prefix) {
 sim::NetworkParams resolve_network(const SimFlags& f) {
   sim::NetworkParams net;
   if (!f.params_file.empty()) {
-    const models::ModelParams m = models::load_model_params(f.params_file);
+    const models::ModelParams m = models::load_model_params(
+        f.params_file, f.params_transport.empty() ? std::nullopt
+                                                  : std::optional<std::string>(f.params_transport));
     net.alpha_s = m.alpha_s;
     net.beta_s_per_B = m.beta_s_per_B;
     net.gamma_s_per_B = m.gamma_s_per_B;

@@ -20,6 +20,7 @@ namespace cb {
 
 struct SimFlags {
   std::string alpha, beta, gamma, bandwidth, reduce_bandwidth, params_file;
+  std::string params_transport;  // which transport's global row of a fit.csv
   std::string overhead, intra_alpha, intra_beta, intra_bandwidth, skew, noise;
   int ranks_per_node = 0;
   std::uint64_t seed = 1;

@@ -169,7 +169,8 @@ ModelParams load_model_params(const std::string& path, const std::optional<std::
       continue;
     }
     if (found)
-      throw UsageError(fmt::format("{}: global fits for several transports ({}, {}); name one",
+      throw UsageError(fmt::format("{}: global fits for several transports ({}, {}); choose one "
+                                   "(--params-transport, or --transport for predict)",
                                    path, t.cell(*found, "transport"), t.cell(r, "transport")));
     found = &r;
   }
