@@ -5,8 +5,8 @@
 
 Inputs (as the default study writes them, see README):
   sweep-*.csv                 measured or simulated sweeps (harness CSV schema)
-  fit/predictions.csv         in-sample model predictions (collbench fit)
-  fit-calibrated/predictions.csv   out-of-sample predictions (fit --calibration), optional
+  fit/predictions.csv         model predictions (collbench fit): params = global
+                              (in-sample), calibration (out-of-sample), config
   map-*.csv                   crossover maps (collbench map)
   calibration.csv             optional: memcpy_GBps column draws the memcpy ceiling
 Outputs PNGs in RESULTS_DIR/plots (or --out). Uses matplotlib's Agg backend only:
@@ -26,7 +26,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.colors import to_rgb  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
-from matplotlib.ticker import FuncFormatter, LogLocator  # noqa: E402
+from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter  # noqa: E402
 
 SWEEP_COLUMNS = ["transport", "collective", "algorithm", "datatype", "op", "placement",
                  "ranks", "bytes", "time_median_us", "ci_lo_us", "ci_hi_us", "busbw_GBps"]
@@ -111,9 +111,6 @@ def load_sweeps(directory):
 def load_predictions(directory):
     path = os.path.join(directory, "fit", "predictions.csv")
     preds = read_csv(path, PREDICTION_COLUMNS)
-    calibrated = os.path.join(directory, "fit-calibrated", "predictions.csv")
-    if os.path.isfile(calibrated):
-        preds += read_csv(calibrated, PREDICTION_COLUMNS)
     for r in preds:
         r["_path"] = path
     return preds
@@ -152,8 +149,28 @@ def out_of_place(rows):
     return placed or rows
 
 
+def by_transport(rows):
+    split = defaultdict(list)
+    for r in rows:
+        split[r["transport"]].append(r)
+    return dict(sorted(split.items()))
+
+
+def finish(fig, title, path):
+    fig.suptitle(title)
+    # Leave room for the suptitle above the first row of panels.
+    fig.tight_layout(rect=(0, 0, 1, 0.97))
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
 def plot_latency(rows, preds, out):
-    groups = panels(out_of_place(rows))
+    for transport, trows in by_transport(out_of_place(rows)).items():
+        plot_latency_one(transport, trows, preds, out)
+
+
+def plot_latency_one(transport_name, rows, preds, out):
+    groups = panels(rows)
     nr, nc = grid(len(groups))
     fig, axes = plt.subplots(nr, nc, figsize=(5 * nc, 4 * nr), squeeze=False)
     model = defaultdict(list)
@@ -180,6 +197,7 @@ def plot_latency(rows, preds, out):
         size_axis(ax)
         ax.set_yscale("log")
         ax.yaxis.set_major_formatter(FuncFormatter(time_label))
+        ax.yaxis.set_minor_formatter(NullFormatter())
         ax.set_title(f"{coll}, {ranks} ranks ({transport})")
         ax.set_xlabel("message size S (bytes)")
         ax.set_ylabel("median time per operation")
@@ -187,14 +205,17 @@ def plot_latency(rows, preds, out):
         ax.legend(fontsize=7, title="measured (solid), model (dashed)", title_fontsize=7)
     for ax in axes.flat[len(groups):]:
         ax.set_visible(False)
-    fig.suptitle("Latency vs message size (error bars: 95% CI of the median)")
-    fig.tight_layout()
-    fig.savefig(os.path.join(out, "latency.png"), dpi=110)
-    plt.close(fig)
+    finish(fig, f"Latency vs message size over {transport_name} (error bars: 95% CI of the median)",
+           os.path.join(out, f"latency-{transport_name}.png"))
 
 
 def plot_busbw(rows, ceiling, out):
-    groups = panels(out_of_place(rows))
+    for transport, trows in by_transport(out_of_place(rows)).items():
+        plot_busbw_one(transport, trows, ceiling, out)
+
+
+def plot_busbw_one(transport_name, rows, ceiling, out):
+    groups = panels(rows)
     nr, nc = grid(len(groups))
     fig, axes = plt.subplots(nr, nc, figsize=(5 * nc, 4 * nr), squeeze=False)
     for ax, ((transport, coll, ranks), group) in zip(axes.flat, groups.items()):
@@ -216,10 +237,8 @@ def plot_busbw(rows, ceiling, out):
         ax.legend(fontsize=7)
     for ax in axes.flat[len(groups):]:
         ax.set_visible(False)
-    fig.suptitle("Bus bandwidth vs message size (nccl-tests busbw factors)")
-    fig.tight_layout()
-    fig.savefig(os.path.join(out, "busbw.png"), dpi=110)
-    plt.close(fig)
+    finish(fig, f"Bus bandwidth vs message size over {transport_name} (nccl-tests busbw factors)",
+           os.path.join(out, f"busbw-{transport_name}.png"))
 
 
 def plot_maps(directory, out):
@@ -319,7 +338,10 @@ def plot_rank_comparison(rows, out):
     by_coll = defaultdict(list)
     for r in rows:
         by_coll[(r["transport"], r["collective"])].append(r)
-    fig, axes = plt.subplots(1, len(by_coll), figsize=(5 * len(by_coll), 4), squeeze=False)
+    nr, nc = grid(len(by_coll))
+    fig, axes = plt.subplots(nr, nc, figsize=(5 * nc, 4 * nr), squeeze=False)
+    for ax in axes.flat[len(by_coll):]:
+        ax.set_visible(False)
     for ax, ((transport, coll), group) in zip(axes.flat, sorted(by_coll.items())):
         # The largest size measured at every rank count, so bars compare like with like.
         rank_counts = sorted({int(r["ranks"]) for r in group})
@@ -342,14 +364,13 @@ def plot_rank_comparison(rows, out):
         ax.set_xticklabels([f"p={p}" for p in rank_counts])
         ax.set_yscale("log")
         ax.yaxis.set_major_formatter(FuncFormatter(time_label))
+        ax.yaxis.set_minor_formatter(NullFormatter())
         ax.set_ylabel("median time per operation")
         ax.set_title(f"{coll} at S = {size_label(size)} ({transport})")
         ax.legend(fontsize=7)
         ax.grid(True, axis="y", alpha=0.3)
-    fig.suptitle("Algorithms compared at one size across rank counts")
-    fig.tight_layout()
-    fig.savefig(os.path.join(out, "rank-comparison.png"), dpi=110)
-    plt.close(fig)
+    finish(fig, "Algorithms compared at one size across rank counts",
+           os.path.join(out, "rank-comparison.png"))
 
 
 def main(argv):

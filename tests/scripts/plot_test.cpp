@@ -59,7 +59,7 @@ bool is_png(const fs::path& p) {
 TEST_F(PlotTest, WritesEveryPlotAsValidPng) {
   const Result r = plot();
   ASSERT_EQ(r.status, 0) << r.output;
-  for (const char* name : {"latency.png", "busbw.png", "crossover-allreduce.png",
+  for (const char* name : {"latency-mpi.png", "busbw-mpi.png", "crossover-allreduce.png",
                            "model-error.png", "rank-comparison.png"}) {
     const fs::path png = dir_ / "plots" / name;
     ASSERT_TRUE(fs::exists(png)) << png;
@@ -73,7 +73,7 @@ TEST_F(PlotTest, MissingSweepIsOneClearError) {
   const Result r = plot();
   EXPECT_NE(r.status, 0);
   EXPECT_NE(r.output.find("no sweep-*.csv"), std::string::npos) << r.output;
-  EXPECT_FALSE(fs::exists(dir_ / "plots" / "latency.png"));
+  EXPECT_FALSE(fs::exists(dir_ / "plots" / "latency-mpi.png"));
 }
 
 TEST_F(PlotTest, MissingColumnIsNamed) {

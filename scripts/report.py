@@ -1,0 +1,247 @@
+#!/usr/bin/python3
+"""Writes RESULTS_DIR/report.md: the headline numbers of a study, from its CSVs.
+
+    /usr/bin/python3 scripts/report.py RESULTS_DIR
+
+Reads sweep-*.csv, calibration.csv, fit/{fit,predictions,crossovers}.csv and
+links plots/*.png (scripts/plot.py) and fit/model-report.md. Every figure is
+computed from those files; nothing is measured here. A missing or malformed
+input is one line on stderr and exit status 1; report.md is replaced
+atomically.
+"""
+import os
+import statistics
+import sys
+from collections import defaultdict
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from plot import (InputError, PREDICTION_COLUMNS, load_sweeps, num, read_csv,  # noqa: E402
+                  size_label)
+
+BASELINES = {"mpi", "nccl"}
+LARGE = 1 << 20  # bytes: "large message" threshold for bandwidth ratios
+MODEL_MIN = 64 << 10  # bytes: model error is graded from here up (issue #4)
+
+
+def fmt_bw(gbps):
+    return f"{gbps:.2f}"
+
+
+def peak_busbw(rows):
+    """(transport, collective, ranks) -> algorithm -> (peak busbw GB/s, at bytes)."""
+    peak = defaultdict(dict)
+    for r in rows:
+        key = (r["transport"], r["collective"], int(r["ranks"]))
+        bw = num(r["_path"], r, "busbw_GBps")
+        if bw > peak[key].get(r["algorithm"], (-1, 0))[0]:
+            peak[key][r["algorithm"]] = (bw, num(r["_path"], r, "bytes"))
+    return peak
+
+
+def large_ratio(rows, transport, coll, ranks, algo, baseline):
+    """Median over sizes >= 1 MiB of busbw(algo) / busbw(baseline), same run."""
+    by = defaultdict(dict)
+    for r in rows:
+        if (r["transport"], r["collective"], int(r["ranks"])) != (transport, coll, ranks):
+            continue
+        b = num(r["_path"], r, "bytes")
+        if b >= LARGE:
+            by[b][r["algorithm"]] = num(r["_path"], r, "busbw_GBps")
+    ratios = [v[algo] / v[baseline] for v in by.values()
+              if algo in v and baseline in v and v[baseline] > 0]
+    return statistics.median(ratios) if ratios else None
+
+
+def calibration(directory):
+    path = os.path.join(directory, "calibration.csv")
+    rows = read_csv(path, ["alpha_s", "beta_s_per_B", "gamma_s_per_B"])
+    return rows[0]
+
+
+def section_bandwidth(rows, memcpy):
+    out = ["## Peak bus bandwidth", ""]
+    if memcpy:
+        out.append(f"memcpy bandwidth measured in the same study: **{memcpy:.2f} GB/s** "
+                   "(large buffers, one core); the busbw plot draws it as the ceiling.")
+    out += ["", "busbw uses nccl-tests' factors (all-reduce 2(p-1)/p; the others (p-1)/p); "
+            "each cell is the algorithm's best over all sizes.", ""]
+    peak = peak_busbw(rows)
+    algos = sorted({a for v in peak.values() for a in v}, key=lambda a: (a in BASELINES, a))
+    out.append("| transport | collective | ranks | " + " | ".join(algos) + " | best vs memcpy |")
+    out.append("|---" * (len(algos) + 4) + "|")
+    for (transport, coll, ranks), per in sorted(peak.items()):
+        cells = [fmt_bw(per[a][0]) if a in per else "–" for a in algos]
+        best = max(per.items(), key=lambda kv: kv[1][0])
+        vs = f"{best[1][0] / memcpy:.0%} ({best[0]})" if memcpy and transport != "sim" else "–"
+        out.append(f"| {transport} | {coll} | {ranks} | " + " | ".join(cells) + f" | {vs} |")
+    out.append("")
+    lines = []
+    for (transport, coll, ranks), per in sorted(peak.items()):
+        if "mpi" not in per:
+            continue
+        sched = {a: v for a, v in per.items() if a not in BASELINES}
+        if not sched:
+            continue
+        best = max(sched, key=lambda a: sched[a][0])
+        ratio = large_ratio(rows, transport, coll, ranks, best, "mpi")
+        if ratio is not None:
+            lines.append(f"- {coll}, {ranks} ranks over {transport}: best schedule **{best}** "
+                         f"reaches {ratio:.2f}x the busbw of MPI's own {coll} (median over "
+                         f"sizes >= 1 MiB, same run)")
+    if lines:
+        out += ["Measured in one run, as ratios:", ""] + lines + [""]
+    return out
+
+
+def section_params(directory, cal):
+    path = os.path.join(directory, "fit", "fit.csv")
+    rows = read_csv(path, ["scope", "transport", "alpha_s", "beta_s_per_B", "gamma_s_per_B"])
+    out = ["## Fitted α, β, γ", "",
+           "| source | transport | α (µs) | β as bandwidth (GB/s) | γ as reduce bandwidth (GB/s) |",
+           "|---|---|---|---|---|"]
+
+    def cell(v, kind, lo="", hi=""):
+        if v in ("", None):
+            return "not identified"
+        v = float(v)
+        if kind == "alpha":
+            text = f"{v * 1e6:.3g}"
+            if lo and hi:
+                text += f" [{float(lo) * 1e6:.3g}, {float(hi) * 1e6:.3g}]"
+            return text
+        text = f"{1 / v / 1e9:.3g}" if v > 0 else "∞"
+        if lo and hi and float(lo) > 0:
+            text += f" [{1 / float(hi) / 1e9:.3g}, {1 / float(lo) / 1e9:.3g}]"
+        return text
+
+    for r in rows:
+        if r["scope"] not in ("global", "calibration"):
+            continue
+        label = "global fit (in-sample)" if r["scope"] == "global" else "calibration (ping-pong)"
+        out.append(f"| {label} | {r['transport']} | "
+                   f"{cell(r['alpha_s'], 'alpha', r.get('alpha_s_lo'), r.get('alpha_s_hi'))} | "
+                   f"{cell(r['beta_s_per_B'], 'beta', r.get('beta_s_per_B_lo'), r.get('beta_s_per_B_hi'))} | "
+                   f"{cell(r['gamma_s_per_B'], 'gamma', r.get('gamma_s_per_B_lo'), r.get('gamma_s_per_B_hi'))} |")
+    out += ["", "Brackets: 95% bootstrap confidence intervals. Bandwidths are 1/β and 1/γ.", ""]
+    return out
+
+
+def section_error(directory):
+    path = os.path.join(directory, "fit", "predictions.csv")
+    preds = read_csv(path, PREDICTION_COLUMNS)
+    groups = defaultdict(list)
+    for p in preds:
+        if p["params"] == "config":
+            continue
+        groups[(p["params"], p["transport"], p["collective"], p["algorithm"])].append(
+            (num(path, p, "bytes"), num(path, p, "rel_err")))
+    out = ["## Model error", "",
+           "rel_err = (predicted − measured) / measured. *global*: the transport-wide fit "
+           "(in-sample); *calibration*: α, β, γ from ping-pong and the kernel alone "
+           "(out-of-sample). Nothing is excluded; sizes below 64 KiB are shown separately "
+           "because latency noise and protocol knees dominate there.", "",
+           "| params | transport | collective | algorithm | median abs err ≥ 64 KiB | worst ≥ 64 KiB | median abs err < 64 KiB |",
+           "|---|---|---|---|---|---|---|"]
+    for key, pts in sorted(groups.items()):
+        big = [abs(e) for b, e in pts if b >= MODEL_MIN]
+        small = [abs(e) for b, e in pts if b < MODEL_MIN]
+        med = f"{statistics.median(big):.0%}" if big else "–"
+        worst = f"{max(big):.0%}" if big else "–"
+        med_small = f"{statistics.median(small):.0%}" if small else "–"
+        out.append(f"| {key[0]} | {key[1]} | {key[2]} | {key[3]} | {med} | {worst} | {med_small} |")
+    out.append("")
+    return out
+
+
+def section_crossovers(directory):
+    path = os.path.join(directory, "fit", "crossovers.csv")
+    rows = read_csv(path, ["kind", "params", "transport", "collective", "ranks", "algo_a",
+                           "algo_b", "predicted_crossover_B", "measured_crossover_B", "bytes",
+                           "predicted_best", "measured_best", "regret"])
+    out = ["## Crossovers: predicted vs measured", "",
+           "Pairs whose ordering flips inside the measured range (either side). "
+           "Sizes are interpolated in log-size.", "",
+           "| params | transport | collective | ranks | pair | predicted | measured |",
+           "|---|---|---|---|---|---|---|"]
+    shown = 0
+    for r in rows:
+        if r["kind"] != "pair":
+            continue
+        pred, meas = r["predicted_crossover_B"], r["measured_crossover_B"]
+        if not pred and not meas:
+            continue
+        shown += 1
+        out.append(f"| {r['params']} | {r['transport']} | {r['collective']} | {r['ranks']} | "
+                   f"{r['algo_a']} vs {r['algo_b']} | "
+                   f"{size_label(float(pred)) if pred else 'none'} | "
+                   f"{size_label(float(meas)) if meas else 'none'} |")
+    if not shown:
+        out.append("| – | – | – | – | no pair crosses in the measured range | – | – |")
+    regrets = defaultdict(list)
+    agree = defaultdict(lambda: [0, 0])
+    for r in rows:
+        if r["kind"] != "best" or not r["regret"]:
+            continue
+        key = (r["params"], r["transport"])
+        regrets[key].append(float(r["regret"]))
+        agree[key][0] += r["predicted_best"] == r["measured_best"]
+        agree[key][1] += 1
+    out += ["", "Best algorithm per (collective, ranks, size): how often the model picks the "
+            "measured best, and the regret = time of the model's pick / measured best − 1.", "",
+            "| params | transport | model picks the best | median regret | worst regret |",
+            "|---|---|---|---|---|"]
+    for key in sorted(regrets):
+        hit, total = agree[key]
+        out.append(f"| {key[0]} | {key[1]} | {hit}/{total} | "
+                   f"{statistics.median(regrets[key]):.0%} | {max(regrets[key]):.0%} |")
+    out.append("")
+    return out
+
+
+def main(argv):
+    if len(argv) != 1:
+        print("usage: report.py RESULTS_DIR", file=sys.stderr)
+        return 2
+    directory = argv[0]
+    try:
+        if not os.path.isdir(directory):
+            raise InputError(f"{directory}: not a directory")
+        rows = load_sweeps(directory)
+        cal = calibration(directory)
+        memcpy = float(cal["memcpy_GBps"]) if cal.get("memcpy_GBps") else None
+        first = rows[0]
+        lines = [f"# collbench study: {os.path.basename(os.path.normpath(directory))}", "",
+                 f"Host `{first.get('host', '?')}`, collbench {first.get('collbench_version', '?')} "
+                 f"(git {first.get('git_rev', '?')}), {first.get('mpi_version', '').strip() or 'MPI ?'}. "
+                 "Measured rows: fp32 sum, out-of-place, every algorithm verified "
+                 f"(wrong elements in all rows: {sum(int(r['wrong'] or 0) for r in rows)}).", ""]
+        over = {r["transport"] for r in rows if r.get("oversubscribed") == "1"}
+        if over:
+            lines += [f"**Warning:** ranks outnumbered cores in {', '.join(sorted(over))} rows: "
+                      "those timings measure the OS scheduler more than the algorithms.", ""]
+        lines += section_bandwidth(rows, memcpy)
+        lines += section_params(directory, cal)
+        lines += section_error(directory)
+        lines += section_crossovers(directory)
+        lines += ["## Plots", ""]
+        plots = os.path.join(directory, "plots")
+        if not os.path.isdir(plots):
+            raise InputError(f"{plots}: missing (run scripts/plot.py first)")
+        for png in sorted(os.listdir(plots)):
+            if png.endswith(".png"):
+                lines += [f"![{png[:-4]}](plots/{png})", ""]
+        lines += ["Full model report (per-configuration lines, knees, MPICH selection): "
+                  "[fit/model-report.md](fit/model-report.md)", ""]
+    except InputError as e:
+        print(f"report.py: {e}", file=sys.stderr)
+        return 1
+    target = os.path.join(directory, "report.md")
+    with open(target + ".tmp", "w") as f:
+        f.write("\n".join(lines))
+    os.replace(target + ".tmp", target)
+    print(f"report written to {target}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

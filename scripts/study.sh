@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# README's main command: installs what is missing, builds, and runs the default
+# study into results/<host>-<date>/ (never overwriting an earlier run), then
+# points results/latest at it.
+#
+#   bash scripts/study.sh                  a new study (about 10 minutes on 2 cores)
+#   bash scripts/study.sh --resume DIR     finish an interrupted study in DIR
+#   bash scripts/study.sh --quick          a 1-minute smoke version (CI, demos)
+#   bash scripts/study.sh --quiet          no per-configuration progress lines
+#
+# Steps: calibrate (MPI ping-pong + reduction kernel) -> measured sweeps over
+# MPI and IPC/host (all collectives, every algorithm plus the MPI baseline,
+# fp32 sum, verified) -> fit (in-sample, and out-of-sample from the
+# calibration) -> simulated sweep and crossover map at scale with the fitted
+# parameters -> plots -> report.md.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+resume=""
+quick=0
+quiet=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --resume) [ $# -ge 2 ] || { echo "study: --resume needs a results directory" >&2; exit 2; }
+              resume="$2"; shift 2 ;;
+    --quick) quick=1; shift ;;
+    --quiet) quiet=(--quiet); shift ;;
+    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+    *) echo "study: unknown argument '$1' (valid: --resume DIR, --quick, --quiet)" >&2; exit 2 ;;
+  esac
+done
+
+bash scripts/build.sh
+collbench="$PWD/build/harness/collbench"
+python=/usr/bin/python3
+
+if [ -n "$resume" ]; then
+  [ -d "$resume" ] || { echo "study: --resume: '$resume' is not a directory" >&2; exit 2; }
+  out="$resume"
+else
+  base="results/$(hostname -s)-$(date -u +%Y-%m-%d)"
+  out="$base"; n=2
+  while [ -e "$out" ]; do out="$base-$n"; n=$((n + 1)); done
+  mkdir -p "$out"
+fi
+log() { echo "study: $*" >&2; }
+
+# Ranks: MPI timings with more ranks than cores measure the OS scheduler, not
+# the algorithms, so the measured sweeps use the largest power of two that
+# fits the usable cores (at least 2) and say why they stop there.
+cores=$(nproc)
+ranks=2
+while [ $((ranks * 2)) -le "$cores" ]; do ranks=$((ranks * 2)); done
+if [ "$cores" -lt 4 ]; then
+  log "this machine has $cores usable cores: measuring with 2 ranks only (more would oversubscribe and time the scheduler); the simulator covers larger p"
+fi
+rank_list=2; r=4
+while [ "$r" -le "$ranks" ]; do rank_list="$rank_list,$r"; r=$((r * 2)); done
+
+if [ "$quick" = 1 ]; then
+  sweep=(-b 8 -e 1M -f 8 --time-budget 0.05); map_max=256M; sim_ranks=2,16,128; map_ranks=2..256
+else
+  sweep=(-b 8 -e 64M -f 4 --time-budget 0.2); map_max=1G; sim_ranks=2,8,64,512; map_ranks=2..4096
+fi
+resume_flag=(); [ -n "$resume" ] && resume_flag=(--resume)
+
+interrupted() {
+  log "interrupted: every finished measurement is kept in $out"
+  log "resume with: bash scripts/study.sh --resume $out"
+  exit 130
+}
+trap interrupted INT TERM
+
+start=$(date +%s)
+log "writing to $out"
+
+if [ ! -s "$out/calibration.csv" ]; then
+  log "1/6 calibrate: ping-pong alpha, beta and kernel gamma over MPI (2 ranks)"
+  mpiexec -n 2 "$collbench" calibrate --out "$out/calibration.csv" >"$out/calibration.txt"
+fi
+
+measure() {  # transport, extra flags...
+  local transport=$1; shift
+  mpiexec -n "$ranks" "$collbench" run --transport "$transport" "$@" --coll all --algo all \
+    "${sweep[@]}" -d float -o sum --placement out --ranks "$rank_list" \
+    --csv "$out/sweep-$transport.csv" --json "$out/sweep-$transport.json" \
+    "${resume_flag[@]}" "${quiet[@]}" >"$out/sweep-$transport.txt"
+}
+log "2/6 measured sweep over MPI: every algorithm + MPI's own collectives, verified"
+measure mpi
+if "$collbench" list | grep -q '^  ipc '; then
+  log "3/6 measured sweep over IPC (host shared memory)"
+  measure ipc --mem host
+else
+  log "3/6 IPC transport not built: skipped"
+fi
+
+log "4/6 fit: in-sample (global and per configuration) and out-of-sample (calibration)"
+measured="$out/measured.csv"
+"$python" - "$measured" "$out"/sweep-mpi.csv "$out"/sweep-ipc.csv <<'EOF'
+import os, sys
+out, parts = sys.argv[1], [p for p in sys.argv[2:] if os.path.exists(p)]
+with open(out + ".tmp", "w") as w:
+    for i, p in enumerate(parts):
+        with open(p) as f:
+            lines = f.readlines()
+        w.writelines(lines if i == 0 else lines[1:])
+os.replace(out + ".tmp", out)
+EOF
+"$collbench" fit "$measured" --calibration "$out/calibration.csv" --mpich-json --out "$out/fit" \
+  >"$out/fit.txt"
+
+log "5/6 simulated sweep (p = $sim_ranks) and crossover map (p = $map_ranks) with the fitted parameters"
+"$collbench" run --transport sim --params "$out/fit/fit.csv" --params-transport mpi --coll all --algo all \
+  -b 8 -e "$map_max" -f 8 -d float -o sum --placement out --ranks "$sim_ranks" \
+  --csv "$out/sweep-sim.csv" "${resume_flag[@]}" "${quiet[@]}" >"$out/sweep-sim.txt"
+if [ ! -s "$out/map-allreduce.csv" ]; then
+  "$collbench" map --coll allreduce --params "$out/fit/fit.csv" --params-transport mpi --ranks "$map_ranks" \
+    -b 8 -e "$map_max" -f 4 --csv "$out/map-allreduce.csv" "${quiet[@]}" >"$out/map.txt"
+fi
+
+log "6/6 plots and report"
+"$python" scripts/plot.py "$out"
+"$python" scripts/report.py "$out"
+
+ln -sfn "$(basename "$out")" results/latest
+log "done in $(( $(date +%s) - start )) s: $out/report.md (results/latest points there)"
