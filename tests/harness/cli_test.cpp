@@ -3,6 +3,7 @@
 // CSV/JSON schema; an interrupted sweep keeps whole rows in FILE.partial and
 // never leaves FILE. The binary comes from $COLLBENCH (meson sets it).
 #include <gtest/gtest.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -126,6 +127,34 @@ TEST_F(Cli, SingleRankRunSaysHowToLaunchMoreAndWritesTheCsvSchema) {
   EXPECT_EQ(j["rows"][0]["iterations"].get<int>(), 3);
   EXPECT_EQ(j["configuration"]["iterations"].get<int>(), 3);
   EXPECT_FALSE(j["metadata"]["host"].get<std::string>().empty());
+}
+
+TEST_F(Cli, RankSweepUnderMpiexecMarksOversubscribedRows) {
+  const char* mpiexec = std::getenv("MPIEXEC");
+  if (mpiexec == nullptr || *mpiexec == '\0') GTEST_SKIP() << "no mpiexec in this build";
+  const fs::path csv = dir_ / "r.csv";
+  const std::string cmd = std::string(mpiexec) + " -n 3 " + bin_ +
+                          " run --quiet -n 3 -b 64 -e 64 --algo ring,mpi --ranks all --csv " +
+                          csv.string() + " > " + (dir_ / "out").string() + " 2> " +
+                          (dir_ / "err").string();
+  ASSERT_EQ(std::system(cmd.c_str()), 0) << slurp(dir_ / "err");
+  cpu_set_t set;
+  ASSERT_EQ(sched_getaffinity(0, sizeof set, &set), 0);
+  const int cores = CPU_COUNT(&set);
+  const auto lines = lines_of(slurp(csv));
+  ASSERT_EQ(lines.size(), 1u + 2 * 2 * 2);  // ranks 2 and 3, 2 algorithms, 2 placements
+  for (std::size_t i = 1; i < lines.size(); ++i) {
+    std::vector<std::string> f;
+    std::stringstream in(lines[i]);
+    for (std::string cell; std::getline(in, cell, ',');) f.push_back(cell);
+    ASSERT_GE(f.size(), 22u);
+    const int ranks = std::stoi(f[6]);
+    EXPECT_EQ(ranks, i <= 4 ? 2 : 3) << lines[i];
+    EXPECT_EQ(f[19], "0") << "wrong elements: " << lines[i];
+    EXPECT_EQ(f[20], ranks > cores ? "1" : "0") << lines[i];
+    EXPECT_EQ(f[21], ranks > cores ? "yield" : "spin") << lines[i];
+  }
+  EXPECT_EQ(slurp(dir_ / "err").find("outnumber") != std::string::npos, 3 > cores);
 }
 
 TEST_F(Cli, InterruptedSweepKeepsWholeRowsAndNoFinalFile) {
