@@ -37,10 +37,19 @@ void run(const RunOptions& options) {
   // failed, or the others would wait forever for a measurement.
   std::vector<std::unique_ptr<Reporter>> reporters;
   std::string setup_error;
+  ResumeData resume;
   if (root) {
     try {
-      if (!options.csv.empty()) reporters.push_back(make_csv_reporter(options.csv));
-      if (!options.json.empty()) reporters.push_back(make_json_reporter(options.json));
+      if (options.resume) {
+        if (options.csv.empty())
+          throw UsageError("--resume needs --csv FILE: the results file whose rows it keeps");
+        resume = load_resume(options.csv);
+        if (!resume.source.empty())
+          fmt::print(stderr, "collbench: resuming from {}: {} rows kept\n", resume.source,
+                     resume.rows.size());
+      }
+      if (!options.csv.empty()) reporters.push_back(make_csv_reporter(options.csv, &resume));
+      if (!options.json.empty()) reporters.push_back(make_json_reporter(options.json, &resume));
     } catch (const UsageError& e) {
       setup_error = e.what();
     }
@@ -53,12 +62,12 @@ void run(const RunOptions& options) {
     RunInfo info;
     info.meta = collect_metadata();
     info.configuration = plan.to_json(options);
-    info.total_cases = plan.total_cases();
+    info.total_cases = plan.total_cases() - plan.cases_in(resume.keys);
     info.out_of_place = plan.out_of_place;
     info.in_place = plan.in_place;
     for (auto& r : reporters) r->begin(info);
   }
-  const RunOutcome outcome = run_plan(plan, w, reporters);
+  const RunOutcome outcome = run_plan(plan, w, reporters, resume.keys);
   const bool complete = outcome.signal == 0;
   for (auto& r : reporters) r->finish(complete);
   if (root && !complete) {
@@ -134,6 +143,9 @@ void add_run_command(CLI::App& app) {
   cmd->add_option("--csv", o.csv, "Write tidy CSV rows to FILE (streamed via FILE.partial)");
   cmd->add_option("--json", o.json, "Write rows, configuration and metadata to FILE");
   cmd->add_flag("--quiet", o.quiet, "No progress lines on stderr");
+  cmd->add_flag("--resume", o.resume,
+                "Skip configurations the --csv file (or its .partial from an interrupted run) "
+                "already holds; keep those rows and add the rest");
   for (TransportSpec& t : transports())
     if (t.add_options) t.add_options(*cmd);
   cmd->callback([options] {

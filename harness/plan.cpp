@@ -197,6 +197,13 @@ std::size_t Plan::total_cases() const {
   return n;
 }
 
+std::size_t Plan::cases_in(const std::unordered_set<std::string>& keys) const {
+  std::size_t n = 0;
+  for (const RankBlock& b : blocks)
+    for (const Case& c : b.cases) n += keys.count(case_key(c));
+  return n;
+}
+
 nlohmann::json Plan::to_json(const RunOptions& o) const {
   nlohmann::json j;
   j["command_line"] = o.command_line;

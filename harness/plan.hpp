@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "harness/backend.hpp"
@@ -27,6 +28,8 @@ struct Plan {
   bool out_of_place = true, in_place = true;
   std::vector<RankBlock> blocks;
   std::size_t total_cases() const;
+  // Cases whose case_key is in `keys` (those --resume skips).
+  std::size_t cases_in(const std::unordered_set<std::string>& keys) const;
   nlohmann::json to_json(const RunOptions& options) const;
 };
 

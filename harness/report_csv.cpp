@@ -14,8 +14,12 @@ namespace {
 
 class CsvReporter final : public Reporter {
  public:
-  explicit CsvReporter(std::string path)
+  CsvReporter(std::string path, const ResumeData* resume)
       : path_(std::move(path)), partial_(path_ + kPartialSuffix) {
+    if (resume && !resume->rows.empty()) {
+      keep_earlier_rows(resume->rows);
+      return;
+    }
     file_ = std::fopen(partial_.c_str(), "w");
     if (!file_)
       throw UsageError(fmt::format("cannot write --csv '{}': {}", partial_, std::strerror(errno)));
@@ -26,6 +30,7 @@ class CsvReporter final : public Reporter {
 
   void begin(const RunInfo& info) override {
     meta_ = info.meta;
+    if (resumed_) return;  // the header is already there
     std::string header;
     for (std::string_view c : result_columns()) {
       if (!header.empty()) header += ',';
@@ -55,6 +60,39 @@ class CsvReporter final : public Reporter {
   }
 
  private:
+  // The earlier rows (possibly read from PATH.partial itself) are rewritten
+  // into a temporary file renamed over PATH.partial, so a crash now still
+  // leaves them all; new rows are then appended.
+  void keep_earlier_rows(const std::vector<std::vector<std::string>>& rows) {
+    const std::string tmp = partial_ + ".tmp";
+    file_ = std::fopen(tmp.c_str(), "w");
+    if (!file_)
+      throw UsageError(fmt::format("cannot write --csv '{}': {}", tmp, std::strerror(errno)));
+    write_cells(result_columns());
+    for (const auto& row : rows) write_cells(row);
+    std::fclose(file_);
+    file_ = nullptr;
+    if (std::rename(tmp.c_str(), partial_.c_str()) != 0)
+      throw UsageError(
+          fmt::format("cannot rename '{}' to '{}': {}", tmp, partial_, std::strerror(errno)));
+    file_ = std::fopen(partial_.c_str(), "a");
+    if (!file_)
+      throw UsageError(fmt::format("cannot append to '{}': {}", partial_, std::strerror(errno)));
+    resumed_ = true;
+  }
+
+  template <class Strings>
+  void write_cells(const Strings& cells) {
+    std::string line;
+    bool first = true;
+    for (const auto& c : cells) {
+      if (!first) line += ',';
+      first = false;
+      line += csv_cell(Cell(std::string(c)));
+    }
+    write_line(std::move(line));
+  }
+
   // One fwrite per line then a flush: a kill between rows leaves only whole rows.
   void write_line(std::string line) {
     line += '\n';
@@ -65,13 +103,14 @@ class CsvReporter final : public Reporter {
 
   std::string path_, partial_;
   std::FILE* file_ = nullptr;
+  bool resumed_ = false;
   RunMetadata meta_;
 };
 
 }  // namespace
 
-std::unique_ptr<Reporter> make_csv_reporter(const std::string& path) {
-  return std::make_unique<CsvReporter>(path);
+std::unique_ptr<Reporter> make_csv_reporter(const std::string& path, const ResumeData* resume) {
+  return std::make_unique<CsvReporter>(path, resume);
 }
 
 }  // namespace cb

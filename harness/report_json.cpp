@@ -23,9 +23,25 @@ nlohmann::json to_json(const Cell& c) {
   return std::visit(Convert{}, c);
 }
 
+// An earlier run's CSV cell as the JSON value this run would have written.
+nlohmann::json to_json(const std::string& cell) {
+  if (cell.empty()) return nullptr;
+  std::size_t used = 0;
+  try {
+    const long long i = std::stoll(cell, &used);
+    if (used == cell.size()) return static_cast<std::int64_t>(i);
+    const double d = std::stod(cell, &used);
+    if (used == cell.size()) return d;
+  } catch (const std::exception&) {
+    // not a number: a string cell
+  }
+  return cell;
+}
+
 class JsonReporter final : public Reporter {
  public:
-  explicit JsonReporter(std::string path) : path_(std::move(path)) {
+  JsonReporter(std::string path, const ResumeData* resume)
+      : path_(std::move(path)), resume_(resume) {
     // Fail on an unwritable destination now, before anything is measured.
     const std::string probe = path_ + ".tmp";
     std::FILE* f = std::fopen(probe.c_str(), "w");
@@ -46,6 +62,13 @@ class JsonReporter final : public Reporter {
     doc_["columns"] = nlohmann::json::array();
     for (std::string_view c : result_columns()) doc_["columns"].push_back(c);
     doc_["rows"] = nlohmann::json::array();
+    if (!resume_) return;
+    const auto& names = result_columns();
+    for (const auto& cells : resume_->rows) {
+      nlohmann::json obj = nlohmann::json::object();
+      for (std::size_t i = 0; i < names.size(); ++i) obj[std::string(names[i])] = to_json(cells[i]);
+      doc_["rows"].push_back(std::move(obj));
+    }
   }
 
   void row(const Row& r) override {
@@ -72,14 +95,15 @@ class JsonReporter final : public Reporter {
 
  private:
   std::string path_;
+  const ResumeData* resume_;
   RunMetadata meta_;
   nlohmann::json doc_;
 };
 
 }  // namespace
 
-std::unique_ptr<Reporter> make_json_reporter(const std::string& path) {
-  return std::make_unique<JsonReporter>(path);
+std::unique_ptr<Reporter> make_json_reporter(const std::string& path, const ResumeData* resume) {
+  return std::make_unique<JsonReporter>(path, resume);
 }
 
 }  // namespace cb

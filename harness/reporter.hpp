@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "harness/metadata.hpp"
+#include "harness/resume.hpp"
 #include "harness/row.hpp"
 
 namespace cb {
@@ -40,13 +41,17 @@ std::unique_ptr<Reporter> make_console_reporter(std::FILE* out);
 // one; finish(true) renames PATH.partial to PATH (atomic), finish(false)
 // leaves PATH.partial holding every finished row, so PATH itself never exists
 // truncated. Opening happens here: an unwritable path throws UsageError
-// before anything is measured.
-std::unique_ptr<Reporter> make_csv_reporter(const std::string& path);
+// before anything is measured. With `resume`, the file starts with the rows
+// an earlier run left (resume.hpp) and the new rows follow.
+std::unique_ptr<Reporter> make_csv_reporter(const std::string& path,
+                                            const ResumeData* resume = nullptr);
 
 // JSON: {"metadata", "configuration", "complete", "columns", "rows"}, written
 // at finish through a temporary file and rename: to PATH when complete, to
-// PATH.partial when interrupted.
-std::unique_ptr<Reporter> make_json_reporter(const std::string& path);
+// PATH.partial when interrupted. With `resume`, "rows" starts with the earlier
+// run's rows (numbers as numbers, empty cells as null).
+std::unique_ptr<Reporter> make_json_reporter(const std::string& path,
+                                             const ResumeData* resume = nullptr);
 
 // One progress line per row on `err` with elapsed time and ETA.
 std::unique_ptr<Reporter> make_progress_reporter(std::FILE* err);

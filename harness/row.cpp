@@ -47,10 +47,10 @@ WaitPolicy parse_wait_policy(std::string_view name) {
   throw UsageError(fmt::format("unknown --wait '{}' (valid: spin, yield, sleep, auto)", name));
 }
 
-std::string row_key(const Row& r) {
-  return fmt::format("{},{},{},{},{},{},{},{}", r.c.transport, to_string(r.c.coll), r.c.algorithm,
-                     to_string(r.c.dtype), is_reducing(r.c.coll) ? to_string(r.c.op) : "",
-                     r.c.in_place ? "in" : "out", r.c.ranks, r.c.bytes());
+std::string case_key(const Case& c) {
+  return fmt::format("{},{},{},{},{},{},{},{}", c.transport, to_string(c.coll), c.algorithm,
+                     to_string(c.dtype), is_reducing(c.coll) ? to_string(c.op) : "",
+                     c.in_place ? "in" : "out", c.ranks, c.bytes());
 }
 
 }  // namespace cb

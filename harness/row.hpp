@@ -34,7 +34,8 @@ std::string_view to_string(WaitPolicy w);
 WaitPolicy parse_wait_policy(std::string_view name);
 
 // "transport,collective,algorithm,datatype,op,placement,ranks,bytes" values
-// joined with ',': the identity of a row across runs.
-std::string row_key(const Row& r);
+// joined with ',': the identity of a row across runs (as its CSV cells read).
+std::string case_key(const Case& c);
+inline std::string row_key(const Row& r) { return case_key(r.c); }
 
 }  // namespace cb

@@ -29,6 +29,7 @@ struct RunOptions {
   std::string csv;                  // --csv FILE
   std::string json;                 // --json FILE
   bool quiet = false;               // no progress lines
+  bool resume = false;              // --resume: skip configurations already in --csv
   std::vector<std::string> command_line;
 };
 

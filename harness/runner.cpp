@@ -12,7 +12,8 @@
 namespace cb {
 
 RunOutcome run_plan(const Plan& plan, Group& world,
-                    std::vector<std::unique_ptr<Reporter>>& reporters) {
+                    std::vector<std::unique_ptr<Reporter>>& reporters,
+                    const std::unordered_set<std::string>& done) {
   RunOutcome outcome;
   const bool root = world.rank() == 0;
   TransportSpec& t = *plan.transport;
@@ -45,6 +46,8 @@ RunOutcome run_plan(const Plan& plan, Group& world,
           break;
         }
         const Case& c = block.cases[i];
+        // World rank 0 is in every group and alone knows what is done.
+        if (group->any(root && done.count(case_key(c)) != 0)) continue;
         SamplingPlan sampling = plan.sampling;
         sampling.seed = 2 * (case_index + i) + 1;
         const Measurement m = measurer->measure(c, sampling, *group);

@@ -7,6 +7,8 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "harness/group.hpp"
@@ -21,8 +23,11 @@ struct RunOutcome {
   int signal = 0;  // interrupting signal, 0 when complete
 };
 
-// Collective over `world`. `reporters` is only used on world rank 0.
+// Collective over `world`. `reporters` is only used on world rank 0. Cases
+// whose case_key is in `done` (read on world rank 0 only; --resume) are
+// skipped by every rank of their group.
 RunOutcome run_plan(const Plan& plan, Group& world,
-                    std::vector<std::unique_ptr<Reporter>>& reporters);
+                    std::vector<std::unique_ptr<Reporter>>& reporters,
+                    const std::unordered_set<std::string>& done);
 
 }  // namespace cb

@@ -1,13 +1,15 @@
 // `collbench run` as a user meets it, single rank (no mpiexec): every bad
 // input gives exit 2, one line naming the bad value and no output file; the
 // CSV/JSON schema; an interrupted sweep keeps whole rows in FILE.partial and
-// never leaves FILE. The binary comes from $COLLBENCH (meson sets it).
+// never leaves FILE, and --resume finishes it. The binary comes from
+// $COLLBENCH (meson sets it).
 #include <gtest/gtest.h>
 #include <sched.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -193,6 +195,65 @@ TEST_F(Cli, InterruptedSweepKeepsWholeRowsAndNoFinalFile) {
   EXPECT_FALSE(j["complete"].get<bool>());
   EXPECT_EQ(j["rows"].size(), lines.size() - 1);
   EXPECT_NE(slurp(dir_ / "out.err").find("interrupted"), std::string::npos);
+}
+
+// The identity columns (CSV.md key) of every data line of a results CSV.
+std::vector<std::string> keys_of(const std::string& csv_text) {
+  std::vector<std::string> keys;
+  const auto lines = lines_of(csv_text);
+  for (std::size_t i = 1; i < lines.size(); ++i) {
+    std::size_t end = 0;
+    for (int commas = 0; commas < 8 && end != std::string::npos; ++commas)
+      end = lines[i].find(',', end + (commas ? 1 : 0));
+    keys.push_back(lines[i].substr(0, end));
+  }
+  std::sort(keys.begin(), keys.end());
+  return keys;
+}
+
+TEST_F(Cli, ResumeKeepsEarlierRowsAndMeasuresOnlyTheRest) {
+  const fs::path csv = dir_ / "r.csv";
+  const std::string sweep = "run --quiet -n 2 --algo ring,rhd -b 8 -e 256 --placement out --csv " +
+                            csv.string() + " --json " + (dir_ / "r.json").string();
+  // The whole sweep once, for reference; then pretend a run was interrupted
+  // after its first 3 rows (what FILE.partial would hold).
+  ASSERT_EQ(run(sweep).status, 0);
+  const std::string full = slurp(csv);
+  const auto full_lines = lines_of(full);
+  ASSERT_EQ(full_lines.size(), 1u + 2 * 6);
+  fs::remove(csv);
+  {
+    std::ofstream partial(dir_ / "r.csv.partial");
+    for (std::size_t i = 0; i < 4; ++i) partial << full_lines[i] << "\n";
+  }
+
+  const Result r = run(sweep + " --resume");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("3 rows kept"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(dir_ / "r.csv.partial"));
+  const std::string resumed = slurp(csv);
+  EXPECT_EQ(keys_of(resumed), keys_of(full)) << resumed;  // every configuration exactly once
+  const auto resumed_lines = lines_of(resumed);
+  for (std::size_t i = 0; i < 4; ++i) EXPECT_EQ(resumed_lines[i], full_lines[i]);  // kept verbatim
+  const nlohmann::json j = nlohmann::json::parse(slurp(dir_ / "r.json"));
+  ASSERT_EQ(j["rows"].size(), 12u);
+  EXPECT_EQ(j["rows"][0]["bytes"].get<int>(), 8);  // an old row, numbers still numbers
+  EXPECT_TRUE(j["rows"][0]["op"].is_string());
+
+  // Nothing left to do: a second resume measures nothing and keeps the file.
+  const Result again = run(sweep + " --resume");
+  ASSERT_EQ(again.status, 0) << again.err;
+  EXPECT_EQ(keys_of(slurp(csv)), keys_of(full));
+}
+
+TEST_F(Cli, ResumeRefusesWithoutCsvOrOnAForeignFile) {
+  EXPECT_EQ(run("run --quiet -n 2 -b 8 -e 8 --resume").status, 2);
+  EXPECT_NE(slurp(dir_ / "err").find("--resume needs --csv"), std::string::npos);
+  std::ofstream(dir_ / "r.csv") << "size,time\n8,1.0\n";
+  const Result r = run("run --quiet -n 2 -b 8 -e 8 --resume --csv " + (dir_ / "r.csv").string());
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("does not have the result columns"), std::string::npos) << r.err;
+  EXPECT_EQ(slurp(dir_ / "r.csv"), "size,time\n8,1.0\n");  // untouched
 }
 
 }  // namespace
