@@ -76,12 +76,12 @@ log "writing to $out"
 
 if [ ! -s "$out/calibration.csv" ]; then
   log "1/6 calibrate: ping-pong alpha, beta and kernel gamma over MPI (2 ranks)"
-  mpiexec -n 2 "$collbench" calibrate --out "$out/calibration.csv" >"$out/calibration.txt"
+  mpiexec -bind-to core -n 2 "$collbench" calibrate --out "$out/calibration.csv" >"$out/calibration.txt"
 fi
 
 measure() {  # transport, extra flags...
   local transport=$1; shift
-  mpiexec -n "$ranks" "$collbench" run --transport "$transport" "$@" --coll all --algo all \
+  mpiexec -bind-to core -n "$ranks" "$collbench" run --transport "$transport" "$@" --coll all --algo all \
     "${sweep[@]}" -d float -o sum --placement out --ranks "$rank_list" \
     --csv "$out/sweep-$transport.csv" --json "$out/sweep-$transport.json" \
     "${resume_flag[@]}" "${quiet[@]}" >"$out/sweep-$transport.txt"
