@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstring>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -47,6 +48,7 @@ struct CalibrateOptions {
 
 constexpr std::size_t kPingMin = 8, kPingMax = std::size_t{16} << 20;
 constexpr std::size_t kReduceMin = std::size_t{4} << 10, kReduceMax = std::size_t{64} << 20;
+constexpr std::size_t kMemcpyInCache = std::size_t{256} << 10;  // fits L2 with room
 
 // Repetitions: many for small sizes (cheap, noisy), at least 30 for large ones.
 int repetitions(std::size_t bytes, std::size_t budget_bytes, int lo, int hi) {
@@ -80,16 +82,21 @@ double half_round_trip(MPI_Comm comm, int rank, std::vector<char>& buf, std::siz
   return rank == 0 ? models::median(samples) : 0.0;
 }
 
-// The slower rank's median time of one fp32-sum reduce_inplace of `bytes`.
-double reduce_time(Group& pair, std::vector<float>& dst, const std::vector<float>& src,
-                   std::size_t bytes) {
+// The slower rank's median time of one fp32-sum reduce_inplace of `bytes`
+// (or, with `copy`, one memcpy of them), both ranks working at once as they
+// do inside a collective.
+double local_time(Group& pair, std::vector<float>& dst, const std::vector<float>& src,
+                  std::size_t bytes, bool copy) {
   const int reps = repetitions(bytes, std::size_t{256} << 20, 5, 2000);
   const std::size_t count = bytes / sizeof(float);
   pair.barrier();
   std::vector<double> samples;
   for (int i = -2; i < reps; ++i) {
     const double t0 = MPI_Wtime();
-    reduce_inplace(DataType::fp32, ReduceOp::sum, dst.data(), src.data(), count);
+    if (copy)
+      std::memcpy(dst.data(), src.data(), bytes);
+    else
+      reduce_inplace(DataType::fp32, ReduceOp::sum, dst.data(), src.data(), count);
     if (i >= 0) samples.push_back(MPI_Wtime() - t0);
   }
   double t = models::median(samples);
@@ -108,6 +115,7 @@ void calibrate(const CalibrateOptions& o) {
                w.size() - 2);
   std::unique_ptr<Group> pair = w.first_ranks(2, WaitPolicy::automatic);
   std::vector<double> ping_bytes, half_rtt, red_bytes, red_time;
+  double memcpy_s = 0, memcpy_in_cache_s = 0;
   if (pair) {
     const MPI_Comm comm = mpi_comm_of(*pair);
     const WaitPolicy wait = pair->wait_policy();
@@ -126,8 +134,10 @@ void calibrate(const CalibrateOptions& o) {
     const std::vector<float> src(kReduceMax / sizeof(float), 0.5f);
     for (std::size_t b = kReduceMin; b <= kReduceMax; b *= 4) {
       red_bytes.push_back(static_cast<double>(b));
-      red_time.push_back(reduce_time(*pair, dst, src, b));
+      red_time.push_back(local_time(*pair, dst, src, b, false));
     }
+    memcpy_s = local_time(*pair, dst, src, kReduceMax, true);
+    memcpy_in_cache_s = local_time(*pair, dst, src, kMemcpyInCache, true);
   }
   w.any(false, WaitPolicy::sleep);  // idle ranks sleep here until the pair is done
   if (!root) return;
@@ -141,6 +151,8 @@ void calibrate(const CalibrateOptions& o) {
   c.collbench_version = meta.collbench_version;
   c.git_rev = meta.git_rev;
   c.mpi_version = meta.mpi_version;
+  c.memcpy_GBps = static_cast<double>(kReduceMax) / memcpy_s * 1e-9;
+  c.memcpy_in_cache_GBps = static_cast<double>(kMemcpyInCache) / memcpy_in_cache_s * 1e-9;
 
   fmt::print("# ping-pong (MPI point-to-point, ranks 0 and 1): half round trip, median\n");
   fmt::print("{:>12} {:>12} {:>12}\n", "size(B)", "time(us)", "GB/s");
@@ -152,6 +164,8 @@ void calibrate(const CalibrateOptions& o) {
   for (std::size_t i = 0; i < red_bytes.size(); ++i)
     fmt::print("{:>12} {:>12.3f} {:>12.3f}\n", red_bytes[i], red_time[i] * 1e6,
                red_bytes[i] / red_time[i] * 1e-9);
+  fmt::print("# memcpy on both ranks at once: {:.2f} GB/s at {} B, {:.2f} GB/s at {} B\n",
+             c.memcpy_GBps, kReduceMax, c.memcpy_in_cache_GBps, kMemcpyInCache);
   std::string knees;
   for (double k : c.pingpong_knees_B) knees += fmt::format(" {}", k);
   fmt::print("alpha {:.4g} s ({:.3f} us), beta {:.4g} s/B ({:.3f} GB/s), gamma {:.4g} s/B "

@@ -112,15 +112,17 @@ std::string format_calibration(const Calibration& c) {
   std::string out =
       "alpha_s,beta_s_per_B,gamma_s_per_B,transport,ranks,host,timestamp,collbench_version,"
       "git_rev,mpi_version,pingpong_sizes_B,reduce_sizes_B,pingpong_knees_B,"
-      "gamma_in_cache_s_per_B,gamma_out_of_cache_s_per_B\n";
-  out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+      "gamma_in_cache_s_per_B,gamma_out_of_cache_s_per_B,memcpy_GBps,memcpy_in_cache_GBps\n";
+  const auto optional = [](double v) { return v > 0 ? csv_number(v) : std::string(); };
+  out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
                      csv_number(c.params.alpha_s), csv_number(c.params.beta_s_per_B),
                      csv_number(c.params.gamma_s_per_B), csv_escape(c.transport), c.ranks,
                      csv_escape(c.host), csv_escape(c.timestamp), csv_escape(c.collbench_version),
                      csv_escape(c.git_rev), csv_escape(c.mpi_version), join(c.pingpong_sizes_B),
                      join(c.reduce_sizes_B), join(c.pingpong_knees_B),
                      csv_number(c.gamma_in_cache_s_per_B),
-                     csv_number(c.gamma_out_of_cache_s_per_B));
+                     csv_number(c.gamma_out_of_cache_s_per_B), optional(c.memcpy_GBps),
+                     optional(c.memcpy_in_cache_GBps));
   return out;
 }
 
@@ -148,6 +150,10 @@ Calibration read_calibration(const std::string& path) {
     c.gamma_in_cache_s_per_B = number(t, r, "gamma_in_cache_s_per_B");
   if (t.has("gamma_out_of_cache_s_per_B") && !t.cell(r, "gamma_out_of_cache_s_per_B").empty())
     c.gamma_out_of_cache_s_per_B = number(t, r, "gamma_out_of_cache_s_per_B");
+  if (t.has("memcpy_GBps") && !t.cell(r, "memcpy_GBps").empty())
+    c.memcpy_GBps = number(t, r, "memcpy_GBps");
+  if (t.has("memcpy_in_cache_GBps") && !t.cell(r, "memcpy_in_cache_GBps").empty())
+    c.memcpy_in_cache_GBps = number(t, r, "memcpy_in_cache_GBps");
   return c;
 }
 

@@ -15,7 +15,10 @@
 // bytes), `pingpong_knees_B` (protocol knees detected in the ping-pong,
 // ';'-separated, may be empty), `gamma_in_cache_s_per_B` and
 // `gamma_out_of_cache_s_per_B` (the reduce cost per byte at the smallest and
-// largest size, for reference). Readers need only the three SI columns and
+// largest size, for reference), `memcpy_GBps` and `memcpy_in_cache_GBps`
+// (memcpy bandwidth, both ranks copying at once, at the largest and at a
+// 256 KiB size: the ceiling a single-copy transport's busbw is judged by; GB =
+// 1e9 B; empty when not measured). Readers need only the three SI columns and
 // must ignore columns they do not know (columns are only ever added).
 //
 // load_model_params() also accepts a `collbench fit` fit.csv: it takes the
@@ -37,6 +40,7 @@ struct Calibration {
   std::string host, timestamp, collbench_version, git_rev, mpi_version;
   std::vector<double> pingpong_sizes_B, reduce_sizes_B, pingpong_knees_B;
   double gamma_in_cache_s_per_B = 0, gamma_out_of_cache_s_per_B = 0;
+  double memcpy_GBps = 0, memcpy_in_cache_GBps = 0;  // 0 = not measured
 };
 
 // The model parameters from calibration measurements (fills params,
