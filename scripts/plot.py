@@ -122,14 +122,18 @@ def prediction_source(row):
 
 
 def memcpy_ceiling(directory):
+    """{label: GB/s} of the memcpy bandwidths calibrate measured (may be empty)."""
     path = os.path.join(directory, "calibration.csv")
+    lines = {}
     if not os.path.isfile(path):
-        return None
+        return lines
     with open(path, newline="") as f:
         for row in csv.DictReader(f):
+            if row.get("memcpy_in_cache_GBps"):
+                lines["memcpy in cache"] = float(row["memcpy_in_cache_GBps"])
             if row.get("memcpy_GBps"):
-                return float(row["memcpy_GBps"])
-    return None
+                lines["memcpy out of cache"] = float(row["memcpy_GBps"])
+    return lines
 
 
 def panels(rows):
@@ -226,9 +230,9 @@ def plot_busbw_one(transport_name, rows, ceiling, out):
                          for r in group if r["algorithm"] == algo)
             ax.plot([p[0] for p in pts], [p[1] for p in pts], "o-", ms=3, lw=1,
                     color=colour[algo], label=algo)
-        if ceiling and transport != "sim":
-            ax.axhline(ceiling, color="black", ls=":", lw=1.2,
-                       label=f"memcpy {ceiling:.1f} GB/s")
+        if transport_name != "sim":
+            for (label, gbps), style in zip(sorted(ceiling.items()), (":", "--")):
+                ax.axhline(gbps, color="black", ls=style, lw=1.2, label=f"{label} {gbps:.1f} GB/s")
         size_axis(ax)
         ax.set_title(f"{coll}, {ranks} ranks ({transport})")
         ax.set_xlabel("message size S (bytes)")

@@ -58,21 +58,38 @@ def calibration(directory):
     return rows[0]
 
 
-def section_bandwidth(rows, memcpy):
+def at_largest(rows, transport, coll, ranks):
+    """(bytes, algorithm, busbw) of the best schedule or baseline at the largest size."""
+    sel = [r for r in rows if (r["transport"], r["collective"], int(r["ranks"])) ==
+           (transport, coll, ranks)]
+    top = max(num(r["_path"], r, "bytes") for r in sel)
+    best = max((r for r in sel if num(r["_path"], r, "bytes") == top),
+               key=lambda r: num(r["_path"], r, "busbw_GBps"))
+    return top, best["algorithm"], num(best["_path"], best, "busbw_GBps")
+
+
+def section_bandwidth(rows, memcpy, memcpy_in_cache):
     out = ["## Peak bus bandwidth", ""]
     if memcpy:
-        out.append(f"memcpy bandwidth measured in the same study: **{memcpy:.2f} GB/s** "
-                   "(large buffers, one core); the busbw plot draws it as the ceiling.")
+        out.append(f"memcpy bandwidth measured in the same study (calibrate, both ranks copying "
+                   f"at once): **{memcpy:.2f} GB/s** out of cache (64 MiB), "
+                   f"**{memcpy_in_cache:.2f} GB/s** in cache (256 KiB); the busbw plots draw "
+                   "both as ceilings.")
     out += ["", "busbw uses nccl-tests' factors (all-reduce 2(p-1)/p; the others (p-1)/p); "
-            "each cell is the algorithm's best over all sizes.", ""]
+            "each cell is the algorithm's best over all sizes (usually a cache-resident size). "
+            "The last column is the best algorithm's busbw at the largest size, where buffers "
+            "no longer fit in cache, against out-of-cache memcpy.", ""]
     peak = peak_busbw(rows)
     algos = sorted({a for v in peak.values() for a in v}, key=lambda a: (a in BASELINES, a))
-    out.append("| transport | collective | ranks | " + " | ".join(algos) + " | best vs memcpy |")
+    out.append("| transport | collective | ranks | " + " | ".join(algos) +
+               " | largest S: best busbw / memcpy |")
     out.append("|---" * (len(algos) + 4) + "|")
     for (transport, coll, ranks), per in sorted(peak.items()):
         cells = [fmt_bw(per[a][0]) if a in per else "–" for a in algos]
-        best = max(per.items(), key=lambda kv: kv[1][0])
-        vs = f"{best[1][0] / memcpy:.0%} ({best[0]})" if memcpy and transport != "sim" else "–"
+        vs = "–"
+        if memcpy and transport != "sim":
+            size, algo, bw = at_largest(rows, transport, coll, ranks)
+            vs = f"{bw / memcpy:.0%} ({algo} at {size_label(size)})"
         out.append(f"| {transport} | {coll} | {ranks} | " + " | ".join(cells) + f" | {vs} |")
     out.append("")
     lines = []
@@ -109,7 +126,7 @@ def section_params(directory, cal):
             if lo and hi:
                 text += f" [{float(lo) * 1e6:.3g}, {float(hi) * 1e6:.3g}]"
             return text
-        text = f"{1 / v / 1e9:.3g}" if v > 0 else "∞"
+        text = f"{1 / v / 1e9:.3g}" if v > 0 else "∞ (fit gives 0: too small to see)"
         if lo and hi and float(lo) > 0:
             text += f" [{1 / float(hi) / 1e9:.3g}, {1 / float(lo) / 1e9:.3g}]"
         return text
@@ -209,6 +226,8 @@ def main(argv):
         rows = load_sweeps(directory)
         cal = calibration(directory)
         memcpy = float(cal["memcpy_GBps"]) if cal.get("memcpy_GBps") else None
+        memcpy_in_cache = (float(cal["memcpy_in_cache_GBps"])
+                           if cal.get("memcpy_in_cache_GBps") else None)
         first = rows[0]
         lines = [f"# collbench study: {os.path.basename(os.path.normpath(directory))}", "",
                  f"Host `{first.get('host', '?')}`, collbench {first.get('collbench_version', '?')} "
@@ -219,7 +238,7 @@ def main(argv):
         if over:
             lines += [f"**Warning:** ranks outnumbered cores in {', '.join(sorted(over))} rows: "
                       "those timings measure the OS scheduler more than the algorithms.", ""]
-        lines += section_bandwidth(rows, memcpy)
+        lines += section_bandwidth(rows, memcpy, memcpy_in_cache)
         lines += section_params(directory, cal)
         lines += section_error(directory)
         lines += section_crossovers(directory)

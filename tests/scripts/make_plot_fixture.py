@@ -54,7 +54,8 @@ def main(out):
                                   time_s=t, best_algorithm=ranked[0], margin=margin))
     write(os.path.join(out, "map-allreduce.csv"), cells)
     write(os.path.join(out, "calibration.csv"),
-          [dict(alpha_s=ALPHA, beta_s_per_B=BETA, gamma_s_per_B=5e-11, memcpy_GBps=9.5)])
+          [dict(alpha_s=ALPHA, beta_s_per_B=BETA, gamma_s_per_B=5e-11, memcpy_GBps=9.5,
+                memcpy_in_cache_GBps=40.0)])
 
 
 def write(path, rows):
