@@ -37,9 +37,20 @@ int main(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     // A CLI11 ParseError may escape before any command ran: MPI is not up yet.
-    const int status = cb::is_reporting_rank() ? app.exit(e) : (e.get_exit_code() ? 2 : 0);
+    // --help and --version are "errors" with exit code 0: CLI11 prints them.
+    // Real ones get our one-line format instead of CLI11's two lines.
+    int status = 0;
+    if (e.get_exit_code() == 0) {
+      if (cb::is_reporting_rank()) app.exit(e);
+    } else {
+      status = 2;
+      if (cb::is_reporting_rank())
+        fmt::print(stderr,
+                   "collbench: error: {} (see collbench --help, or collbench SUBCOMMAND --help)\n",
+                   e.what());
+    }
     cb::finalize_world();
-    return status == 0 ? 0 : 2;
+    return status;
   } catch (const cb::UsageError& e) {
     // Every rank sees the same arguments and fails the same way; one prints.
     if (cb::is_reporting_rank()) fmt::print(stderr, "collbench: error: {}\n", e.what());

@@ -87,6 +87,7 @@ class Cli : public ::testing::Test {
 };
 
 TEST_F(Cli, EveryBadInputIsOneLineAndNoFile) {
+  expect_refused("run --bogus", "--bogus");  // CLI11's own errors are one line too
   expect_refused("run -b 8X", "'8X'");
   expect_refused("run -e 1Q", "'1Q'");
   expect_refused("run -b 1M -e 8", "-b");
