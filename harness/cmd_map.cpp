@@ -40,6 +40,7 @@
 #include "harness/plan.hpp"
 #include "harness/reporter.hpp"
 #include "harness/sim_options.hpp"
+#include "harness/size_flags.hpp"
 #include "harness/sizes.hpp"
 #include "models/csv_text.hpp"
 
@@ -50,10 +51,7 @@ struct MapOptions {
   std::string colls = "allreduce";
   std::string algos = "all";
   std::string ranks = "2..1024";
-  std::string min_bytes = "8";
-  std::string max_bytes = "1G";
-  std::size_t factor = 2;
-  std::string increment = "0";
+  SizeFlags sizes{"8", "1G", 2, "0"};
   std::string datatype = "float";
   std::string op = "sum";
   std::string placement = "out";
@@ -165,9 +163,7 @@ void run_map(const MapOptions& o) {
   if (o.placement != "in" && o.placement != "out")
     throw UsageError(fmt::format("unknown --placement '{}' (valid for map: in, out)", o.placement));
   const bool in_place = o.placement == "in";
-  const std::vector<std::size_t> sizes =
-      size_sweep(parse_bytes(o.min_bytes, "-b"), parse_bytes(o.max_bytes, "-e"), o.factor,
-                 parse_bytes(o.increment, "-i"));
+  const std::vector<std::size_t> sizes = requested_sizes(o.sizes);
   const std::size_t segment = parse_bytes(o.segment, "--segment");
   if (!(o.max_events > 0))
     throw UsageError(fmt::format("bad --max-events {} (must be > 0)", o.max_events));
@@ -285,13 +281,7 @@ void add_map_command(CLI::App& app) {
   cmd->add_option("--ranks", o.ranks,
                   "Rank counts: A..B (powers of two from A to B plus 3*2^k between them) or a list")
       ->capture_default_str();
-  cmd->add_option("-b,--minbytes", o.min_bytes, "Smallest size S in bytes (K/M/G = 1024^n)")
-      ->capture_default_str();
-  cmd->add_option("-e,--maxbytes", o.max_bytes, "Largest size S in bytes")->capture_default_str();
-  cmd->add_option("-f,--stepfactor", o.factor, "Size multiplication factor (>= 2)")
-      ->capture_default_str();
-  cmd->add_option("-i,--stepbytes", o.increment, "Size increment in bytes (replaces -f)")
-      ->capture_default_str();
+  add_size_flags(*cmd, o.sizes);
   cmd->add_option("-d,--datatype", o.datatype, "One datatype")->capture_default_str();
   cmd->add_option("-o,--op", o.op, "One reduction op")->capture_default_str();
   cmd->add_option("--placement", o.placement, "in or out")->capture_default_str();

@@ -13,6 +13,7 @@
 
 #include "algorithms/registry.hpp"
 #include "harness/commands.hpp"
+#include "harness/size_flags.hpp"
 #include "harness/sizes.hpp"
 #include "models/calibration.hpp"
 #include "models/predict.hpp"
@@ -23,9 +24,7 @@ namespace {
 struct PredictOptions {
   std::string coll;
   int ranks = 0;
-  std::string begin = "8", end = "1G";
-  std::size_t factor = 2;
-  std::size_t increment = 0;
+  SizeFlags sizes{"8", "1G", 2, "0"};
   std::string dtype = "float";
   std::string op = "sum";
   bool in_place = false;
@@ -66,9 +65,7 @@ void predict(const PredictOptions& o) {
   s.p = o.ranks;
   const models::ModelParams m = resolve_params(o);
   std::vector<std::uint64_t> sizes;
-  for (std::size_t b : size_sweep(parse_bytes(o.begin, "-b"), parse_bytes(o.end, "-e"), o.factor,
-                                  o.increment))
-    sizes.push_back(b);
+  for (std::size_t b : requested_sizes(o.sizes)) sizes.push_back(b);
   const auto rows = models::predict_table(s, sizes, m);
   const auto algos = algorithms_for(s.coll);
   if (algos.empty()) throw UsageError(fmt::format("no algorithm is registered for {}", o.coll));
@@ -107,12 +104,7 @@ void add_predict_command(CLI::App& app) {
   cmd->add_option("--coll", o->coll, "collective: allreduce, reduce_scatter, allgather, alltoall")
       ->required();
   cmd->add_option("--ranks", o->ranks, "rank count p (any, e.g. 16384)")->required();
-  cmd->add_option("-b,--minbytes", o->begin, "smallest size S (K/M/G suffixes)")
-      ->capture_default_str();
-  cmd->add_option("-e,--maxbytes", o->end, "largest size S")->capture_default_str();
-  cmd->add_option("-f,--stepfactor", o->factor, "size multiplication factor")
-      ->capture_default_str();
-  cmd->add_option("-i,--stepbytes", o->increment, "fixed size increment (instead of -f)");
+  add_size_flags(*cmd, o->sizes);
   cmd->add_option("-d,--datatype", o->dtype, "datatype")->capture_default_str();
   cmd->add_option("-o,--op", o->op, "reduction op")->capture_default_str();
   cmd->add_flag("--in-place", o->in_place, "predict the in-place variant");

@@ -105,13 +105,7 @@ void add_run_command(CLI::App& app) {
   cmd->add_option("--algo", o.algos,
                   "Algorithms: list (registry names and baselines such as mpi), or all")
       ->capture_default_str();
-  cmd->add_option("-b,--minbytes", o.min_bytes, "Smallest size S in bytes (K/M/G = 1024^n)")
-      ->capture_default_str();
-  cmd->add_option("-e,--maxbytes", o.max_bytes, "Largest size S in bytes")->capture_default_str();
-  cmd->add_option("-f,--stepfactor", o.factor, "Size multiplication factor (>= 2)")
-      ->capture_default_str();
-  cmd->add_option("-i,--stepbytes", o.increment, "Size increment in bytes (replaces -f)")
-      ->capture_default_str();
+  add_size_flags(*cmd, o.sizes);
   cmd->add_option("-n,--iters", o.iterations,
                   "Timed iterations per configuration (0 = sample by --time-budget)")
       ->capture_default_str();

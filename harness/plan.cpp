@@ -210,10 +210,10 @@ nlohmann::json Plan::to_json(const RunOptions& o) const {
   j["transport"] = transport_label;
   j["collectives"] = o.colls;
   j["algorithms"] = o.algos;
-  j["min_bytes"] = o.min_bytes;
-  j["max_bytes"] = o.max_bytes;
-  j["factor"] = o.factor;
-  j["increment"] = o.increment;
+  j["min_bytes"] = o.sizes.min_bytes;
+  j["max_bytes"] = o.sizes.max_bytes;
+  j["factor"] = o.sizes.factor;
+  j["increment"] = o.sizes.increment;
   j["datatypes"] = o.datatypes;
   j["ops"] = o.ops;
   j["placement"] = o.placement;
@@ -263,11 +263,8 @@ Plan make_plan(const RunOptions& o, int world_size, int ranks_per_node,
     throw UsageError(fmt::format("unknown --placement '{}' (valid: in, out, both)", o.placement));
   }
 
-  const std::size_t begin = parse_bytes(o.min_bytes, "-b");
-  const std::size_t end = parse_bytes(o.max_bytes, "-e");
-  const std::size_t increment = parse_bytes(o.increment, "-i");
+  const std::vector<std::size_t> sizes = requested_sizes(o.sizes);
   const std::size_t segment = parse_bytes(o.segment, "--segment");
-  const std::vector<std::size_t> sizes = size_sweep(begin, end, o.factor, increment);
   const auto colls = resolve_collectives(o.colls);
   const auto dtypes = resolve_datatypes(o.datatypes);
   const auto ops = resolve_ops(o.ops);
@@ -314,7 +311,7 @@ Plan make_plan(const RunOptions& o, int world_size, int ranks_per_node,
     throw UsageError(fmt::format(
         "nothing to run: no size in -b {} .. -e {} holds at least one element per rank for the "
         "selected collectives, datatypes and algorithms (raise -e)",
-        o.min_bytes, o.max_bytes));
+        o.sizes.min_bytes, o.sizes.max_bytes));
 
   // Refuse sizes that cannot fit before anything is allocated: the largest
   // case of each (ranks, collective, algorithm, datatype, placement).
@@ -334,7 +331,7 @@ Plan make_plan(const RunOptions& o, int world_size, int ranks_per_node,
         throw UsageError(fmt::format(
             "size {} (-e {}) needs about {} per rank for {}/{} {} on {} ranks, {} on this node, "
             "more than the {} available: lower -e or the rank count",
-            format_bytes(c->bytes()), o.max_bytes, format_bytes(per_rank), to_string(c->coll),
+            format_bytes(c->bytes()), o.sizes.max_bytes, format_bytes(per_rank), to_string(c->coll),
             c->algorithm, to_string(c->dtype), c->ranks,
             format_bytes(static_cast<std::size_t>(need)), format_bytes(available_bytes)));
     }

@@ -6,16 +6,15 @@
 #include <string>
 #include <vector>
 
+#include "harness/size_flags.hpp"
+
 namespace cb {
 
 struct RunOptions {
   std::string transport = "mpi";
   std::string colls = "allreduce";  // list or "all"
   std::string algos = "all";        // list or "all" (registry + the transport's baselines)
-  std::string min_bytes = "8";      // -b
-  std::string max_bytes = "64M";    // -e
-  std::size_t factor = 2;           // -f
-  std::string increment = "0";      // -i (bytes; 0 = use -f)
+  SizeFlags sizes;                  // -b -e -f -i
   int iterations = 0;               // -n (0 = sample by --time-budget)
   int warmup = 1;                   // -w
   int check = 1;                    // -c

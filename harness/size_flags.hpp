@@ -1,0 +1,26 @@
+// The size-sweep flags nccl-tests users type (-b -e -f -i), registered the
+// same way by every subcommand that sweeps sizes (run, map, predict).
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace cb {
+
+struct SizeFlags {
+  std::string min_bytes = "8";    // -b, bytes with K/M/G suffixes (powers of 1024)
+  std::string max_bytes = "64M";  // -e
+  std::size_t factor = 2;         // -f
+  std::string increment = "0";    // -i, bytes; 0 = use -f
+};
+
+// Adds -b/--minbytes, -e/--maxbytes, -f/--stepfactor, -i/--stepbytes bound to
+// `f` (whose current values are the defaults shown in --help).
+void add_size_flags(CLI::App& cmd, SizeFlags& f);
+
+// The sizes S (bytes) the flags ask for; UsageError naming the flag on bad input.
+std::vector<std::size_t> requested_sizes(const SizeFlags& f);
+
+}  // namespace cb
