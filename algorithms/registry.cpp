@@ -53,7 +53,17 @@ Schedule make_schedule(const AlgorithmEntry& algo, const CollParams& params,
            to_string(params.coll));
   ScheduleBuilder b(params, std::string(algo.name), window_begin, window_end);
   if (params.count == 0) return std::move(b).finish();
-  algo.generate(params, b);
+  if (params.p == 1) {
+    // One rank: every collective's result is its input (counts are equal), so
+    // no algorithm has anything to do beyond placing it.
+    if (!params.in_place) {
+      const std::size_t n = output_count(params.coll, 1, params.count);
+      b.step();
+      b.copy({kInput, 0, n}, {kOutput, 0, n});
+    }
+  } else {
+    algo.generate(params, b);
+  }
   if (params.op == ReduceOp::avg && is_reducing(params.coll)) {
     b.step();
     b.average({kOutput, 0, output_count(params.coll, params.p, params.count)});
@@ -66,7 +76,8 @@ Schedule make_schedule(std::string_view algorithm, const CollParams& params) {
 }
 
 Cost closed_form_cost(const AlgorithmEntry& algo, const CollParams& params) {
-  if (params.count == 0) return {};
+  // Nothing is sent for count 0, and p = 1 is one uncosted local copy.
+  if (params.count == 0 || params.p == 1) return {};
   return algo.cost(params);
 }
 

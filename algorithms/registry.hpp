@@ -48,7 +48,8 @@ std::vector<std::string_view> all_algorithm_names();
 // for `coll` when the pair is undefined.
 const AlgorithmEntry& find_algorithm(Collective coll, std::string_view name);
 
-// Rank params.rank's schedule. Count 0 gives a schedule with no steps. For
+// Rank params.rank's schedule. Count 0 gives a schedule with no steps; p = 1
+// a single local copy (none in place), so generators only see p >= 2. For
 // ReduceOp::avg on a reducing collective a final step divides the output by p.
 // window_begin/window_end keep only those steps (see ScheduleBuilder).
 Schedule make_schedule(const AlgorithmEntry& algo, const CollParams& params,

@@ -30,13 +30,6 @@ void bruck(const CollParams& params, ScheduleBuilder& b) {
                   static_cast<std::size_t>(last - first) * n};
   };
   const bool own_in_place = same_memory(params, in, out_blocks(r, r + 1));
-  if (p == 1) {
-    if (!own_in_place) {
-      b.step();
-      b.copy(in, out_blocks(0, 1));
-    }
-    return;
-  }
   const BufferId rot = b.add_scratch(static_cast<std::size_t>(p) * n);
   auto rot_blocks = [&](int first, int last) {
     return Region{rot, static_cast<std::size_t>(first) * n,

@@ -40,13 +40,6 @@ void butterfly(const CollParams& params, ScheduleBuilder& b) {
   const std::size_t n = c * static_cast<std::size_t>(p);
   const Region own_in{kInput, 0, c};
   const Region out_all{kOutput, 0, n};
-  if (p == 1) {
-    if (!params.in_place) {
-      b.step();
-      b.copy(own_in, out_all);
-    }
-    return;
-  }
   const Pow2Fold f(p);
   const bool extra = f.is_extra(r);
   const BufferId stage = extra ? kOutput : b.add_scratch(n);
@@ -92,7 +85,6 @@ void butterfly(const CollParams& params, ScheduleBuilder& b) {
 }
 
 Cost butterfly_cost(const CollParams& params) {
-  if (params.p == 1) return {};
   const Pow2Fold f(params.p);
   const std::size_t c = params.count, es = params.elem_size();
   const std::size_t n = c * static_cast<std::size_t>(params.p);

@@ -19,13 +19,6 @@ void ps(const CollParams& params, ScheduleBuilder& b) {
   const std::size_t n = params.count, total = static_cast<std::size_t>(p) * n;
   const Region in{kInput, 0, n}, all{kOutput, 0, total};
   auto block = [&](int q) { return Region{kOutput, static_cast<std::size_t>(q) * n, n}; };
-  if (p == 1) {
-    if (!same_memory(params, in, block(0))) {
-      b.step();
-      b.copy(in, block(0));
-    }
-    return;
-  }
   b.step();  // gather at the root
   if (r == 0) {
     for (int q = 1; q < p; ++q) b.recv(q, block(q));

@@ -29,13 +29,6 @@ void rhd(const CollParams& params, ScheduleBuilder& b) {
   const Region own_in{kInput, 0, c};
   const Region own_out{kOutput, static_cast<std::size_t>(r) * c, c};
   const Region out_all{kOutput, 0, n};
-  if (p == 1) {
-    if (!params.in_place) {
-      b.step();
-      b.copy(own_in, own_out);
-    }
-    return;
-  }
   const Pow2Fold f(p);
   std::optional<Region> own_input;
   if (f.folds()) {
@@ -67,7 +60,6 @@ void rhd(const CollParams& params, ScheduleBuilder& b) {
 }
 
 Cost rhd_cost(const CollParams& params) {
-  if (params.p == 1) return {};
   const Pow2Fold f(params.p);
   const std::size_t c = params.count, es = params.elem_size();
   const std::size_t n = c * static_cast<std::size_t>(params.p);

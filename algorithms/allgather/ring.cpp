@@ -19,13 +19,6 @@ void ring(const CollParams& params, ScheduleBuilder& b) {
   const int p = params.p, r = params.rank;
   const std::size_t c = params.count;
   const RingBlocks out{kOutput, 0, c * static_cast<std::size_t>(p), p};
-  if (p == 1) {
-    if (!params.in_place) {
-      b.step();
-      b.copy({kInput, 0, c}, out.block(0));
-    }
-    return;
-  }
   const int chunks = ring_chunks(c, params);
   b.set_segment_bytes(
       params.segment_bytes == 0 ? 0 : largest_chunk_bytes(c, chunks, params.elem_size()));

@@ -53,13 +53,6 @@ void tree(const CollParams& params, ScheduleBuilder& b) {
   const std::size_t n = params.count, total = static_cast<std::size_t>(p) * n;
   const Region in{kInput, 0, n}, own{kOutput, static_cast<std::size_t>(r) * n, n};
   const bool own_in_place = same_memory(params, in, own);
-  if (p == 1) {
-    if (!own_in_place) {
-      b.step();
-      b.copy(in, own);
-    }
-    return;
-  }
   const binomial::Tree tr(p);
   const int chunks = chunks_for(params);
   if (chunks > 1) b.set_segment_bytes(largest_chunk_bytes(total, chunks, params.elem_size()));
@@ -74,7 +67,6 @@ void tree(const CollParams& params, ScheduleBuilder& b) {
 }
 
 Cost tree_cost(const CollParams& params) {
-  if (params.p == 1) return {};
   const binomial::Tree tr(params.p);
   const int chunks = chunks_for(params);
   const auto rounds = static_cast<std::size_t>(tr.L + binomial::pipeline_rounds(tr, chunks));

@@ -24,13 +24,6 @@ void butterfly(const CollParams& params, ScheduleBuilder& b) {
   const std::size_t n = params.count;
   const Region out_all{kOutput, 0, n};
   const Region in_all{params.in_place ? kOutput : kInput, 0, n};
-  if (p == 1) {
-    if (!params.in_place) {
-      b.step();
-      b.copy(in_all, out_all);
-    }
-    return;
-  }
   const Pow2Fold f(p);
   const bool extra = f.is_extra(r);
   // copies[k % 2]: what round k sends when the output already holds it;
@@ -84,7 +77,6 @@ void butterfly(const CollParams& params, ScheduleBuilder& b) {
 }
 
 Cost butterfly_cost(const CollParams& params) {
-  if (params.p == 1) return {};
   const Pow2Fold f(params.p);
   const double bytes = static_cast<double>(params.count * params.elem_size());
   const Cost rounds{static_cast<double>(f.l), f.l * bytes, f.l * bytes};

@@ -120,9 +120,8 @@ void dbtree(const CollParams& params, ScheduleBuilder& b) {
   if (!params.in_place) {  // every rank takes this step, even if it has nothing to copy
     b.step();
     for (int k = 0; k < 2; ++k)
-      if (p == 1 || dt.node(k, r).child[0] >= 0) copy_unless_same(b, params, h.in[k], h.out[k]);
+      if (dt.node(k, r).child[0] >= 0) copy_unless_same(b, params, h.in[k], h.out[k]);
   }
-  if (p == 1) return;
   const std::int64_t n_rounds = rounds(dt, h);
   for (std::int64_t t = 0; t < n_rounds; ++t) {
     b.step();
@@ -131,7 +130,6 @@ void dbtree(const CollParams& params, ScheduleBuilder& b) {
 }
 
 Cost dbtree_cost(const CollParams& params) {
-  if (params.p == 1) return {};
   const Halves h = halves(params);
   const dbtree::DoubleBinaryTree dt(params.p);
   // A rank's ops depend only on its height, whether it has a parent and its

@@ -19,7 +19,6 @@ void naive(const CollParams& params, ScheduleBuilder& b) {
   const int p = params.p, r = params.rank;
   const std::size_t n = params.count;
   const Region in{kInput, 0, n}, out{kOutput, 0, n};
-  if (params.in_place && p == 1) return;
   b.step();
   Region sent = in;
   if (!params.in_place) {
@@ -28,7 +27,6 @@ void naive(const CollParams& params, ScheduleBuilder& b) {
     sent = {b.add_scratch(n), 0, n};
     b.copy(in, sent);
   }
-  if (p == 1) return;
   b.step();
   for (int i = 1; i < p; ++i) b.send((r + i) % p, sent);
   for (int i = 1; i < p; ++i) b.recv_reduce((r - i + p) % p, out);

@@ -21,7 +21,6 @@ void ps(const CollParams& params, ScheduleBuilder& b) {
     b.step();
     if (r == 0) b.copy(in, out);
   }
-  if (p == 1) return;
   b.step();  // gather and reduce at the root
   if (r == 0) {
     for (int q = 1; q < p; ++q) b.recv_reduce(q, out);

@@ -26,13 +26,6 @@ void rhd(const CollParams& params, ScheduleBuilder& b) {
   const std::size_t n = params.count;
   const Region out_all{kOutput, 0, n};
   const Region in_all{params.in_place ? kOutput : kInput, 0, n};
-  if (p == 1) {
-    if (!params.in_place) {
-      b.step();
-      b.copy(in_all, out_all);
-    }
-    return;
-  }
   const Pow2Fold f(p);
   bool own_in_out = params.in_place;
   if (f.folds()) {
@@ -72,7 +65,6 @@ void rhd(const CollParams& params, ScheduleBuilder& b) {
 }
 
 Cost rhd_cost(const CollParams& params) {
-  if (params.p == 1) return {};
   const Pow2Fold f(params.p);
   const std::size_t n = params.count, es = params.elem_size();
   const std::vector<std::size_t> off = partition_offsets(n, f.p2);

@@ -22,13 +22,6 @@ void ring(const CollParams& params, ScheduleBuilder& b) {
   const int p = params.p, r = params.rank;
   const std::size_t n = params.count;
   const Region in_all{params.in_place ? kOutput : kInput, 0, n};
-  if (p == 1) {
-    if (!params.in_place) {
-      b.step();
-      b.copy(in_all, {kOutput, 0, n});
-    }
-    return;
-  }
   const RingBlocks out{kOutput, 0, n, p};
   const int chunks = ring_chunks(out.largest(), params);
   b.set_segment_bytes(params.segment_bytes == 0

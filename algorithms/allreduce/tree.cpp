@@ -55,9 +55,8 @@ void tree(const CollParams& params, ScheduleBuilder& b) {
   if (chunks > 1) b.set_segment_bytes(largest_chunk_bytes(n, chunks, params.elem_size()));
   if (!params.in_place) {  // every rank takes this step, even if it has nothing to copy
     b.step();
-    if (p == 1 || tr.children(r) > 0) b.copy(in, out);
+    if (tr.children(r) > 0) b.copy(in, out);
   }
-  if (p == 1) return;
   const std::int64_t rounds = 2 * tr.L + chunks - 1;
   for (std::int64_t t = 0; t < rounds; ++t) {
     b.step();
@@ -66,7 +65,6 @@ void tree(const CollParams& params, ScheduleBuilder& b) {
 }
 
 Cost tree_cost(const CollParams& params) {
-  if (params.p == 1) return {};
   const binomial::Tree tr(params.p);
   const int chunks = chunks_for(params);
   const auto rounds = static_cast<std::size_t>(2 * tr.L + chunks - 1);

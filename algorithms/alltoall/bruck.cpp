@@ -40,13 +40,6 @@ void bruck(const CollParams& params, ScheduleBuilder& b) {
     return Region{buf, static_cast<std::size_t>(first_block) * n,
                   static_cast<std::size_t>(blocks) * n};
   };
-  if (p == 1) {
-    if (!same_memory(params, at(kInput, 0, 1), at(kOutput, 0, 1))) {
-      b.step();
-      b.copy(at(kInput, 0, 1), at(kOutput, 0, 1));
-    }
-    return;
-  }
   const int L = ceil_log2(p);
   const auto pack_blocks =
       static_cast<std::size_t>(blocks_with_bit(p, 0)) * n;  // the largest round

@@ -123,13 +123,6 @@ void butterfly(const CollParams& params, ScheduleBuilder& b) {
   const std::size_t c = params.count;
   const std::size_t n = c * static_cast<std::size_t>(p);
   auto block = [c](BufferId buf, int i) { return Region{buf, static_cast<std::size_t>(i) * c, c}; };
-  if (p == 1) {
-    if (!params.in_place) {
-      b.step();
-      b.copy({kInput, 0, c}, {kOutput, 0, c});
-    }
-    return;
-  }
   const Pow2Fold f(p);
   if (f.is_extra(r)) {
     b.step();
@@ -206,7 +199,6 @@ void butterfly(const CollParams& params, ScheduleBuilder& b) {
 }
 
 Cost butterfly_cost(const CollParams& params) {
-  if (params.p == 1) return {};
   const Pow2Fold f(params.p);
   const std::size_t c = params.count, es = params.elem_size();
   const std::size_t n = c * static_cast<std::size_t>(params.p);

@@ -27,13 +27,6 @@ void pairwise(const CollParams& params, ScheduleBuilder& b) {
     b.step();
     from.snapshot(b);
   }
-  if (p == 1) {
-    if (!same_memory(params, own, out_block(0))) {
-      b.step();
-      b.copy(own, out_block(0));
-    }
-    return;
-  }
   const bool xor_pairs = is_pow2(p);
   for (int i = 1; i < p; ++i) {
     const int to = xor_pairs ? r ^ i : (r + i) % p;

@@ -26,13 +26,6 @@ void ps(const CollParams& params, ScheduleBuilder& b) {
     return Region{buf, first_block * n, blocks * n};
   };
   const auto up = static_cast<std::size_t>(p);
-  if (p == 1) {
-    if (!same_memory(params, at(kInput, 0, 1), at(kOutput, 0, 1))) {
-      b.step();
-      b.copy(at(kInput, 0, 1), at(kOutput, 0, 1));
-    }
-    return;
-  }
   if (r != 0) {
     b.step();
     b.send(0, at(kInput, 0, up));

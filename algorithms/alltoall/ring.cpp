@@ -33,10 +33,8 @@ void ring(const CollParams& params, ScheduleBuilder& b) {
   const int p = params.p, r = params.rank;
   const std::size_t c = params.count;
   auto block = [c](BufferId buf, int i) { return Region{buf, static_cast<std::size_t>(i) * c, c}; };
-  if (p == 1 && params.in_place) return;
   b.step();  // local only: own block, and the first message in destination order
   copy_unless_same(b, params, block(kInput, r), block(kOutput, r));
-  if (p == 1) return;
   const BufferId bufs[2] = {b.add_scratch(static_cast<std::size_t>(p - 1) * c),
                             b.add_scratch(static_cast<std::size_t>(p - 1) * c)};
   // bufs[0] = the input rotated to start at destination r+1: blocks r+1 ..

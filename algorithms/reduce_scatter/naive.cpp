@@ -24,7 +24,6 @@ void naive(const CollParams& params, ScheduleBuilder& b) {
     b.step();
     b.copy(block(r), out);
   }
-  if (p == 1) return;
   b.step();
   for (int i = 1; i < p; ++i) b.send((r + i) % p, block((r + i) % p));
   for (int i = 1; i < p; ++i) b.recv_reduce((r - i + p) % p, out);

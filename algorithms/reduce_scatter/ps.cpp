@@ -20,13 +20,6 @@ void ps(const CollParams& params, ScheduleBuilder& b) {
   const std::size_t n = params.count;
   const std::size_t total = static_cast<std::size_t>(p) * n;
   const Region in{kInput, 0, total}, out{kOutput, 0, n};
-  if (p == 1) {
-    if (!same_memory(params, {kInput, 0, n}, out)) {
-      b.step();
-      b.copy({kInput, 0, n}, out);
-    }
-    return;
-  }
   const BufferId acc = r == 0 ? b.add_scratch(total) : kInput;
   auto acc_block = [&](int q) { return Region{acc, static_cast<std::size_t>(q) * n, n}; };
   b.step();  // local: the root's accumulator starts as its input

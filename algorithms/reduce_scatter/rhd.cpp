@@ -30,13 +30,6 @@ void rhd(const CollParams& params, ScheduleBuilder& b) {
   const std::size_t n = c * static_cast<std::size_t>(p);
   const Region in_all{kInput, 0, n};
   const Region out{kOutput, 0, c};
-  if (p == 1) {
-    if (!params.in_place) {
-      b.step();
-      b.copy(in_all, out);
-    }
-    return;
-  }
   const Pow2Fold f(p);
   // The vector partial sums accumulate in: the input itself in place.
   BufferId work = kInput;
@@ -80,7 +73,6 @@ void rhd(const CollParams& params, ScheduleBuilder& b) {
 }
 
 Cost rhd_cost(const CollParams& params) {
-  if (params.p == 1) return {};
   const Pow2Fold f(params.p);
   const std::size_t c = params.count, es = params.elem_size();
   const std::size_t n = c * static_cast<std::size_t>(params.p);

@@ -57,14 +57,6 @@ void emit_round(Sink& s, const binomial::Tree& tree, int r, std::int64_t t, int 
 void tree(const CollParams& params, ScheduleBuilder& b) {
   const int p = params.p, r = params.rank;
   const std::size_t n = params.count, total = static_cast<std::size_t>(p) * n;
-  const Region out{kOutput, 0, n};
-  if (p == 1) {
-    if (!same_memory(params, {kInput, 0, n}, out)) {
-      b.step();
-      b.copy({kInput, 0, n}, out);
-    }
-    return;
-  }
   const binomial::Tree tr(p);
   const int chunks = chunks_for(params);
   if (chunks > 1) b.set_segment_bytes(largest_chunk_bytes(total, chunks, params.elem_size()));
@@ -80,7 +72,6 @@ void tree(const CollParams& params, ScheduleBuilder& b) {
 }
 
 Cost tree_cost(const CollParams& params) {
-  if (params.p == 1) return {};
   const binomial::Tree tr(params.p);
   const int chunks = chunks_for(params);
   const auto rounds = static_cast<std::size_t>(binomial::pipeline_rounds(tr, chunks) + tr.L);
