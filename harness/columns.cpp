@@ -72,7 +72,7 @@ std::vector<Cell> row_cells(const Row& r, const RunMetadata& meta) {
       Cell(r.busbw_GBps),
       r.wrong ? i64(*r.wrong) : Cell(std::monostate{}),
       i64(r.oversubscribed ? 1 : 0),
-      Cell(std::string(to_string(r.wait))),
+      r.wait ? Cell(std::string(to_string(*r.wait))) : Cell(std::monostate{}),
       opt(r.alpha_s),
       opt(r.beta_s_per_B),
       opt(r.gamma_s_per_B),

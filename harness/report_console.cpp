@@ -85,8 +85,9 @@ class ConsoleReporter final : public Reporter {
   }
 
   void header(const Row& r) {
-    fmt::print(out_, "#\n# {} on {} ranks, transport {}, wait {}{}\n#\n", to_string(r.c.coll),
-               r.c.ranks, r.c.transport, to_string(r.wait),
+    fmt::print(out_, "#\n# {} on {} ranks, transport {}{}{}\n#\n", to_string(r.c.coll),
+               r.c.ranks, r.c.transport, r.wait ? ", wait " : "",
+               r.wait ? to_string(*r.wait) : "",
                r.oversubscribed ? " (OVERSUBSCRIBED: ranks outnumber cores)" : "");
     const std::string block = fmt::format("{:>10} {:>9} {:>9} {:>7} {:>7} {:>6}", "time(us)",
                                           "min(us)", "p95(us)", "algbw", "busbw", "#wrong");

@@ -20,7 +20,7 @@ struct Row {
   double busbw_GBps = 0;
   std::optional<std::uint64_t> wrong;
   bool oversubscribed = false;
-  WaitPolicy wait = WaitPolicy::spin;
+  std::optional<WaitPolicy> wait;  // none: nobody waited (simulated rows)
   std::optional<double> alpha_s, beta_s_per_B, gamma_s_per_B;
 };
 

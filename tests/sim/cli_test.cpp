@@ -76,6 +76,7 @@ TEST(SimCli, RunRowsCarryTheModelAndTheSimulatedTime) {
   for (const models::CsvRecord& row : t.rows()) {
     EXPECT_EQ(t.cell(row, "transport"), "sim");
     EXPECT_DOUBLE_EQ(std::stod(t.cell(row, "alpha_s")), 3e-6);
+    EXPECT_EQ(t.cell(row, "wait_policy"), "") << "nobody waits in a simulation";
     EXPECT_DOUBLE_EQ(std::stod(t.cell(row, "beta_s_per_B")), 5e-10);
     EXPECT_DOUBLE_EQ(std::stod(t.cell(row, "gamma_s_per_B")), 2.5e-10);
     EXPECT_EQ(t.cell(row, "iterations"), "1");
