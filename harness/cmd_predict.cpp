@@ -17,6 +17,7 @@
 #include "harness/sizes.hpp"
 #include "models/calibration.hpp"
 #include "models/predict.hpp"
+#include "transports/sim/net_params.hpp"
 
 namespace cb {
 namespace {
@@ -28,7 +29,8 @@ struct PredictOptions {
   std::string dtype = "float";
   std::string op = "sum";
   bool in_place = false;
-  std::optional<double> alpha, beta, gamma;
+  // Parsed like the simulator's flags: plain SI or with a unit (2us, 0.1ns/B).
+  std::optional<std::string> alpha, beta, gamma;
   std::string params_file;
   std::string transport;
 };
@@ -43,15 +45,17 @@ models::ModelParams resolve_params(const PredictOptions& o) {
         "predict needs the model: --params FILE (from calibrate or fit) or all of --alpha, "
         "--beta and --gamma (seconds, seconds per byte, seconds per reduced byte)");
   }
-  const auto set = [](std::optional<double> v, const char* flag, double& out) {
-    if (!v) return;
-    if (!std::isfinite(*v) || *v < 0)
-      throw UsageError(fmt::format("{} {} is not a number >= 0 (SI units)", flag, *v));
-    out = *v;
+  const auto set = [](const std::optional<std::string>& text, const char* flag, double& out,
+                      double (*parse)(std::string_view, std::string_view)) {
+    if (!text) return;
+    const double v = parse(*text, flag);
+    if (!std::isfinite(v) || v < 0)
+      throw UsageError(fmt::format("{} {} is not a number >= 0", flag, *text));
+    out = v;
   };
-  set(o.alpha, "--alpha", m.alpha_s);
-  set(o.beta, "--beta", m.beta_s_per_B);
-  set(o.gamma, "--gamma", m.gamma_s_per_B);
+  set(o.alpha, "--alpha", m.alpha_s, sim::parse_seconds);
+  set(o.beta, "--beta", m.beta_s_per_B, sim::parse_seconds_per_byte);
+  set(o.gamma, "--gamma", m.gamma_s_per_B, sim::parse_seconds_per_byte);
   return m;
 }
 
@@ -108,9 +112,9 @@ void add_predict_command(CLI::App& app) {
   cmd->add_option("-d,--datatype", o->dtype, "datatype")->capture_default_str();
   cmd->add_option("-o,--op", o->op, "reduction op")->capture_default_str();
   cmd->add_flag("--in-place", o->in_place, "predict the in-place variant");
-  cmd->add_option("--alpha", o->alpha, "seconds per message, e.g. 2e-6");
-  cmd->add_option("--beta", o->beta, "seconds per byte, e.g. 1e-10 (= 10 GB/s)");
-  cmd->add_option("--gamma", o->gamma, "seconds per reduced byte, e.g. 2.5e-10");
+  cmd->add_option("--alpha", o->alpha, "seconds per message, e.g. 2e-6 or 2us");
+  cmd->add_option("--beta", o->beta, "seconds per byte, e.g. 1e-10 or 0.1ns (= 10 GB/s)");
+  cmd->add_option("--gamma", o->gamma, "seconds per reduced byte, e.g. 2.5e-10 or 0.25ns");
   cmd->add_option("--params", o->params_file,
                   "calibration file or fit.csv to take alpha, beta, gamma from (flags override)");
   cmd->add_option("--transport", o->transport,
