@@ -13,7 +13,7 @@
 # fp32 sum, verified) -> fit (in-sample, and out-of-sample from the
 # calibration) -> simulated sweep and crossover map at scale with the fitted
 # parameters -> plots -> report.md.
-set -euo pipefail
+set -Eeuo pipefail  # -E: functions inherit the ERR trap below
 cd "$(dirname "$0")/.."
 
 resume=""
@@ -69,7 +69,18 @@ interrupted() {
   log "resume with: bash scripts/study.sh --resume $out"
   exit 130
 }
+# Ctrl-C reaches collbench too, which stops at a configuration boundary and
+# exits 128+signal; bash then sees a failed command rather than a signal of
+# its own, so the ERR trap has to recognise it.
+failed() {
+  local status=$?
+  [ "$status" -ge 128 ] && interrupted
+  log "a step failed (exit status $status); finished measurements are kept in $out"
+  log "resume with: bash scripts/study.sh --resume $out"
+  exit "$status"
+}
 trap interrupted INT TERM
+trap failed ERR
 
 start=$(date +%s)
 log "writing to $out"
