@@ -7,8 +7,11 @@
 namespace cb {
 
 ScheduleBuilder::ScheduleBuilder(const CollParams& params, std::string algorithm,
-                                 std::uint64_t window_begin, std::uint64_t window_end)
-    : params_(params), begin_(window_begin), end_(window_end) {
+                                 std::uint64_t window_begin, std::uint64_t window_end,
+                                 Schedule storage)
+    : params_(params), sched_(std::move(storage)), begin_(window_begin), end_(window_end) {
+  sched_.scratch_counts.clear();
+  sched_.segment_bytes = 0;
   CB_CHECK(params.p >= 1 && params.rank >= 0 && params.rank < params.p,
            "rank {} of p {}", params.rank, params.p);
   sched_.coll = params.coll;
@@ -29,7 +32,17 @@ BufferId ScheduleBuilder::add_scratch(std::size_t count) {
 
 std::uint64_t ScheduleBuilder::step() {
   const std::uint64_t index = next_step_++;
-  if (index >= begin_ && index < end_) sched_.steps.emplace_back();
+  if (index >= begin_ && index < end_) {
+    if (used_steps_ < sched_.steps.size()) {
+      Step& s = sched_.steps[used_steps_];
+      s.sends.clear();
+      s.recvs.clear();
+      s.locals.clear();
+    } else {
+      sched_.steps.emplace_back();
+    }
+    ++used_steps_;
+  }
   return index;
 }
 
@@ -42,7 +55,7 @@ Step* ScheduleBuilder::current() {
   CB_CHECK(next_step_ > 0, "{}: op added before the first step()", sched_.algorithm);
   const std::uint64_t index = next_step_ - 1;
   if (index < begin_ || index >= end_) return nullptr;
-  return &sched_.steps.back();
+  return &sched_.steps[used_steps_ - 1];
 }
 
 void ScheduleBuilder::send(int peer, Region src) {
@@ -77,6 +90,7 @@ void ScheduleBuilder::average(Region dst) {
 
 Schedule ScheduleBuilder::finish() && {
   sched_.total_steps = next_step_;
+  sched_.steps.resize(used_steps_);
   return std::move(sched_);
 }
 

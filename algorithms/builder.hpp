@@ -20,8 +20,12 @@ class ScheduleBuilder {
  public:
   static constexpr std::uint64_t kNoEnd = std::numeric_limits<std::uint64_t>::max();
 
+  // `storage`, when given, is an earlier schedule whose step vectors are
+  // reused (cleared, capacity kept): the simulator builds thousands of
+  // schedules per window, and allocating every step's vectors anew dominated.
   ScheduleBuilder(const CollParams& params, std::string algorithm,
-                  std::uint64_t window_begin = 0, std::uint64_t window_end = kNoEnd);
+                  std::uint64_t window_begin = 0, std::uint64_t window_end = kNoEnd,
+                  Schedule storage = {});
 
   const CollParams& params() const { return params_; }
 
@@ -53,6 +57,7 @@ class ScheduleBuilder {
   std::uint64_t begin_;
   std::uint64_t end_;
   std::uint64_t next_step_ = 0;  // steps started so far
+  std::size_t used_steps_ = 0;   // steps of sched_.steps in use (the rest is storage)
 };
 
 }  // namespace cb

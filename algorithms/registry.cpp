@@ -48,10 +48,10 @@ const AlgorithmEntry& find_algorithm(Collective coll, std::string_view name) {
 }
 
 Schedule make_schedule(const AlgorithmEntry& algo, const CollParams& params,
-                       std::uint64_t window_begin, std::uint64_t window_end) {
+                       std::uint64_t window_begin, std::uint64_t window_end, Schedule storage) {
   CB_CHECK(algo.coll == params.coll, "{} entry asked for {}", to_string(algo.coll),
            to_string(params.coll));
-  ScheduleBuilder b(params, std::string(algo.name), window_begin, window_end);
+  ScheduleBuilder b(params, std::string(algo.name), window_begin, window_end, std::move(storage));
   if (params.count == 0) return std::move(b).finish();
   if (params.p == 1) {
     // One rank: every collective's result is its input (counts are equal), so

@@ -52,9 +52,10 @@ const AlgorithmEntry& find_algorithm(Collective coll, std::string_view name);
 // a single local copy (none in place), so generators only see p >= 2. For
 // ReduceOp::avg on a reducing collective a final step divides the output by p.
 // window_begin/window_end keep only those steps (see ScheduleBuilder).
+// `storage` lends the step vectors of an earlier schedule (see ScheduleBuilder).
 Schedule make_schedule(const AlgorithmEntry& algo, const CollParams& params,
                        std::uint64_t window_begin = 0,
-                       std::uint64_t window_end = ScheduleBuilder::kNoEnd);
+                       std::uint64_t window_end = ScheduleBuilder::kNoEnd, Schedule storage = {});
 Schedule make_schedule(std::string_view algorithm, const CollParams& params);
 
 // The closed-form cost (0 for count 0).

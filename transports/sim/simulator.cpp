@@ -241,7 +241,7 @@ ScheduleSource registry_source(const AlgorithmEntry& algo, const CollParams& par
   return [&algo, params](int rank, std::uint64_t begin, std::uint64_t end) {
     CollParams q = params;
     q.rank = rank;
-    return make_schedule(algo, q, begin, end);
+    return make_schedule(algo, q, begin, end, std::move(spare_schedule()));
   };
 }
 

@@ -24,6 +24,12 @@ namespace cb::sim {
 using ScheduleSource =
     std::function<Schedule(int rank, std::uint64_t begin, std::uint64_t end)>;
 
+// This thread's spare schedule: the window builder hands back every schedule
+// it has read (unless it keeps them), and registry_source builds the next one
+// in its storage, so step vectors are allocated once per thread, not once
+// per rank and window.
+Schedule& spare_schedule();
+
 inline constexpr std::uint32_t kUnmatched = 0xFFFFFFFFu;
 
 struct SendOp {
