@@ -52,7 +52,7 @@ void add_sim_flags(CLI::App& cmd, SimFlags& f, const std::string& prefix) {
                prefix + "round-synchronous model (a free barrier after every step: reproduces the "
                         "per-step cost sum); default: asynchronous");
   cmd.add_option("--sim-window", f.window_steps,
-                 prefix + "steps simulated per window (0 = auto: about 8Mi rank-steps, bounding memory)")
+                 prefix + "steps simulated per window (0 = auto: about 16Mi rank-steps, bounding memory)")
       ->capture_default_str();
   cmd.add_flag("--sim-stats", f.stats,
                prefix + "print events, wall time and events/s of every simulation on stderr");
