@@ -75,13 +75,7 @@ void butterfly(const CollParams& params, ScheduleBuilder& b) {
       if (from.count > 0) b.copy(from, {kOutput, first * c, from.count});
     }
   }
-  if (f.folds()) {
-    b.step();
-    if (extra)
-      b.recv(f.core_of(r), out_all);
-    else if (const int xr = f.extra_of(r); xr >= 0)
-      b.send(xr, out_all);
-  }
+  unfold_round(b, f, r, out_all);
 }
 
 Cost butterfly_cost(const CollParams& params) {

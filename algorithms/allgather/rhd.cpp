@@ -50,13 +50,7 @@ void rhd(const CollParams& params, ScheduleBuilder& b) {
                              DoublingPlan{VirtualBlocks{kOutput, 0, fold_block_offsets(f, c)},
                                           own_input, [f](int u) { return f.rank_of(u); }});
   }
-  if (f.folds()) {
-    b.step();
-    if (f.is_extra(r))
-      b.recv(f.core_of(r), out_all);
-    else if (const int x = f.extra_of(r); x >= 0)
-      b.send(x, out_all);
-  }
+  unfold_round(b, f, r, out_all);
 }
 
 Cost rhd_cost(const CollParams& params) {

@@ -67,13 +67,7 @@ void butterfly(const CollParams& params, ScheduleBuilder& b) {
       if (k + 1 < f.l) copy_to((k + 1) % 2);
     }
   }
-  if (f.folds()) {
-    b.step();
-    if (f.is_extra(r))
-      b.recv(f.core_of(r), out_all);
-    else if (const int x = f.extra_of(r); x >= 0)
-      b.send(x, out_all);
-  }
+  unfold_round(b, f, r, out_all);
 }
 
 Cost butterfly_cost(const CollParams& params) {

@@ -55,13 +55,7 @@ void rhd(const CollParams& params, ScheduleBuilder& b) {
     recursive_halving_phase(b, f.p2, v, half);
     recursive_doubling_phase(b, f.p2, v, DoublingPlan{half.work, std::nullopt, rank_of});
   }
-  if (f.folds()) {
-    b.step();
-    if (f.is_extra(r))
-      b.recv(f.core_of(r), out_all);
-    else if (const int x = f.extra_of(r); x >= 0)
-      b.send(x, out_all);
-  }
+  unfold_round(b, f, r, out_all);
 }
 
 Cost rhd_cost(const CollParams& params) {

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "algorithms/common/partition.hpp"
+#include "algorithms/builder.hpp"
 #include "algorithms/params.hpp"
 
 namespace cb {
@@ -60,6 +61,18 @@ inline Cost fold_round_cost(const Pow2Fold& f, std::size_t elems, std::size_t es
   if (!f.folds() || elems == 0) return {};
   const double bytes = static_cast<double>(elems * es);
   return {1.0, bytes, reduces ? bytes : 0.0};
+}
+
+// The unfold round: every core rank that stands for an extra rank sends it
+// `result` (the whole finished region), so the extra ranks end complete too.
+// Nothing (not even a step) when p is a power of two.
+inline void unfold_round(ScheduleBuilder& b, const Pow2Fold& f, int r, Region result) {
+  if (!f.folds()) return;
+  b.step();
+  if (f.is_extra(r))
+    b.recv(f.core_of(r), result);
+  else if (const int x = f.extra_of(r); x >= 0)
+    b.send(x, result);
 }
 
 }  // namespace cb
