@@ -4,10 +4,10 @@
 
 #include <vector>
 
-#include "harness/columns.hpp"
-#include "harness/plan.hpp"
-#include "harness/sizes.hpp"
-#include "harness/stats.hpp"
+#include "harness/report/columns.hpp"
+#include "harness/sweep/plan.hpp"
+#include "harness/sweep/sizes.hpp"
+#include "harness/sweep/stats.hpp"
 
 namespace cb {
 namespace {

@@ -1,0 +1,138 @@
+// `collbench fit results.csv [--calibration FILE] [--out DIR]`: fits the
+// alpha-beta-gamma model to a results CSV and grades it (models/fit_run.hpp).
+// Everything is validated before anything is written; the four output files
+// appear together or not at all.
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <cmath>
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "harness/cli/commands.hpp"
+#include "harness/config.hpp"
+#include "models/csv_text.hpp"
+#include "models/fit_run.hpp"
+
+#if CB_HAVE_MPI
+#include <dlfcn.h>
+#include <mpi.h>
+#endif
+
+namespace cb {
+namespace {
+
+struct FitOptions {
+  std::string results;
+  std::string calibration;
+  std::string out;
+  std::uint64_t seed = 20261121;
+  bool mpich_json = false;
+  std::string mpich_default;
+};
+
+// MPICH's default collective-selection tree: the JSON MPICH compiles into
+// libmpich (the string holding every "collective=..." with MPIR_ algorithms),
+// or a file given with --mpich-default.
+nlohmann::ordered_json mpich_default_tree(const std::string& file) {
+  if (!file.empty()) {
+    try {
+      return nlohmann::ordered_json::parse(models::read_text_file(file));
+    } catch (const nlohmann::json::exception& e) {
+      throw UsageError(fmt::format("--mpich-default {}: not JSON: {}", file, e.what()));
+    }
+  }
+#if CB_HAVE_MPI
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(&MPI_Init), &info) == 0 || info.dli_fname == nullptr)
+    throw UsageError("--mpich-json: cannot locate libmpich; give its tree with --mpich-default FILE");
+  const std::string lib = models::read_text_file(info.dli_fname);
+  const std::string marker = "{\"collective=";
+  for (std::size_t at = lib.find(marker); at != std::string::npos; at = lib.find(marker, at + 1)) {
+    const std::size_t end = lib.find('\0', at);
+    const std::string_view text(lib.data() + at, (end == std::string::npos ? lib.size() : end) - at);
+    if (text.find("MPIR_Allreduce_intra") == std::string_view::npos) continue;
+    try {
+      auto tree = nlohmann::ordered_json::parse(text);
+      if (tree.contains("collective=allreduce") && tree.contains("collective=alltoall"))
+        return tree;
+    } catch (const nlohmann::json::exception&) {
+      // Not the tree (a fragment of another string): keep looking.
+    }
+  }
+  throw UsageError(fmt::format("--mpich-json: no default selection tree found in {}; give one "
+                               "with --mpich-default FILE",
+                               info.dli_fname));
+#else
+  throw UsageError("--mpich-json: this collbench was built without MPICH; give its default tree "
+                   "with --mpich-default FILE");
+#endif
+}
+
+std::string us(double s) { return fmt::format("{:.3g} us", s * 1e6); }
+std::string gbps(double s_per_B) {
+  return s_per_B > 0 ? fmt::format("{:.3g} GB/s", 1e-9 / s_per_B) : std::string("unbounded");
+}
+
+void fit(const FitOptions& o) {
+  models::FitRequest req;
+  req.results_csv = o.results;
+  if (!o.calibration.empty()) req.calibration_file = o.calibration;
+  req.out_dir = o.out.empty() ? std::filesystem::path(o.results).parent_path().string() : o.out;
+  if (req.out_dir.empty()) req.out_dir = ".";
+  req.seed = o.seed;
+  if (o.mpich_json || !o.mpich_default.empty())
+    req.mpich_default_tree = mpich_default_tree(o.mpich_default);
+  const models::FitRun run = models::run_fit(req);
+
+  const models::Analysis& a = run.analysis;
+  fmt::print("fitted {} rows, {} configurations from {}\n", a.rows, a.configs.size(),
+             a.source_file);
+  for (const models::TransportFit& tf : a.transports) {
+    if (!tf.fit) {
+      fmt::print("  {}: no global fit (no usable schedule rows)\n", tf.transport);
+      continue;
+    }
+    const models::GlobalFit& g = *tf.fit;
+    fmt::print("  {} (global, {} rows): alpha {}, bandwidth 1/beta {}, reduce 1/gamma {}, R2 {:.4f}\n",
+               tf.transport, g.points, g.identified[0] ? us(g.params.alpha_s) : "not identified",
+               g.identified[1] ? gbps(g.params.beta_s_per_B) : "not identified",
+               g.identified[2] ? gbps(g.params.gamma_s_per_B) : "not identified", g.r_squared);
+  }
+  if (a.calibration)
+    fmt::print("  {} (calibration {}): alpha {}, bandwidth 1/beta {}, reduce 1/gamma {}\n",
+               a.calibration_transport, a.calibration_file, us(a.calibration->alpha_s),
+               gbps(a.calibration->beta_s_per_B), gbps(a.calibration->gamma_s_per_B));
+  if (!run.mpich_params.empty())
+    fmt::print("MPICH selection from the {} (use: MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE=FILE "
+               "MPIR_CVAR_DEVICE_COLLECTIVES=none)\n",
+               run.mpich_params);
+  for (const std::string& p : run.written) fmt::print("wrote {}\n", p);
+}
+
+}  // namespace
+
+void add_fit_command(CLI::App& app) {
+  auto o = std::make_shared<FitOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "fit",
+      "Fit the alpha-beta-gamma model to a results CSV: fit.csv, predictions.csv, "
+      "crossovers.csv and model-report.md");
+  cmd->add_option("results", o->results, "results CSV written by `collbench run --csv`")
+      ->required();
+  cmd->add_option("--calibration", o->calibration,
+                  "parameters from `collbench calibrate` (or a fit.csv): also predict every "
+                  "row from them alone (out-of-sample)");
+  cmd->add_option("--out", o->out, "output directory (default: the results file's directory)");
+  cmd->add_option("--seed", o->seed, "seed of the bootstrap resampling")->capture_default_str();
+  cmd->add_flag("--mpich-json", o->mpich_json,
+                "also write mpich-selection.json: the model's best algorithms as an MPICH "
+                "selection tree (from the calibration, else the mpi global fit)");
+  cmd->add_option("--mpich-default", o->mpich_default,
+                  "MPICH default selection tree to start from (default: the one in libmpich); "
+                  "implies --mpich-json");
+  cmd->callback([o] { fit(*o); });
+}
+
+}  // namespace cb

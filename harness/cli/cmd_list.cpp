@@ -1,0 +1,65 @@
+// `collbench list`: the algorithm x collective matrix and the transports and
+// library baselines of this build.
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <string>
+
+#include "algorithms/registry.hpp"
+#include "harness/runtime/backend.hpp"
+#include "harness/cli/commands.hpp"
+
+namespace cb {
+namespace {
+
+void print_matrix() {
+  const auto names = all_algorithm_names();
+  std::size_t width = 9;
+  for (std::string_view n : names) width = std::max(width, n.size());
+  fmt::print("{:<{}}", "algorithm", width + 2);
+  for (Collective c : kAllCollectives) fmt::print("{:<16}", to_string(c));
+  fmt::print("\n");
+  for (std::string_view n : names) {
+    fmt::print("{:<{}}", n, width + 2);
+    for (Collective c : kAllCollectives) {
+      const auto table = algorithms_for(c);
+      const bool has = std::any_of(table.begin(), table.end(),
+                                   [&](const AlgorithmEntry& e) { return e.name == n; });
+      fmt::print("{:<16}", has ? "yes" : "-");
+    }
+    fmt::print("\n");
+  }
+  fmt::print("\n");
+  for (const AlgorithmEntry* e : all_algorithms())
+    fmt::print("  {}/{}: {}\n", to_string(e->coll), e->name, e->summary);
+}
+
+void print_transports() {
+  fmt::print("\ntransports (--transport):\n");
+  for (const TransportSpec& t : transports()) {
+    std::string extra;
+    if (!t.baselines.empty()) {
+      extra = " [baselines:";
+      for (std::string_view b : t.baselines) extra += fmt::format(" {}", b);
+      extra += "]";
+    }
+    if (t.available)
+      fmt::print("  {:<6} {}{}\n", t.name, t.summary, extra);
+    else
+      fmt::print("  {:<6} not built: {}\n", t.name, t.unavailable_reason);
+  }
+}
+
+}  // namespace
+
+void add_list_command(CLI::App& app) {
+  CLI::App* cmd = app.add_subcommand(
+      "list", "Print the algorithm x collective matrix and the transports of this build");
+  cmd->callback([] {
+    print_matrix();
+    print_transports();
+  });
+}
+
+}  // namespace cb

@@ -1,0 +1,151 @@
+// `collbench run`: the nccl-tests-style sweep over sizes, collectives,
+// algorithms, datatypes, ops, placements and rank counts, on any transport.
+// Flags keep nccl-tests' letters and meanings (-b -e -f -i -n -w -c -d -o);
+// each transport adds its own flags (backend.hpp).
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <csignal>
+#include <cstdio>
+#include <memory>
+
+#include "harness/runtime/backend.hpp"
+#include "harness/cli/commands.hpp"
+#include "harness/sweep/interrupt.hpp"
+#include "harness/sweep/plan.hpp"
+#include "harness/report/reporter.hpp"
+#include "harness/report/row.hpp"
+#include "harness/sweep/runner.hpp"
+#include "harness/runtime/world.hpp"
+
+namespace cb {
+namespace {
+
+void run(const RunOptions& options) {
+  // The world is needed before the plan: --ranks is checked against it.
+  const WaitPolicy wait = parse_wait_policy(options.wait);
+  Group& w = world(wait);
+  install_interrupt_handlers();
+  const bool root = w.rank() == 0;
+  const Plan plan = make_plan(options, w.size(), w.ranks_on_node(), available_memory_bytes());
+  if (root && plan.transport->per_process && w.size() == 1)
+    fmt::print(stderr,
+               "collbench: running as a single rank; launch more ranks with "
+               "`mpiexec -n N collbench run ...`\n");
+
+  // Output files are opened on rank 0 only; every rank must learn if that
+  // failed, or the others would wait forever for a measurement.
+  std::vector<std::unique_ptr<Reporter>> reporters;
+  std::string setup_error;
+  ResumeData resume;
+  if (root) {
+    try {
+      if (options.resume) {
+        if (options.csv.empty())
+          throw UsageError("--resume needs --csv FILE: the results file whose rows it keeps");
+        resume = load_resume(options.csv);
+        if (!resume.source.empty())
+          fmt::print(stderr, "collbench: resuming from {}: {} rows kept\n", resume.source,
+                     resume.rows.size());
+      }
+      if (!options.csv.empty()) reporters.push_back(make_csv_reporter(options.csv, &resume));
+      if (!options.json.empty()) reporters.push_back(make_json_reporter(options.json, &resume));
+    } catch (const UsageError& e) {
+      setup_error = e.what();
+    }
+  }
+  if (w.any(!setup_error.empty(), WaitPolicy::sleep))
+    throw UsageError(root ? setup_error : "output files could not be opened on rank 0");
+  if (root) {
+    reporters.insert(reporters.begin(), make_console_reporter(stdout));
+    if (!options.quiet) reporters.insert(reporters.begin() + 1, make_progress_reporter(stderr));
+    RunInfo info;
+    info.meta = collect_metadata();
+    info.configuration = plan.to_json(options);
+    info.total_cases = plan.total_cases() - plan.cases_in(resume.keys);
+    info.out_of_place = plan.out_of_place;
+    info.in_place = plan.in_place;
+    for (auto& r : reporters) r->begin(info);
+  }
+  const RunOutcome outcome = run_plan(plan, w, reporters, resume.keys);
+  const bool complete = outcome.signal == 0;
+  for (auto& r : reporters) r->finish(complete);
+  if (root && !complete) {
+    std::string kept;
+    if (!options.csv.empty()) kept += fmt::format(" {}{}", options.csv, kPartialSuffix);
+    if (!options.json.empty()) kept += fmt::format(" {}{}", options.json, kPartialSuffix);
+    fmt::print(stderr, "collbench: interrupted (signal {}) after {} of {} configurations{}{}\n",
+               outcome.signal, outcome.rows, plan.total_cases(),
+               kept.empty() ? "" : "; finished rows kept in", kept);
+  }
+  // Every rank exits alike, so mpiexec's status is the run's status.
+  const bool failed = w.any(outcome.wrong > 0, WaitPolicy::sleep);
+  if (root && failed)
+    fmt::print(stderr, "collbench: FAILED: {} wrong elements (see the #wrong column)\n",
+               outcome.wrong);
+  if (!complete)
+    set_exit_status(128 + outcome.signal);
+  else if (failed)
+    set_exit_status(1);
+}
+
+}  // namespace
+
+void add_run_command(CLI::App& app) {
+  auto options = std::make_shared<RunOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "run", "Measure collectives: sweep sizes, algorithms, datatypes, ops and rank counts");
+  RunOptions& o = *options;
+  cmd->add_option("--transport", o.transport, "Transport: mpi, or another of `collbench list`")
+      ->capture_default_str();
+  cmd->add_option("--coll", o.colls,
+                  "Collectives: list of allreduce, reduce_scatter, allgather, "
+                  "alltoall, or all")
+      ->capture_default_str();
+  cmd->add_option("--algo", o.algos,
+                  "Algorithms: list (registry names and baselines such as mpi), or all")
+      ->capture_default_str();
+  add_size_flags(*cmd, o.sizes);
+  cmd->add_option("-n,--iters", o.iterations,
+                  "Timed iterations per configuration (0 = sample by --time-budget)")
+      ->capture_default_str();
+  cmd->add_option("-w,--warmup_iters", o.warmup, "Untimed warm-up iterations")
+      ->capture_default_str();
+  cmd->add_option("-c,--check", o.check, "Verify results after timing (1) or not (0)")
+      ->capture_default_str();
+  cmd->add_option("--time-budget", o.time_budget_s,
+                  "Seconds per configuration when -n is 0: sample until the median's 95% CI is "
+                  "within 5% or the budget is spent")
+      ->capture_default_str();
+  cmd->add_option("-d,--datatype", o.datatypes,
+                  "Datatypes: list (float, double, half, bf16, "
+                  "int8 ... uint64) or all")
+      ->capture_default_str();
+  cmd->add_option("-o,--op", o.ops, "Reduction ops: list of sum, prod, min, max, avg, or all")
+      ->capture_default_str();
+  cmd->add_option("--placement", o.placement, "in, out or both")->capture_default_str();
+  cmd->add_option("--ranks", o.ranks,
+                  "Rank counts: list (2,4,8), all (2..world), pow2, or A..B (powers of two from A "
+                  "to B); default: the world size");
+  cmd->add_option("--wait", o.wait,
+                  "How ranks wait: spin, yield, sleep, or auto (spin unless "
+                  "ranks outnumber cores)")
+      ->capture_default_str();
+  cmd->add_option("--segment", o.segment,
+                  "Pipelining segment in bytes for ring/tree/dbtree (0 = algorithm default)")
+      ->capture_default_str();
+  cmd->add_option("--csv", o.csv, "Write tidy CSV rows to FILE (streamed via FILE.partial)");
+  cmd->add_option("--json", o.json, "Write rows, configuration and metadata to FILE");
+  cmd->add_flag("--quiet", o.quiet, "No progress lines on stderr");
+  cmd->add_flag("--resume", o.resume,
+                "Skip configurations the --csv file (or its .partial from an interrupted run) "
+                "already holds; keep those rows and add the rest");
+  for (TransportSpec& t : transports())
+    if (t.add_options) t.add_options(*cmd);
+  cmd->callback([options] {
+    options->command_line = command_line();
+    run(*options);
+  });
+}
+
+}  // namespace cb

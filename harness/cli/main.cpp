@@ -1,0 +1,66 @@
+// collbench: benchmark collective-communication algorithms. Subcommands are
+// registered from kCommands (see commands.hpp); MPI is initialised lazily by
+// the commands that need ranks (world.hpp), so `list` or `fit` never start it.
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <exception>
+
+#include "algorithms/check.hpp"
+#include "algorithms/types.hpp"
+#include "harness/cli/commands.hpp"
+#include "harness/config.hpp"
+#include "harness/runtime/world.hpp"
+
+namespace {
+
+using AddCommand = void (*)(CLI::App&);
+constexpr AddCommand kCommands[] = {
+    cb::add_run_command,
+    cb::add_list_command,
+    cb::add_calibrate_command,
+    cb::add_fit_command,
+    cb::add_predict_command,
+    cb::add_map_command,
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"collbench: collective-communication algorithm benchmark"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", CB_VERSION);
+  for (AddCommand add : kCommands) add(app);
+  cb::set_command_line(argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // A CLI11 ParseError may escape before any command ran: MPI is not up yet.
+    // --help and --version are "errors" with exit code 0: CLI11 prints them.
+    // Real ones get our one-line format instead of CLI11's two lines.
+    int status = 0;
+    if (e.get_exit_code() == 0) {
+      if (cb::is_reporting_rank()) app.exit(e);
+    } else {
+      status = 2;
+      if (cb::is_reporting_rank())
+        fmt::print(stderr,
+                   "collbench: error: {} (see collbench --help, or collbench SUBCOMMAND --help)\n",
+                   e.what());
+    }
+    cb::finalize_world();
+    return status;
+  } catch (const cb::UsageError& e) {
+    // Every rank sees the same arguments and fails the same way; one prints.
+    if (cb::is_reporting_rank()) fmt::print(stderr, "collbench: error: {}\n", e.what());
+    cb::finalize_world();
+    return 2;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "collbench: internal error: {}\n", e.what());
+    cb::abort_world(3);
+    return 3;
+  }
+  cb::finalize_world();
+  return cb::exit_status();
+}

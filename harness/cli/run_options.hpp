@@ -1,0 +1,35 @@
+// `collbench run`'s options as typed on the command line (CLI11 fills this;
+// make_plan validates and resolves it).
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "harness/cli/size_flags.hpp"
+
+namespace cb {
+
+struct RunOptions {
+  std::string transport = "mpi";
+  std::string colls = "allreduce";  // list or "all"
+  std::string algos = "all";        // list or "all" (registry + the transport's baselines)
+  SizeFlags sizes;                  // -b -e -f -i
+  int iterations = 0;               // -n (0 = sample by --time-budget)
+  int warmup = 1;                   // -w
+  int check = 1;                    // -c
+  double time_budget_s = 0.25;      // --time-budget (seconds per configuration)
+  std::string datatypes = "float";  // -d list or "all"
+  std::string ops = "sum";          // -o list or "all"
+  std::string placement = "both";   // in | out | both
+  std::string ranks;                // --ranks (empty = world size)
+  std::string wait = "auto";        // spin | yield | sleep | auto
+  std::string segment = "0";        // --segment (bytes; 0 = algorithm default)
+  std::string csv;                  // --csv FILE
+  std::string json;                 // --json FILE
+  bool quiet = false;               // no progress lines
+  bool resume = false;              // --resume: skip configurations already in --csv
+  std::vector<std::string> command_line;
+};
+
+}  // namespace cb

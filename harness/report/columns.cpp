@@ -1,0 +1,105 @@
+#include "harness/report/columns.hpp"
+
+#include <fmt/format.h>
+
+namespace cb {
+
+const std::vector<std::string_view>& result_columns() {
+  static const std::vector<std::string_view> cols = {"transport",
+                                                     "collective",
+                                                     "algorithm",
+                                                     "datatype",
+                                                     "op",
+                                                     "placement",
+                                                     "ranks",
+                                                     "bytes",
+                                                     "count",
+                                                     "iterations",
+                                                     "time_median_us",
+                                                     "time_min_us",
+                                                     "time_mean_us",
+                                                     "time_p95_us",
+                                                     "time_max_us",
+                                                     "ci_lo_us",
+                                                     "ci_hi_us",
+                                                     "algbw_GBps",
+                                                     "busbw_GBps",
+                                                     "wrong",
+                                                     "oversubscribed",
+                                                     "wait_policy",
+                                                     "alpha_s",
+                                                     "beta_s_per_B",
+                                                     "gamma_s_per_B",
+                                                     "host",
+                                                     "timestamp",
+                                                     "collbench_version",
+                                                     "git_rev",
+                                                     "mpi_version"};
+  return cols;
+}
+
+const std::vector<std::string_view>& key_columns() {
+  static const std::vector<std::string_view> cols = {
+      "transport", "collective", "algorithm", "datatype", "op", "placement", "ranks", "bytes"};
+  return cols;
+}
+
+std::vector<Cell> row_cells(const Row& r, const RunMetadata& meta) {
+  const auto opt = [](const std::optional<double>& v) -> Cell {
+    return v ? Cell(*v) : Cell(std::monostate{});
+  };
+  const auto us = [](double s) { return Cell(s * 1e6); };
+  const auto i64 = [](auto v) { return Cell(static_cast<std::int64_t>(v)); };
+  return {
+      Cell(r.c.transport),
+      Cell(std::string(to_string(r.c.coll))),
+      Cell(r.c.algorithm),
+      Cell(std::string(to_string(r.c.dtype))),
+      is_reducing(r.c.coll) ? Cell(std::string(to_string(r.c.op))) : Cell(std::monostate{}),
+      Cell(std::string(r.c.in_place ? "in" : "out")),
+      i64(r.c.ranks),
+      i64(r.c.bytes()),
+      i64(r.c.count),
+      i64(r.time_s.n),
+      us(r.time_s.median),
+      us(r.time_s.min),
+      us(r.time_s.mean),
+      us(r.time_s.p95),
+      us(r.time_s.max),
+      us(r.time_s.ci_lo),
+      us(r.time_s.ci_hi),
+      Cell(r.algbw_GBps),
+      Cell(r.busbw_GBps),
+      r.wrong ? i64(*r.wrong) : Cell(std::monostate{}),
+      i64(r.oversubscribed ? 1 : 0),
+      r.wait ? Cell(std::string(to_string(*r.wait))) : Cell(std::monostate{}),
+      opt(r.alpha_s),
+      opt(r.beta_s_per_B),
+      opt(r.gamma_s_per_B),
+      Cell(meta.host),
+      Cell(meta.timestamp),
+      Cell(meta.collbench_version),
+      Cell(meta.git_rev),
+      Cell(meta.mpi_version),
+  };
+}
+
+std::string csv_cell(const Cell& c) {
+  struct Render {
+    std::string operator()(std::monostate) const { return {}; }
+    std::string operator()(std::int64_t v) const { return fmt::format("{}", v); }
+    std::string operator()(double v) const { return fmt::format("{:.9g}", v); }
+    std::string operator()(const std::string& s) const {
+      if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+      std::string q = "\"";
+      for (char ch : s) {
+        if (ch == '"') q += '"';
+        q += ch;
+      }
+      return q + '"';
+    }
+  };
+  return std::visit(Render{}, c);
+}
+
+}  // namespace cb

@@ -1,0 +1,209 @@
+// The stdout table: nccl-tests' columns (size, count, type, redop, then per
+// placement time, algbw, busbw, #wrong) plus algo, ranks and the spread of
+// the time (median as time(us), min, p95). Instead of nccl-tests' all-row
+// average bus bandwidth, each (transport, collective, ranks) section ends
+// with every algorithm's peak busbw and the best algorithm per size: the
+// measured crossovers.
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <map>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "harness/report/reporter.hpp"
+#include "harness/sweep/sizes.hpp"
+
+namespace cb {
+namespace {
+
+std::string op_text(const Case& c) {
+  return is_reducing(c.coll) ? std::string(to_string(c.op)) : "none";
+}
+
+class ConsoleReporter final : public Reporter {
+ public:
+  explicit ConsoleReporter(std::FILE* out) : out_(out) {}
+
+  void begin(const RunInfo& info) override {
+    show_out_ = info.out_of_place;
+    show_in_ = info.in_place;
+    fmt::print(out_, "# collbench {} ({}), {}, host {}, {}\n", info.meta.collbench_version,
+               info.meta.git_rev, info.meta.mpi_version, info.meta.host, info.meta.timestamp);
+    std::fflush(out_);
+  }
+
+  void row(const Row& r) override {
+    const auto key = std::make_tuple(r.c.transport, r.c.coll, r.c.ranks);
+    if (!section_ || *section_ != key) {
+      flush_pending();
+      footer();
+      section_ = key;
+      header(r);
+    }
+    section_rows_.push_back(r);
+    if (r.wrong) {
+      checked_ = true;
+      wrong_total_ += *r.wrong;
+    }
+    if (show_out_ && show_in_) {
+      if (!r.c.in_place) {
+        flush_pending();
+        pending_ = r;
+        return;
+      }
+      if (pending_ && partners(*pending_, r)) {
+        line(&*pending_, &r);
+        pending_.reset();
+        return;
+      }
+      flush_pending();
+      line(nullptr, &r);
+      return;
+    }
+    line(r.c.in_place ? nullptr : &r, r.c.in_place ? &r : nullptr);
+  }
+
+  void finish(bool complete) override {
+    flush_pending();
+    footer();
+    if (!checked_)
+      fmt::print(out_, "# Results not verified (-c 0, or a transport that moves no data)\n");
+    else
+      fmt::print(out_, "# Wrong elements: {} {}\n", wrong_total_, wrong_total_ ? "FAILED" : "OK");
+    if (!complete)
+      fmt::print(out_, "# Interrupted: the rows above are complete, the rest was not run\n");
+    std::fflush(out_);
+  }
+
+ private:
+  static bool partners(const Row& a, const Row& b) {
+    return a.c.algorithm == b.c.algorithm && a.c.dtype == b.c.dtype && a.c.op == b.c.op &&
+           a.c.count == b.c.count;
+  }
+
+  void header(const Row& r) {
+    fmt::print(out_, "#\n# {} on {} ranks, transport {}{}{}\n#\n", to_string(r.c.coll),
+               r.c.ranks, r.c.transport, r.wait ? ", wait " : "",
+               r.wait ? to_string(*r.wait) : "",
+               r.oversubscribed ? " (OVERSUBSCRIBED: ranks outnumber cores)" : "");
+    const std::string block = fmt::format("{:>10} {:>9} {:>9} {:>7} {:>7} {:>6}", "time(us)",
+                                          "min(us)", "p95(us)", "algbw", "busbw", "#wrong");
+    const std::string units = fmt::format("{:>10} {:>9} {:>9} {:>7} {:>7} {:>6}", "median", "", "",
+                                          "(GB/s)", "(GB/s)", "");
+    std::string title = fmt::format("#{:>11} {:>12} {:>6} {:>6} {:>10} {:>5}", "size", "count",
+                                    "type", "redop", "algo", "ranks");
+    std::string sub =
+        fmt::format("#{:>11} {:>12} {:>6} {:>6} {:>10} {:>5}", "(B)", "(elements)", "", "", "", "");
+    std::string place =
+        fmt::format("#{:>11} {:>12} {:>6} {:>6} {:>10} {:>5}", "", "", "", "", "", "");
+    if (show_out_) {
+      title += "  " + block;
+      sub += "  " + units;
+      place += fmt::format("  {:^54}", "out-of-place");
+    }
+    if (show_in_) {
+      title += "  " + block;
+      sub += "  " + units;
+      place += fmt::format("  {:^54}", "in-place");
+    }
+    fmt::print(out_, "{}\n{}\n{}\n", place, title, sub);
+  }
+
+  void line(const Row* out_row, const Row* in_row) {
+    const Row& any = out_row ? *out_row : *in_row;
+    std::string text =
+        fmt::format("{:>12} {:>12} {:>6} {:>6} {:>10} {:>5}", any.c.bytes(), any.c.count,
+                    to_string(any.c.dtype), op_text(any.c), any.c.algorithm, any.c.ranks);
+    const auto block = [](const Row* r) {
+      if (!r)
+        return fmt::format("{:>10} {:>9} {:>9} {:>7} {:>7} {:>6}", "-", "-", "-", "-", "-", "-");
+      return fmt::format("{:>10.2f} {:>9.2f} {:>9.2f} {:>7.2f} {:>7.2f} {:>6}",
+                         r->time_s.median * 1e6, r->time_s.min * 1e6, r->time_s.p95 * 1e6,
+                         r->algbw_GBps, r->busbw_GBps,
+                         r->wrong ? fmt::format("{}", *r->wrong) : std::string("N/A"));
+    };
+    if (show_out_) text += "  " + block(out_row);
+    if (show_in_) text += "  " + block(in_row);
+    fmt::print(out_, "{}\n", text);
+    std::fflush(out_);
+  }
+
+  void flush_pending() {
+    if (!pending_) return;
+    line(&*pending_, nullptr);
+    pending_.reset();
+  }
+
+  // Peak busbw per algorithm and the best algorithm per size, for each
+  // (datatype, op) of the section, from out-of-place rows when there are any.
+  void footer() {
+    if (section_rows_.empty()) return;
+    bool have_out = false;
+    for (const Row& r : section_rows_) have_out |= !r.c.in_place;
+    std::map<std::pair<DataType, std::string>, std::vector<const Row*>> groups;
+    for (const Row& r : section_rows_)
+      if (r.c.in_place != have_out) groups[{r.c.dtype, op_text(r.c)}].push_back(&r);
+    const Row& first = section_rows_.front();
+    for (const auto& [key, rows] : groups) {
+      fmt::print(out_, "# {} on {} ranks, {} {}, {}:\n", to_string(first.c.coll), first.c.ranks,
+                 to_string(key.first), key.second, have_out ? "out-of-place" : "in-place");
+      std::vector<std::string> algos;
+      std::map<std::string, const Row*> peak;
+      std::map<std::size_t, const Row*> best;
+      for (const Row* r : rows) {
+        if (!peak.count(r->c.algorithm)) algos.push_back(r->c.algorithm);
+        const Row*& p = peak[r->c.algorithm];
+        if (!p || r->busbw_GBps > p->busbw_GBps) p = r;
+        const Row*& b = best[r->c.bytes()];
+        if (!b || r->time_s.median < b->time_s.median) b = r;
+      }
+      std::string peaks;
+      for (const std::string& a : algos)
+        peaks += fmt::format("{}{} {:.2f} @ {}", peaks.empty() ? "" : ", ", a, peak[a]->busbw_GBps,
+                             format_bytes(peak[a]->c.bytes()));
+      fmt::print(out_, "#   peak busbw (GB/s): {}\n", peaks);
+      std::string ranges;
+      const Row* run_first = nullptr;
+      const Row* run_last = nullptr;
+      const auto close_run = [&] {
+        if (!run_first) return;
+        ranges += fmt::format("{}{} {}", ranges.empty() ? "" : " | ", run_first->c.algorithm,
+                              run_first == run_last
+                                  ? format_bytes(run_first->c.bytes())
+                                  : fmt::format("{}..{}", format_bytes(run_first->c.bytes()),
+                                                format_bytes(run_last->c.bytes())));
+      };
+      for (const auto& [bytes, r] : best) {
+        if (run_first && run_first->c.algorithm == r->c.algorithm) {
+          run_last = r;
+          continue;
+        }
+        close_run();
+        run_first = run_last = r;
+      }
+      close_run();
+      fmt::print(out_, "#   best by size (measured crossovers): {}\n", ranges);
+    }
+    section_rows_.clear();
+    std::fflush(out_);
+  }
+
+  std::FILE* out_;
+  bool show_out_ = true, show_in_ = true;
+  std::optional<std::tuple<std::string, Collective, int>> section_;
+  std::optional<Row> pending_;
+  std::vector<Row> section_rows_;
+  bool checked_ = false;
+  std::uint64_t wrong_total_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<Reporter> make_console_reporter(std::FILE* out) {
+  return std::make_unique<ConsoleReporter>(out);
+}
+
+}  // namespace cb

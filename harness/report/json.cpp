@@ -1,0 +1,109 @@
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <stdexcept>
+
+#include "algorithms/types.hpp"
+#include "harness/report/columns.hpp"
+#include "harness/report/reporter.hpp"
+
+namespace cb {
+namespace {
+
+nlohmann::json to_json(const Cell& c) {
+  struct Convert {
+    nlohmann::json operator()(std::monostate) const { return nullptr; }
+    nlohmann::json operator()(std::int64_t v) const { return v; }
+    nlohmann::json operator()(double v) const { return v; }
+    nlohmann::json operator()(const std::string& s) const { return s; }
+  };
+  return std::visit(Convert{}, c);
+}
+
+// An earlier run's CSV cell as the JSON value this run would have written.
+nlohmann::json to_json(const std::string& cell) {
+  if (cell.empty()) return nullptr;
+  std::size_t used = 0;
+  try {
+    const long long i = std::stoll(cell, &used);
+    if (used == cell.size()) return static_cast<std::int64_t>(i);
+    const double d = std::stod(cell, &used);
+    if (used == cell.size()) return d;
+  } catch (const std::exception&) {
+    // not a number: a string cell
+  }
+  return cell;
+}
+
+class JsonReporter final : public Reporter {
+ public:
+  JsonReporter(std::string path, const ResumeData* resume)
+      : path_(std::move(path)), resume_(resume) {
+    // Fail on an unwritable destination now, before anything is measured.
+    const std::string probe = path_ + ".tmp";
+    std::FILE* f = std::fopen(probe.c_str(), "w");
+    if (!f)
+      throw UsageError(fmt::format("cannot write --json '{}': {}", path_, std::strerror(errno)));
+    std::fclose(f);
+    std::remove(probe.c_str());
+  }
+
+  void begin(const RunInfo& info) override {
+    meta_ = info.meta;
+    doc_["metadata"] = {{"host", meta_.host},
+                        {"timestamp", meta_.timestamp},
+                        {"collbench_version", meta_.collbench_version},
+                        {"git_rev", meta_.git_rev},
+                        {"mpi_version", meta_.mpi_version}};
+    doc_["configuration"] = info.configuration;
+    doc_["columns"] = nlohmann::json::array();
+    for (std::string_view c : result_columns()) doc_["columns"].push_back(c);
+    doc_["rows"] = nlohmann::json::array();
+    if (!resume_) return;
+    const auto& names = result_columns();
+    for (const auto& cells : resume_->rows) {
+      nlohmann::json obj = nlohmann::json::object();
+      for (std::size_t i = 0; i < names.size(); ++i) obj[std::string(names[i])] = to_json(cells[i]);
+      doc_["rows"].push_back(std::move(obj));
+    }
+  }
+
+  void row(const Row& r) override {
+    nlohmann::json obj = nlohmann::json::object();
+    const auto cells = row_cells(r, meta_);
+    const auto& names = result_columns();
+    for (std::size_t i = 0; i < names.size(); ++i) obj[std::string(names[i])] = to_json(cells[i]);
+    doc_["rows"].push_back(std::move(obj));
+  }
+
+  void finish(bool complete) override {
+    doc_["complete"] = complete;
+    const std::string dest = complete ? path_ : path_ + kPartialSuffix;
+    const std::string tmp = dest + ".tmp";
+    {
+      std::ofstream out(tmp);
+      out << doc_.dump(1) << '\n';
+      if (!out.flush()) throw std::runtime_error(fmt::format("writing '{}' failed", tmp));
+    }
+    if (std::rename(tmp.c_str(), dest.c_str()) != 0)
+      throw std::runtime_error(
+          fmt::format("cannot rename '{}' to '{}': {}", tmp, dest, std::strerror(errno)));
+  }
+
+ private:
+  std::string path_;
+  const ResumeData* resume_;
+  RunMetadata meta_;
+  nlohmann::json doc_;
+};
+
+}  // namespace
+
+std::unique_ptr<Reporter> make_json_reporter(const std::string& path, const ResumeData* resume) {
+  return std::make_unique<JsonReporter>(path, resume);
+}
+
+}  // namespace cb

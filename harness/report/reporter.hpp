@@ -1,0 +1,62 @@
+// Reporters: where finished rows go. One interface, one file per format
+// (console.cpp, csv.cpp, json.cpp, progress.cpp).
+// They run on world rank 0 only and never care how a row's times were
+// obtained (measured or simulated).
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "harness/report/metadata.hpp"
+#include "harness/sweep/resume.hpp"
+#include "harness/report/row.hpp"
+
+namespace cb {
+
+struct RunInfo {
+  RunMetadata meta;
+  nlohmann::json configuration;  // every resolved option and the command line
+  std::size_t total_cases = 0;   // rows the run will produce if not interrupted
+  bool out_of_place = true;      // placements requested
+  bool in_place = true;
+};
+
+class Reporter {
+ public:
+  virtual ~Reporter() = default;
+  virtual void begin(const RunInfo& info) = 0;
+  virtual void row(const Row& r) = 0;
+  // complete = false: the run was interrupted; rows so far are kept.
+  virtual void finish(bool complete) = 0;
+};
+
+// nccl-tests-shaped table on `out`, with per-(collective, ranks) footers of
+// peak busbw per algorithm and the best algorithm per size.
+std::unique_ptr<Reporter> make_console_reporter(std::FILE* out);
+
+// Tidy CSV (CSV.md). Rows are streamed to PATH.partial and flushed one by
+// one; finish(true) renames PATH.partial to PATH (atomic), finish(false)
+// leaves PATH.partial holding every finished row, so PATH itself never exists
+// truncated. Opening happens here: an unwritable path throws UsageError
+// before anything is measured. With `resume`, the file starts with the rows
+// an earlier run left (resume.hpp) and the new rows follow.
+std::unique_ptr<Reporter> make_csv_reporter(const std::string& path,
+                                            const ResumeData* resume = nullptr);
+
+// JSON: {"metadata", "configuration", "complete", "columns", "rows"}, written
+// at finish through a temporary file and rename: to PATH when complete, to
+// PATH.partial when interrupted. With `resume`, "rows" starts with the earlier
+// run's rows (numbers as numbers, empty cells as null).
+std::unique_ptr<Reporter> make_json_reporter(const std::string& path,
+                                             const ResumeData* resume = nullptr);
+
+// One progress line per row on `err` with elapsed time and ETA.
+std::unique_ptr<Reporter> make_progress_reporter(std::FILE* err);
+
+// Suffix of the in-progress / interrupted files.
+inline constexpr const char* kPartialSuffix = ".partial";
+
+}  // namespace cb

@@ -1,0 +1,56 @@
+#include "harness/report/row.hpp"
+
+#include <fmt/format.h>
+
+namespace cb {
+
+double busbw_factor(Collective coll, int p) {
+  const double dp = p;
+  return coll == Collective::allreduce ? 2 * (dp - 1) / dp : (dp - 1) / dp;
+}
+
+Row make_row(const Case& c, const Measurement& m) {
+  Row r;
+  r.c = c;
+  r.time_s = summarize(m.times_s);
+  if (r.time_s.median > 0) {
+    r.algbw_GBps = static_cast<double>(c.bytes()) / r.time_s.median / 1e9;
+    r.busbw_GBps = r.algbw_GBps * busbw_factor(c.coll, c.ranks);
+  }
+  r.wrong = m.wrong;
+  r.oversubscribed = m.oversubscribed;
+  r.wait = m.wait;
+  r.alpha_s = m.alpha_s;
+  r.beta_s_per_B = m.beta_s_per_B;
+  r.gamma_s_per_B = m.gamma_s_per_B;
+  return r;
+}
+
+std::string_view to_string(WaitPolicy w) {
+  switch (w) {
+    case WaitPolicy::automatic:
+      return "auto";
+    case WaitPolicy::spin:
+      return "spin";
+    case WaitPolicy::yield:
+      return "yield";
+    case WaitPolicy::sleep:
+      return "sleep";
+  }
+  return "auto";
+}
+
+WaitPolicy parse_wait_policy(std::string_view name) {
+  for (WaitPolicy w :
+       {WaitPolicy::spin, WaitPolicy::yield, WaitPolicy::sleep, WaitPolicy::automatic})
+    if (to_string(w) == name) return w;
+  throw UsageError(fmt::format("unknown --wait '{}' (valid: spin, yield, sleep, auto)", name));
+}
+
+std::string case_key(const Case& c) {
+  return fmt::format("{},{},{},{},{},{},{},{}", c.transport, to_string(c.coll), c.algorithm,
+                     to_string(c.dtype), is_reducing(c.coll) ? to_string(c.op) : "",
+                     c.in_place ? "in" : "out", c.ranks, c.bytes());
+}
+
+}  // namespace cb

@@ -1,0 +1,41 @@
+// One result row: a Case, its timing statistics and verification, and the
+// columns CSV.md fixes (columns.hpp renders them for CSV and JSON alike).
+// Rows are identified by their key columns (row_key), which --resume uses to
+// skip configurations a CSV already holds.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "harness/sweep/measure.hpp"
+#include "harness/sweep/stats.hpp"
+
+namespace cb {
+
+struct Row {
+  Case c;
+  Stats time_s;           // per-iteration time statistics, SECONDS
+  double algbw_GBps = 0;  // from the median; GB = 1e9 B
+  double busbw_GBps = 0;
+  std::optional<std::uint64_t> wrong;
+  bool oversubscribed = false;
+  std::optional<WaitPolicy> wait;  // none: nobody waited (simulated rows)
+  std::optional<double> alpha_s, beta_s_per_B, gamma_s_per_B;
+};
+
+// nccl-tests' bus bandwidth factor: allreduce 2(p-1)/p, the others (p-1)/p.
+double busbw_factor(Collective coll, int p);
+
+Row make_row(const Case& c, const Measurement& m);
+
+std::string_view to_string(WaitPolicy w);
+// "spin", "yield", "sleep", "auto"; throws UsageError otherwise.
+WaitPolicy parse_wait_policy(std::string_view name);
+
+// "transport,collective,algorithm,datatype,op,placement,ranks,bytes" values
+// joined with ',': the identity of a row across runs (as its CSV cells read).
+std::string case_key(const Case& c);
+inline std::string row_key(const Row& r) { return case_key(r.c); }
+
+}  // namespace cb

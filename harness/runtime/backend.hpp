@@ -1,0 +1,77 @@
+// Transports and library baselines as the harness sees them: the plug-in
+// point of `collbench run`.
+//
+// Adding a transport = one folder transports/<name>/ whose cli.cpp defines
+// `void add_<name>_transport(std::vector<TransportSpec>&)` (appended to
+// transport_cli_sources by its meson.build), one declaration and one call in
+// harness/runtime/transports.cpp, one subdir() in transports/meson.build.
+//  - Per-process transports (ranks are mpiexec processes: mpi, ipc) give
+//    make_operation; the harness times, verifies and reports the Operation
+//    (ProcessMeasurer) on a sub-communicator of `--ranks` processes.
+//  - In-process transports (all ranks in this process: sim) give
+//    make_measurer; the runner calls it on world rank 0 only, and the
+//    Measurement's times may be computed rather than measured.
+// A library baseline (mpi's MPI_Allreduce, nccl) is an algorithm name listed
+// in `baselines`; make_operation then gets schedule == nullptr.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "algorithms/schedule.hpp"
+#include "harness/sweep/measure.hpp"
+#include "transports/transport.hpp"
+
+namespace CLI {
+class App;
+}
+
+namespace cb {
+
+class Group;
+
+struct TransportSpec {
+  std::string_view name;     // the --transport value
+  std::string_view summary;  // one line for `collbench list`
+  bool per_process = true;
+  // False when this build lacks what it needs; `run` then refuses it with
+  // unavailable_reason, and `list` shows it.
+  bool available = true;
+  std::string unavailable_reason;
+  std::vector<std::string_view> baselines;  // library algorithms it offers as --algo values
+  // In-process only: the largest --ranks it accepts (per-process: world size).
+  int max_ranks = 0;
+  // In-process only: the rank count used when --ranks is not given (0 =
+  // max_ranks; per-process transports use the world size).
+  int default_ranks = 0;
+
+  // Adds this transport's own flags to `run` (optional). Called for every
+  // transport at start-up, so flags must not clash between transports.
+  std::function<void(CLI::App& run)> add_options;
+  // Checks those flags once parsed, for the selected transport only; throws
+  // UsageError (optional).
+  std::function<void()> validate;
+  // The CSV transport value under the parsed flags ("ipc-host"); optional,
+  // defaults to name.
+  std::function<std::string()> label;
+
+  // Per-process: rank group.rank()'s operation for case c on `group`
+  // (c.ranks ranks, resolved wait policy in group.wait_policy()).
+  std::function<std::unique_ptr<Operation>(const Case& c, const Schedule* schedule, Group& group)>
+      make_operation;
+  // In-process: the measurer for a whole run.
+  std::function<std::unique_ptr<Measurer>()> make_measurer;
+};
+
+// Every transport this binary knows, built or not, in `list` order.
+std::vector<TransportSpec>& transports();
+// Throws UsageError naming the value and the transports this build has.
+TransportSpec& find_transport(std::string_view name);
+
+// True when `algorithm` is a library baseline of some transport.
+bool is_baseline_name(std::string_view algorithm);
+
+}  // namespace cb

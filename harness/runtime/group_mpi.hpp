@@ -1,0 +1,50 @@
+// Group over an MPI communicator. Its waits poll with the resolved policy
+// (transports/mpi/wait.hpp). Per-process transports (mpi, ipc) reach the
+// communicator through comm().
+#pragma once
+
+#include <mpi.h>
+
+#include <optional>
+
+#include "harness/runtime/group.hpp"
+
+namespace cb {
+
+class MpiGroup final : public Group {
+ public:
+  // Takes ownership of `comm` (freed on destruction) unless it is
+  // MPI_COMM_WORLD. Collective over comm: measures oversubscription.
+  MpiGroup(MPI_Comm comm, WaitPolicy wait);
+  ~MpiGroup() override;
+  MpiGroup(const MpiGroup&) = delete;
+  MpiGroup& operator=(const MpiGroup&) = delete;
+
+  MPI_Comm comm() const { return comm_; }
+
+  int rank() const override { return rank_; }
+  int size() const override { return size_; }
+  WaitPolicy wait_policy() const override { return wait_; }
+  bool oversubscribed() const override { return oversubscribed_; }
+  int ranks_on_node() const override { return ranks_on_node_; }
+  void barrier() override;
+  void max_to_root(std::span<double> values) override;
+  std::uint64_t sum_to_root(std::uint64_t value) override;
+  bool any(bool flag, std::optional<WaitPolicy> wait) override;
+  std::int64_t broadcast_from_root(std::int64_t value) override;
+  std::unique_ptr<Group> first_ranks(int n, WaitPolicy wait) override;
+
+ private:
+  MPI_Comm comm_;
+  int rank_ = 0;
+  int size_ = 1;
+  bool oversubscribed_ = false;
+  int ranks_on_node_ = 1;
+  WaitPolicy wait_;
+};
+
+// The group's communicator; throws std::logic_error when `g` is not an
+// MpiGroup (a per-process transport in a single-process group).
+MPI_Comm mpi_comm_of(Group& g);
+
+}  // namespace cb

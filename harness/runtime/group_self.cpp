@@ -1,0 +1,35 @@
+// The single-process group, and the wait-policy rule shared by all groups.
+#include <memory>
+
+#include "harness/runtime/group.hpp"
+
+namespace cb {
+namespace {
+
+class SelfGroup final : public Group {
+ public:
+  int rank() const override { return 0; }
+  int size() const override { return 1; }
+  WaitPolicy wait_policy() const override { return WaitPolicy::spin; }
+  bool oversubscribed() const override { return false; }
+  int ranks_on_node() const override { return 1; }
+  void barrier() override {}
+  void max_to_root(std::span<double>) override {}
+  std::uint64_t sum_to_root(std::uint64_t value) override { return value; }
+  bool any(bool flag, std::optional<WaitPolicy>) override { return flag; }
+  std::int64_t broadcast_from_root(std::int64_t value) override { return value; }
+  std::unique_ptr<Group> first_ranks(int n, WaitPolicy) override {
+    return n >= 1 ? std::make_unique<SelfGroup>() : nullptr;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Group> make_self_group() { return std::make_unique<SelfGroup>(); }
+
+WaitPolicy resolve_wait_policy(WaitPolicy requested, bool oversubscribed) {
+  if (requested != WaitPolicy::automatic) return requested;
+  return oversubscribed ? WaitPolicy::yield : WaitPolicy::spin;
+}
+
+}  // namespace cb

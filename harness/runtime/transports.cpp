@@ -1,0 +1,44 @@
+// The transport list (see backend.hpp): one add_<name>_transport per file.
+#include <fmt/format.h>
+
+#include "harness/runtime/backend.hpp"
+
+namespace cb {
+
+void add_mpi_transport(std::vector<TransportSpec>& list);
+void add_ipc_transport(std::vector<TransportSpec>& list);
+void add_sim_transport(std::vector<TransportSpec>& list);
+
+std::vector<TransportSpec>& transports() {
+  static std::vector<TransportSpec> list = [] {
+    std::vector<TransportSpec> l;
+    add_mpi_transport(l);
+    add_ipc_transport(l);
+    add_sim_transport(l);
+    return l;
+  }();
+  return list;
+}
+
+TransportSpec& find_transport(std::string_view name) {
+  std::string valid;
+  for (TransportSpec& t : transports()) {
+    if (t.name == name) {
+      if (!t.available)
+        throw UsageError(fmt::format("transport '{}' is not available in this build: {}", name,
+                                     t.unavailable_reason));
+      return t;
+    }
+    if (t.available) valid += fmt::format("{}{}", valid.empty() ? "" : ", ", t.name);
+  }
+  throw UsageError(fmt::format("unknown transport '{}' (valid: {})", name, valid));
+}
+
+bool is_baseline_name(std::string_view algorithm) {
+  for (const TransportSpec& t : transports())
+    for (std::string_view b : t.baselines)
+      if (b == algorithm) return true;
+  return false;
+}
+
+}  // namespace cb

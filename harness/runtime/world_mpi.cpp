@@ -1,0 +1,66 @@
+// The world of a build with MPI: MPI_COMM_WORLD, started on first use.
+#include <mpi.h>
+
+#include <cstdlib>
+#include <memory>
+
+#include "harness/runtime/group_mpi.hpp"
+#include "harness/runtime/world.hpp"
+
+namespace cb {
+namespace {
+std::unique_ptr<MpiGroup>& world_group() {
+  static std::unique_ptr<MpiGroup> g;
+  return g;
+}
+}  // namespace
+
+Group& world(WaitPolicy wait) {
+  auto& g = world_group();
+  if (!g) {
+    int started = 0;
+    MPI_Initialized(&started);
+    if (!started) MPI_Init(nullptr, nullptr);
+    // Errors come back as return codes, which check_mpi turns into exceptions.
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    g = std::make_unique<MpiGroup>(MPI_COMM_WORLD, wait);
+  }
+  return *g;
+}
+
+bool world_started() { return world_group() != nullptr; }
+
+std::string mpi_library_version() {
+  char text[MPI_MAX_LIBRARY_VERSION_STRING];
+  int len = 0;
+  MPI_Get_library_version(text, &len);
+  std::string v(text, static_cast<std::size_t>(len));
+  // MPICH's string spans several lines; the first names the version.
+  if (auto nl = v.find('\n'); nl != std::string::npos) v.resize(nl);
+  // One CSV-friendly line: "MPICH Version: 4.0.2", tabs and runs of blanks collapsed.
+  std::string out;
+  for (char ch : v) {
+    const bool blank = ch == ' ' || ch == '\t';
+    if (blank && (out.empty() || out.back() == ' ')) continue;
+    out += blank ? ' ' : ch;
+  }
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
+}
+
+void finalize_world() {
+  auto& g = world_group();
+  if (!g) return;
+  g.reset();
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (!finalized) MPI_Finalize();
+}
+
+void abort_world(int status) {
+  if (world_started() && world().size() > 1) MPI_Abort(MPI_COMM_WORLD, status);
+  finalize_world();
+  std::exit(status);
+}
+
+}  // namespace cb

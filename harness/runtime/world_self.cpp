@@ -1,0 +1,26 @@
+// The world of a build without MPI: one process.
+#include <cstdlib>
+#include <memory>
+
+#include "harness/runtime/world.hpp"
+
+namespace cb {
+namespace {
+std::unique_ptr<Group>& world_group() {
+  static std::unique_ptr<Group> g;
+  return g;
+}
+}  // namespace
+
+Group& world(WaitPolicy) {
+  auto& g = world_group();
+  if (!g) g = make_self_group();
+  return *g;
+}
+
+bool world_started() { return world_group() != nullptr; }
+std::string mpi_library_version() { return "none"; }
+void finalize_world() { world_group().reset(); }
+void abort_world(int status) { std::exit(status); }
+
+}  // namespace cb

@@ -1,0 +1,342 @@
+#include "harness/sweep/plan.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "algorithms/registry.hpp"
+#include "harness/report/row.hpp"
+#include "harness/sweep/sizes.hpp"
+
+namespace cb {
+
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> out;
+  std::stringstream in(text);
+  for (std::string item; std::getline(in, item, ',');)
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+namespace {
+
+int parse_int(const std::string& text, const std::string& what) {
+  try {
+    std::size_t used = 0;
+    const int v = std::stoi(text, &used);
+    if (used == text.size()) return v;
+  } catch (const std::exception&) {
+  }
+  throw UsageError(
+      fmt::format("bad rank count '{}' in --ranks {} (expected an integer)", text, what));
+}
+
+}  // namespace
+
+std::vector<int> parse_ranks(const std::string& text, int max, const std::string& max_what) {
+  const std::string accepted = "a list such as 2,4,8, 'all', 'pow2' or a range A..B";
+  std::vector<int> out;
+  if (text.empty()) {
+    out.push_back(max);
+  } else if (text == "all") {
+    for (int p = std::min(2, max); p <= max; ++p) out.push_back(p);
+  } else if (text == "pow2") {
+    for (int p = 1; p <= max; p *= 2) out.push_back(p);
+  } else if (const auto dots = text.find(".."); dots != std::string::npos) {
+    const int a = parse_int(text.substr(0, dots), text);
+    const int b = parse_int(text.substr(dots + 2), text);
+    if (a < 1 || b < a)
+      throw UsageError(
+          fmt::format("bad --ranks range '{}' (need 1 <= A <= B; accepted: {})", text, accepted));
+    // The powers of two from A to B, with A and B themselves.
+    out.push_back(a);
+    int p = 1;
+    while (p <= a) p *= 2;
+    for (; p < b; p *= 2) out.push_back(p);
+    if (b != a) out.push_back(b);
+  } else {
+    for (const std::string& item : split_list(text)) out.push_back(parse_int(item, text));
+    if (out.empty())
+      throw UsageError(fmt::format("bad --ranks '{}' (accepted: {})", text, accepted));
+  }
+  for (int p : out) {
+    if (p < 1) throw UsageError(fmt::format("bad rank count {} in --ranks (must be >= 1)", p));
+    if (p > max)
+      throw UsageError(fmt::format("rank count {} in --ranks exceeds {} (at most {}{})", p,
+                                   max_what, max,
+                                   max_what.find("process") != std::string::npos
+                                       ? fmt::format("; launch more with mpiexec -n {}", p)
+                                       : ""));
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+std::size_t available_memory_bytes() {
+  std::ifstream in("/proc/meminfo");
+  std::string key;
+  std::size_t kib = 0;
+  std::string unit;
+  while (in >> key >> kib >> unit)
+    if (key == "MemAvailable:") return kib * 1024;
+  return 0;
+}
+
+std::size_t estimate_rank_bytes(const Case& c, bool baseline) {
+  const std::size_t elem = element_size(c.dtype);
+  const std::size_t in = input_count(c.coll, c.ranks, c.count);
+  const std::size_t out = output_count(c.coll, c.ranks, c.count);
+  // Verification keeps the input it wrote, the output it read and the expected output.
+  const std::size_t verify = in + 2 * out;
+  if (baseline) return (in + out + verify) * elem;
+  const CollParams params{c.coll,  c.ranks, 0, c.count, c.dtype, c.op, c.in_place,
+                          c.segment_bytes};
+  // An empty step window declares the scratch buffers without building the
+  // steps (a pipelined schedule of a huge message has very many).
+  const Schedule s = make_schedule(find_algorithm(c.coll, c.algorithm), params, 0, 0);
+  std::size_t total = c.in_place ? in_place_layout(c.coll, c.ranks, 0, c.count).total : in + out;
+  for (std::size_t n : s.scratch_counts) total += n;
+  // Staging for reduce-receives: at most one input's worth per step.
+  const std::size_t staging = is_reducing(c.coll) ? in : 0;
+  return (total + staging + verify) * elem;
+}
+
+namespace {
+
+std::vector<Collective> resolve_collectives(const std::string& text) {
+  if (text == "all") return {std::begin(kAllCollectives), std::end(kAllCollectives)};
+  std::vector<Collective> out;
+  for (const std::string& name : split_list(text)) out.push_back(parse_collective(name));
+  if (out.empty()) throw UsageError("empty --coll (give a list of collectives or 'all')");
+  return out;
+}
+
+std::vector<DataType> resolve_datatypes(const std::string& text) {
+  if (text == "all") return {std::begin(kAllDataTypes), std::end(kAllDataTypes)};
+  std::vector<DataType> out;
+  for (const std::string& name : split_list(text)) out.push_back(parse_datatype(name));
+  if (out.empty()) throw UsageError("empty -d (give a datatype, a list or 'all')");
+  return out;
+}
+
+std::vector<ReduceOp> resolve_ops(const std::string& text) {
+  if (text == "all") return {std::begin(kAllReduceOps), std::end(kAllReduceOps)};
+  std::vector<ReduceOp> out;
+  for (const std::string& name : split_list(text)) out.push_back(parse_reduce_op(name));
+  if (out.empty()) throw UsageError("empty -o (give an op, a list or 'all')");
+  return out;
+}
+
+// The algorithms to run per collective. A named algorithm must be defined
+// for every collective named explicitly; with --coll all it runs where it is
+// defined and must be defined somewhere.
+std::map<Collective, std::vector<std::string>> resolve_algorithms(
+    const std::string& text, const std::string& coll_text, const std::vector<Collective>& colls,
+    const TransportSpec& transport) {
+  std::map<Collective, std::vector<std::string>> out;
+  const bool all_colls = coll_text == "all";
+  const auto is_own_baseline = [&](const std::string& n) {
+    return std::find(transport.baselines.begin(), transport.baselines.end(), n) !=
+           transport.baselines.end();
+  };
+  if (text == "all") {
+    for (Collective c : colls) {
+      for (const AlgorithmEntry& e : algorithms_for(c)) out[c].emplace_back(e.name);
+      for (std::string_view b : transport.baselines) out[c].emplace_back(b);
+    }
+    return out;
+  }
+  const auto names = split_list(text);
+  if (names.empty()) throw UsageError("empty --algo (give a list of algorithms or 'all')");
+  for (const std::string& name : names) {
+    if (is_own_baseline(name)) {
+      for (Collective c : colls) out[c].push_back(name);
+      continue;
+    }
+    if (is_baseline_name(name)) {
+      std::string own;
+      for (std::string_view b : transport.baselines)
+        own += fmt::format("{}{}", own.empty() ? "" : ", ", b);
+      throw UsageError(fmt::format(
+          "algorithm '{}' is a library baseline of another transport, not of --transport {} "
+          "(its baselines: {})",
+          name, transport.name, own.empty() ? "none" : own));
+    }
+    bool somewhere = false;
+    for (Collective c : colls) {
+      const auto table = algorithms_for(c);
+      const bool defined = std::any_of(table.begin(), table.end(),
+                                       [&](const AlgorithmEntry& e) { return e.name == name; });
+      if (defined) {
+        out[c].push_back(name);
+        somewhere = true;
+      } else if (!all_colls) {
+        find_algorithm(c, name);  // throws the registry's message naming the valid ones
+      }
+    }
+    if (!somewhere) {
+      std::string valid;
+      for (std::string_view n : all_algorithm_names())
+        valid += fmt::format("{}{}", valid.empty() ? "" : ", ", n);
+      throw UsageError(fmt::format("unknown algorithm '{}' (valid: {})", name, valid));
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::size_t Plan::total_cases() const {
+  std::size_t n = 0;
+  for (const RankBlock& b : blocks) n += b.cases.size();
+  return n;
+}
+
+std::size_t Plan::cases_in(const std::unordered_set<std::string>& keys) const {
+  std::size_t n = 0;
+  for (const RankBlock& b : blocks)
+    for (const Case& c : b.cases) n += keys.count(case_key(c));
+  return n;
+}
+
+nlohmann::json Plan::to_json(const RunOptions& o) const {
+  nlohmann::json j;
+  j["command_line"] = o.command_line;
+  j["transport"] = transport_label;
+  j["collectives"] = o.colls;
+  j["algorithms"] = o.algos;
+  j["min_bytes"] = o.sizes.min_bytes;
+  j["max_bytes"] = o.sizes.max_bytes;
+  j["factor"] = o.sizes.factor;
+  j["increment"] = o.sizes.increment;
+  j["datatypes"] = o.datatypes;
+  j["ops"] = o.ops;
+  j["placement"] = o.placement;
+  j["ranks"] = nlohmann::json::array();
+  for (const RankBlock& b : blocks) j["ranks"].push_back(b.ranks);
+  j["wait"] = std::string(to_string(wait));
+  j["segment"] = o.segment;
+  j["warmup"] = sampling.warmup;
+  j["iterations"] = sampling.iterations;
+  j["time_budget_s"] =
+      sampling.iterations > 0 ? nlohmann::json(nullptr) : nlohmann::json(sampling.budget_s);
+  j["ci_rel"] = sampling.ci_rel;
+  j["min_iterations"] = sampling.min_iterations;
+  j["max_iterations"] = sampling.max_iterations;
+  j["verify"] = sampling.verify;
+  j["cases"] = total_cases();
+  return j;
+}
+
+Plan make_plan(const RunOptions& o, int world_size, int ranks_per_node,
+               std::size_t available_bytes) {
+  Plan plan;
+  plan.transport = &find_transport(o.transport);
+  TransportSpec& t = *plan.transport;
+  if (t.validate) t.validate();
+  plan.transport_label = t.label ? t.label() : std::string(t.name);
+  plan.wait = parse_wait_policy(o.wait);
+
+  if (o.iterations < 0)
+    throw UsageError(fmt::format("bad -n {} (must be >= 1, or 0 for --time-budget)", o.iterations));
+  if (o.warmup < 0) throw UsageError(fmt::format("bad -w {} (must be >= 0)", o.warmup));
+  if (o.check != 0 && o.check != 1)
+    throw UsageError(fmt::format("bad -c {} (must be 0 or 1)", o.check));
+  if (!(o.time_budget_s > 0))
+    throw UsageError(fmt::format("bad --time-budget {} (must be > 0 seconds)", o.time_budget_s));
+  plan.sampling.warmup = o.warmup;
+  plan.sampling.iterations = o.iterations;
+  plan.sampling.budget_s = o.time_budget_s;
+  plan.sampling.verify = o.check == 1;
+
+  if (o.placement == "both") {
+    plan.out_of_place = plan.in_place = true;
+  } else if (o.placement == "in" || o.placement == "out") {
+    plan.in_place = o.placement == "in";
+    plan.out_of_place = !plan.in_place;
+  } else {
+    throw UsageError(fmt::format("unknown --placement '{}' (valid: in, out, both)", o.placement));
+  }
+
+  const std::vector<std::size_t> sizes = requested_sizes(o.sizes);
+  const std::size_t segment = parse_bytes(o.segment, "--segment");
+  const auto colls = resolve_collectives(o.colls);
+  const auto dtypes = resolve_datatypes(o.datatypes);
+  const auto ops = resolve_ops(o.ops);
+  const auto algos = resolve_algorithms(o.algos, o.colls, colls, t);
+
+  const int max_ranks = t.per_process ? world_size : t.max_ranks;
+  const std::string max_what = t.per_process
+                                   ? fmt::format("the {} processes of this launch", world_size)
+                                   : fmt::format("what transport {} supports", t.name);
+  const std::string ranks_text = o.ranks.empty() && !t.per_process && t.default_ranks > 0
+                                     ? std::to_string(t.default_ranks)
+                                     : o.ranks;
+  const std::vector<int> ranks = parse_ranks(ranks_text, max_ranks, max_what);
+
+  for (int p : ranks) {
+    RankBlock block;
+    block.ranks = p;
+    for (Collective coll : colls) {
+      const auto it = algos.find(coll);
+      if (it == algos.end()) continue;
+      for (const std::string& algo : it->second) {
+        for (DataType dtype : dtypes) {
+          const std::vector<ReduceOp> case_ops =
+              is_reducing(coll) ? ops : std::vector<ReduceOp>{ReduceOp::sum};
+          for (ReduceOp op : case_ops) {
+            std::size_t last_count = 0;
+            for (std::size_t s : sizes) {
+              const std::size_t count = count_for_bytes(coll, dtype, p, s);
+              if (count == 0 || count == last_count) continue;
+              last_count = count;
+              for (bool in_place : {false, true}) {
+                if (in_place ? !plan.in_place : !plan.out_of_place) continue;
+                block.cases.push_back(
+                    {plan.transport_label, coll, algo, dtype, op, in_place, p, count, segment});
+              }
+            }
+          }
+        }
+      }
+    }
+    if (!block.cases.empty()) plan.blocks.push_back(std::move(block));
+  }
+  if (plan.blocks.empty())
+    throw UsageError(fmt::format(
+        "nothing to run: no size in -b {} .. -e {} holds at least one element per rank for the "
+        "selected collectives, datatypes and algorithms (raise -e)",
+        o.sizes.min_bytes, o.sizes.max_bytes));
+
+  // Refuse sizes that cannot fit before anything is allocated: the largest
+  // case of each (ranks, collective, algorithm, datatype, placement).
+  if (t.per_process && available_bytes > 0) {
+    std::map<std::tuple<int, Collective, std::string, DataType, bool>, const Case*> largest;
+    for (const RankBlock& b : plan.blocks)
+      for (const Case& c : b.cases) {
+        const Case*& l = largest[{c.ranks, c.coll, c.algorithm, c.dtype, c.in_place}];
+        if (!l || c.count > l->count) l = &c;
+      }
+    for (const auto& [key, c] : largest) {
+      const bool baseline = is_baseline_name(c->algorithm);
+      const std::size_t per_rank = estimate_rank_bytes(*c, baseline);
+      const int here = std::min(c->ranks, std::max(1, ranks_per_node));
+      const double need = static_cast<double>(per_rank) * here;
+      if (need > 0.9 * static_cast<double>(available_bytes))
+        throw UsageError(fmt::format(
+            "size {} (-e {}) needs about {} per rank for {}/{} {} on {} ranks, {} on this node, "
+            "more than the {} available: lower -e or the rank count",
+            format_bytes(c->bytes()), o.sizes.max_bytes, format_bytes(per_rank), to_string(c->coll),
+            c->algorithm, to_string(c->dtype), c->ranks,
+            format_bytes(static_cast<std::size_t>(need)), format_bytes(available_bytes)));
+    }
+  }
+  return plan;
+}
+
+}  // namespace cb

@@ -1,0 +1,56 @@
+// The resolved run: every Case to measure, grouped by rank count, after all
+// user input was checked. make_plan throws UsageError (one line naming the
+// bad value and what is accepted) before anything is created or measured.
+#pragma once
+
+#include <cstddef>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "harness/runtime/backend.hpp"
+#include "harness/sweep/measure.hpp"
+#include "harness/cli/run_options.hpp"
+
+namespace cb {
+
+struct RankBlock {
+  int ranks = 1;
+  std::vector<Case> cases;  // in run order: coll, algorithm, dtype, op, size, placement
+};
+
+struct Plan {
+  TransportSpec* transport = nullptr;
+  std::string transport_label;  // CSV transport value
+  WaitPolicy wait = WaitPolicy::automatic;
+  SamplingPlan sampling;
+  bool out_of_place = true, in_place = true;
+  std::vector<RankBlock> blocks;
+  std::size_t total_cases() const;
+  // Cases whose case_key is in `keys` (those --resume skips).
+  std::size_t cases_in(const std::unordered_set<std::string>& keys) const;
+  nlohmann::json to_json(const RunOptions& options) const;
+};
+
+// world_size: processes of this launch; ranks_per_node: this node's share of
+// them (for the memory estimate); available_bytes: memory this node can give.
+Plan make_plan(const RunOptions& options, int world_size, int ranks_per_node,
+               std::size_t available_bytes);
+
+// Comma-separated list parsing shared by the flags.
+std::vector<std::string> split_list(const std::string& text);
+
+// "2,4,8", "all" (2..max), "pow2" (powers of two up to max), "A..B" (powers of
+// two from A to B); empty = {max}. Throws UsageError for values < 1 or > max
+// (naming `max_what`, e.g. "the 4 processes of this launch").
+std::vector<int> parse_ranks(const std::string& text, int max, const std::string& max_what);
+
+// Memory one rank needs for a case (buffers, scratch, staging, verification),
+// in bytes; a generous estimate made before anything is allocated.
+std::size_t estimate_rank_bytes(const Case& c, bool baseline);
+
+// MemAvailable of /proc/meminfo in bytes (0 when unknown).
+std::size_t available_memory_bytes();
+
+}  // namespace cb

@@ -1,0 +1,29 @@
+// --resume: continue a sweep whose CSV already holds some rows.
+//
+// An interrupted run leaves FILE.partial (every finished row, see
+// report/csv.cpp); a completed one leaves FILE. Resuming reads whichever
+// exists (FILE.partial first: it is newer), skips every configuration whose
+// key (row_key: transport, collective, algorithm, datatype, op, placement,
+// ranks, bytes) is already there, and writes the old rows followed by the new
+// ones, so the finished file holds the whole sweep. Old rows that the new
+// sweep does not ask for are kept as they are.
+#pragma once
+
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+namespace cb {
+
+struct ResumeData {
+  std::string source;                          // the file read ("" = nothing to resume)
+  std::vector<std::vector<std::string>> rows;  // cells aligned with result_columns()
+  std::unordered_set<std::string> keys;        // row_key of every row
+};
+
+// Reads the rows a previous run left for `csv_path`. Throws UsageError naming
+// the file when its header is not this collbench's result columns (a file of
+// another version or another tool) or a row is malformed.
+ResumeData load_resume(const std::string& csv_path);
+
+}  // namespace cb

@@ -1,0 +1,33 @@
+// The sweep loop of `collbench run`: for each rank count, carve a group of
+// that many ranks from the world (the others wait at a sleeping barrier,
+// burning no CPU), measure every case of it, and hand rows to the reporters
+// (world rank 0). Between cases the ranks agree on interruption, so all stop
+// together at a case boundary.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "harness/runtime/group.hpp"
+#include "harness/sweep/plan.hpp"
+#include "harness/report/reporter.hpp"
+
+namespace cb {
+
+struct RunOutcome {
+  std::uint64_t wrong = 0;  // wrong elements over all verified rows
+  std::size_t rows = 0;
+  int signal = 0;  // interrupting signal, 0 when complete
+};
+
+// Collective over `world`. `reporters` is only used on world rank 0. Cases
+// whose case_key is in `done` (read on world rank 0 only; --resume) are
+// skipped by every rank of their group.
+RunOutcome run_plan(const Plan& plan, Group& world,
+                    std::vector<std::unique_ptr<Reporter>>& reporters,
+                    const std::unordered_set<std::string>& done);
+
+}  // namespace cb

@@ -1,0 +1,29 @@
+// --transport mpi: schedules over MPI point-to-point, and the `mpi` library
+// baseline (MPICH's own collectives). Compiled when MPICH is found.
+#include <memory>
+
+#include "harness/runtime/backend.hpp"
+#include "harness/runtime/group_mpi.hpp"
+#include "transports/mpi/library_operation.hpp"
+#include "transports/mpi/schedule_operation.hpp"
+
+namespace cb {
+
+void add_mpi_transport(std::vector<TransportSpec>& list) {
+  TransportSpec t;
+  t.name = "mpi";
+  t.summary = "schedules over MPI point-to-point (MPICH); baseline 'mpi' = MPICH's collectives";
+  t.per_process = true;
+  t.baselines = {"mpi"};
+  t.make_operation = [](const Case& c, const Schedule* schedule,
+                        Group& group) -> std::unique_ptr<Operation> {
+    MPI_Comm comm = mpi_comm_of(group);
+    if (schedule)
+      return std::make_unique<MpiScheduleOperation>(*schedule, comm, group.wait_policy());
+    return std::make_unique<MpiLibraryOperation>(c.coll, c.dtype, c.op, c.in_place, c.count, comm,
+                                                 group.wait_policy());
+  };
+  list.push_back(std::move(t));
+}
+
+}  // namespace cb

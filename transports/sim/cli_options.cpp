@@ -1,0 +1,111 @@
+#include "transports/sim/cli_options.hpp"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "models/calibration.hpp"
+
+namespace cb {
+
+void add_sim_flags(CLI::App& cmd, SimFlags& f, const std::string& prefix) {
+  const sim::NetworkParams d;
+  cmd.add_option("--alpha", f.alpha,
+                 prefix + fmt::format("seconds per message, SI or with a unit: 3.7e-6, 3.7us, 250ns "
+                                      "(default {:g}s)", d.alpha_s));
+  cmd.add_option("--beta", f.beta,
+                 prefix + fmt::format("seconds per byte on the wire: 4.35e-10 or 0.435ns (default "
+                                      "{:g} = {:g} GB/s)", d.beta_s_per_B, 1e-9 / d.beta_s_per_B));
+  cmd.add_option("--gamma", f.gamma,
+                 prefix + fmt::format("seconds per reduced byte (default {:g} = {:g} GB/s)",
+                                      d.gamma_s_per_B, 1e-9 / d.gamma_s_per_B));
+  cmd.add_option("--bandwidth", f.bandwidth,
+                 prefix + "wire bandwidth instead of --beta: 2.3GB/s, 800MB/s, 100Gbit/s (beta = 1/bw)");
+  cmd.add_option("--reduce-bandwidth", f.reduce_bandwidth,
+                 prefix + "reduction bandwidth instead of --gamma: 11GB/s (gamma = 1/bw)");
+  cmd.add_option("--params", f.params_file,
+                 prefix + "alpha, beta, gamma from a `collbench calibrate` file or a `collbench "
+                          "fit` fit.csv (its scope=global row); explicit flags override it");
+  cmd.add_option("--params-transport", f.params_transport,
+                 prefix + "with a fit.csv holding several transports' global fits: which one (mpi, "
+                          "ipc-host, ...)");
+  cmd.add_option("--overhead", f.overhead,
+                 prefix + "LogGP CPU overhead o per message at each end, e.g. 300ns (default 0: off)");
+  cmd.add_option("--ranks-per-node", f.ranks_per_node,
+                 prefix + "two-level topology: K consecutive ranks share a node and talk with "
+                          "--intra-alpha/--intra-beta (default 0: one flat network)");
+  cmd.add_option("--intra-alpha", f.intra_alpha,
+                 prefix + fmt::format("intra-node seconds per message (default {:g}s)", d.intra_alpha_s));
+  cmd.add_option("--intra-beta", f.intra_beta,
+                 prefix + fmt::format("intra-node seconds per byte (default {:g} = {:g} GB/s)",
+                                      d.intra_beta_s_per_B, 1e-9 / d.intra_beta_s_per_B));
+  cmd.add_option("--intra-bandwidth", f.intra_bandwidth,
+                 prefix + "intra-node bandwidth instead of --intra-beta, e.g. 50GB/s");
+  cmd.add_option("--sim-skew", f.skew,
+                 prefix + "stragglers: each rank enters at a uniform time in [0, SKEW), e.g. 20us "
+                          "(default 0)");
+  cmd.add_option("--sim-noise", f.noise,
+                 prefix + "noise: after each step a rank idles an exponential time of this mean, "
+                          "e.g. 1us (default 0)");
+  cmd.add_option("--sim-seed", f.seed, prefix + "seed of --sim-skew/--sim-noise draws")
+      ->capture_default_str();
+  cmd.add_flag("--sim-rounds", f.rounds,
+               prefix + "round-synchronous model (a free barrier after every step: reproduces the "
+                        "per-step cost sum); default: asynchronous");
+  cmd.add_option("--sim-window", f.window_steps,
+                 prefix + "steps simulated per window (0 = auto: about 16Mi rank-steps, bounding memory)")
+      ->capture_default_str();
+  cmd.add_flag("--sim-stats", f.stats,
+               prefix + "print events, wall time and events/s of every simulation on stderr");
+}
+
+sim::NetworkParams resolve_network(const SimFlags& f) {
+  sim::NetworkParams net;
+  if (!f.params_file.empty()) {
+    const models::ModelParams m = models::load_model_params(
+        f.params_file, f.params_transport.empty() ? std::nullopt
+                                                  : std::optional<std::string>(f.params_transport));
+    net.alpha_s = m.alpha_s;
+    net.beta_s_per_B = m.beta_s_per_B;
+    net.gamma_s_per_B = m.gamma_s_per_B;
+  }
+  if (!f.beta.empty() && !f.bandwidth.empty())
+    throw UsageError(fmt::format("--beta {} and --bandwidth {} both set the wire cost (give one)",
+                                 f.beta, f.bandwidth));
+  if (!f.gamma.empty() && !f.reduce_bandwidth.empty())
+    throw UsageError(fmt::format("--gamma {} and --reduce-bandwidth {} both set the reduction cost "
+                                 "(give one)", f.gamma, f.reduce_bandwidth));
+  if (!f.intra_beta.empty() && !f.intra_bandwidth.empty())
+    throw UsageError(fmt::format("--intra-beta {} and --intra-bandwidth {} both set the intra-node "
+                                 "wire cost (give one)", f.intra_beta, f.intra_bandwidth));
+  if (!f.alpha.empty()) net.alpha_s = sim::parse_seconds(f.alpha, "--alpha");
+  if (!f.beta.empty()) net.beta_s_per_B = sim::parse_seconds_per_byte(f.beta, "--beta");
+  if (!f.bandwidth.empty()) net.beta_s_per_B = 1 / sim::parse_bandwidth(f.bandwidth, "--bandwidth");
+  if (!f.gamma.empty()) net.gamma_s_per_B = sim::parse_seconds_per_byte(f.gamma, "--gamma");
+  if (!f.reduce_bandwidth.empty())
+    net.gamma_s_per_B = 1 / sim::parse_bandwidth(f.reduce_bandwidth, "--reduce-bandwidth");
+  if (!f.overhead.empty()) net.overhead_s = sim::parse_seconds(f.overhead, "--overhead");
+  net.ranks_per_node = f.ranks_per_node;
+  if (f.ranks_per_node == 0 &&
+      !(f.intra_alpha.empty() && f.intra_beta.empty() && f.intra_bandwidth.empty()))
+    throw UsageError("--intra-alpha/--intra-beta/--intra-bandwidth need --ranks-per-node K (the "
+                     "two-level topology is off without it)");
+  if (!f.intra_alpha.empty()) net.intra_alpha_s = sim::parse_seconds(f.intra_alpha, "--intra-alpha");
+  if (!f.intra_beta.empty())
+    net.intra_beta_s_per_B = sim::parse_seconds_per_byte(f.intra_beta, "--intra-beta");
+  if (!f.intra_bandwidth.empty())
+    net.intra_beta_s_per_B = 1 / sim::parse_bandwidth(f.intra_bandwidth, "--intra-bandwidth");
+  if (!f.skew.empty()) net.skew_s = sim::parse_seconds(f.skew, "--sim-skew");
+  if (!f.noise.empty()) net.noise_s = sim::parse_seconds(f.noise, "--sim-noise");
+  net.seed = f.seed;
+  net.round_synchronous = f.rounds;
+  sim::validate(net);
+  return net;
+}
+
+sim::SimOptions resolve_sim_options(const SimFlags& f) {
+  sim::SimOptions o;
+  o.window_steps = f.window_steps;
+  return o;
+}
+
+}  // namespace cb
