@@ -1,10 +1,5 @@
-// The MPI transport: one rank's Schedule executed over MPI point-to-point.
-//
-// Per step (schedule.hpp semantics): post every receive (MPI_Irecv) and send
-// (MPI_Isend) of the step, wait for all of them with the WaitPolicy, apply the
-// reduce-receives in list order from their staging areas, then the local ops
-// in list order. Messages are tagged with the step index (mod 32768), so a
-// peer running ahead can never match a message of a later step to this one.
+// The MPI transport: one rank's Schedule executed over MPI point-to-point
+// (schedule_plan.hpp gives the per-step semantics), on buffers it owns.
 //
 // Everything is allocated once, in the constructor: user buffers (one shared
 // allocation laid out per in_place_layout when in place), scratch buffers,
@@ -20,6 +15,7 @@
 
 #include "algorithms/schedule.hpp"
 #include "transports/mpi/buffer.hpp"
+#include "transports/mpi/schedule_plan.hpp"
 #include "transports/transport.hpp"
 
 namespace cb {
@@ -38,44 +34,17 @@ class MpiScheduleOperation final : public Operation {
   std::size_t allocated_bytes() const;
 
  private:
-  struct Post {
-    std::byte* addr;
-    MPI_Count bytes;
-    int peer;
-    bool is_send;
-  };
-  struct Apply {  // dst = dst (op) src, count elements
-    std::byte* dst;
-    const std::byte* src;
-    std::size_t count;
-  };
-  struct LocalOp {
-    LocalKind kind;
-    std::byte* dst;
-    const std::byte* src;
-    std::size_t count;
-  };
-  struct PlannedStep {
-    int tag;
-    std::vector<Post> posts;
-    std::vector<Apply> reduces;
-    std::vector<LocalOp> locals;
-  };
-
-  std::byte* address(const Region& r) const;
-  void plan_steps();
-
   Schedule sched_;
   MPI_Comm comm_;
   WaitPolicy wait_;
   std::size_t elem_;
-  ReduceOp reduce_op_;                    // avg reduces with sum
+  MpiSchedulePlan plan_;
   AlignedBuffer input_buf_, output_buf_;  // output_buf_ unused when in place
   std::byte* input_ = nullptr;
   std::byte* output_ = nullptr;
   std::vector<AlignedBuffer> scratch_;
   AlignedBuffer staging_;
-  std::vector<PlannedStep> steps_;
+  std::vector<std::byte*> bases_;  // per plan slot
   std::vector<MPI_Request> requests_;
 };
 

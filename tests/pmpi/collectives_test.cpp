@@ -1,0 +1,241 @@
+// libcollbench-pmpi.so under LD_PRELOAD (meson runs this under mpiexec -n 2,
+// 3 and 4 with the library preloaded): the four intercepted collectives on
+// MPI_COMM_WORLD and on a split communicator, in place and out of place, for
+// every registered algorithm and odd counts. Integer results must equal the
+// MPI library's (PMPI_, which the library does not intercept) bit for bit;
+// float results must equal collbench's reference executor running the same
+// schedules. The library's counters prove each call really ran the schedule
+// named, and that the library's own internal MPI calls were not counted as
+// (or recursed into) intercepted ones.
+#include <dlfcn.h>
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "algorithms/registry.hpp"
+#include "transports/reference/reference.hpp"
+
+namespace cb {
+namespace {
+
+using SetFn = int (*)(const char*, const char*);
+using CallsFn = unsigned long long (*)(const char*, const char*);
+using FallbacksFn = unsigned long long (*)(const char*);
+
+struct Api {
+  SetFn set = reinterpret_cast<SetFn>(dlsym(RTLD_DEFAULT, "collbench_pmpi_set_algorithm"));
+  CallsFn calls = reinterpret_cast<CallsFn>(dlsym(RTLD_DEFAULT, "collbench_pmpi_calls"));
+  FallbacksFn fallbacks =
+      reinterpret_cast<FallbacksFn>(dlsym(RTLD_DEFAULT, "collbench_pmpi_fallbacks"));
+  bool loaded() const { return set && calls && fallbacks; }
+};
+
+// Sum over MPI_COMM_WORLD through PMPI_, so the checks never depend on the
+// library under test.
+long long all_sum(long long v) {
+  long long out = 0;
+  PMPI_Allreduce(&v, &out, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+  return out;
+}
+
+std::string coll_name(Collective c) { return std::string(to_string(c)); }
+
+// Deterministic inputs: element i of rank r, different per rank and seed.
+std::int32_t int_value(int r, std::size_t i, int seed) {
+  return static_cast<std::int32_t>((r + 1) * 1000003 + static_cast<int>(i) * 7919 - seed * 31) %
+         200001;
+}
+float float_value(int r, std::size_t i, int seed) {
+  return static_cast<float>((r * 131 + static_cast<int>(i) * 17 + seed) % 1013) * 0.37f - 91.3f;
+}
+
+// Inputs of every rank, as the bytes of the input view (Schedule::input_count()).
+template <class T, class Gen>
+std::vector<std::vector<std::byte>> inputs(Collective coll, int p, std::size_t count, Gen gen) {
+  std::vector<std::vector<std::byte>> all;
+  for (int r = 0; r < p; ++r) {
+    const std::size_t n = input_count(coll, p, count);
+    std::vector<std::byte> bytes(n * sizeof(T));
+    for (std::size_t i = 0; i < n; ++i) {
+      const T v = gen(r, i);
+      std::memcpy(bytes.data() + i * sizeof(T), &v, sizeof(T));
+    }
+    all.push_back(std::move(bytes));
+  }
+  return all;
+}
+
+// Runs `coll` through the intercepted entry point (use_pmpi false) or the
+// MPI library's (true) on `comm`. `in` is this rank's input view; returns the
+// output view (for an in-place reduce-scatter, MPI's: the buffer's start).
+std::vector<std::byte> call(Collective coll, bool use_pmpi, MPI_Comm comm, bool in_place,
+                            const std::vector<std::byte>& in, std::size_t count,
+                            MPI_Datatype type, std::size_t elem, MPI_Op op) {
+  int p = 0, me = 0;
+  MPI_Comm_size(comm, &p);
+  MPI_Comm_rank(comm, &me);
+  const int n = static_cast<int>(count);
+  const std::size_t out_n = output_count(coll, p, count);
+  const InPlaceLayout lay = in_place_layout(coll, p, me, count);
+  std::vector<std::byte> buf(std::max(lay.total, std::max(out_n, input_count(coll, p, count))) *
+                             elem);
+  const void* send = MPI_IN_PLACE;
+  if (in_place) {
+    std::memcpy(buf.data() + lay.input_offset * elem, in.data(), in.size());
+  } else {
+    send = in.data();
+  }
+  int rc = MPI_SUCCESS;
+  switch (coll) {
+    case Collective::allreduce:
+      rc = use_pmpi ? PMPI_Allreduce(send, buf.data(), n, type, op, comm)
+                    : MPI_Allreduce(send, buf.data(), n, type, op, comm);
+      break;
+    case Collective::reduce_scatter:
+      rc = use_pmpi ? PMPI_Reduce_scatter_block(send, buf.data(), n, type, op, comm)
+                    : MPI_Reduce_scatter_block(send, buf.data(), n, type, op, comm);
+      break;
+    case Collective::allgather:
+      rc = use_pmpi ? PMPI_Allgather(send, n, type, buf.data(), n, type, comm)
+                    : MPI_Allgather(send, n, type, buf.data(), n, type, comm);
+      break;
+    case Collective::alltoall:
+      rc = use_pmpi ? PMPI_Alltoall(send, n, type, buf.data(), n, type, comm)
+                    : MPI_Alltoall(send, n, type, buf.data(), n, type, comm);
+      break;
+  }
+  EXPECT_EQ(rc, MPI_SUCCESS);
+  buf.resize(out_n * elem);
+  return buf;
+}
+
+class PmpiCollectives : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_TRUE(api_.loaded()) << "libcollbench-pmpi.so is not preloaded (LD_PRELOAD)";
+  }
+
+  // Every algorithm of every collective on `comm`: integers against PMPI_,
+  // floats against the reference. Returns the calls made per algorithm.
+  void check_all(MPI_Comm comm, const char* comm_name) {
+    int p = 0, me = 0;
+    MPI_Comm_size(comm, &p);
+    MPI_Comm_rank(comm, &me);
+    const std::vector<std::size_t> counts = {1, static_cast<std::size_t>(p + 1), 13};
+    for (Collective coll : kAllCollectives) {
+      const std::string cname = coll_name(coll);
+      for (const AlgorithmEntry& algo : algorithms_for(coll)) {
+        ASSERT_EQ(api_.set(cname.c_str(), std::string(algo.name).c_str()), 0);
+        const unsigned long long before = api_.calls(cname.c_str(), std::string(algo.name).c_str());
+        unsigned long long made = 0;
+        for (bool in_place : {false, true}) {
+          for (std::size_t count : counts) {
+            const std::string what = fmt::format("{} {}/{} p={} count={} {}", comm_name, cname,
+                                                 algo.name, p, count,
+                                                 in_place ? "in place" : "out of place");
+            // Integers: MPI's own answer, bit for bit.
+            const auto ints = inputs<std::int32_t>(coll, p, count, [](int r, std::size_t i) {
+              return int_value(r, i, 5);
+            });
+            const auto want = call(coll, true, comm, in_place, ints[me], count, MPI_INT32_T, 4,
+                                   MPI_SUM);
+            const auto got = call(coll, false, comm, in_place, ints[me], count, MPI_INT32_T, 4,
+                                  MPI_SUM);
+            ++made;
+            EXPECT_EQ(got, want) << what << " int32 sum differs from the MPI library's";
+            // Floats: the reference executor on the same schedules.
+            const auto floats = inputs<float>(coll, p, count, [](int r, std::size_t i) {
+              return float_value(r, i, 9);
+            });
+            std::vector<Schedule> all;
+            for (int r = 0; r < p; ++r)
+              all.push_back(make_schedule(
+                  algo, CollParams{coll, p, r, count, DataType::fp32, ReduceOp::sum, in_place, 0}));
+            const auto expect = run_reference(all, floats);
+            const auto fgot = call(coll, false, comm, in_place, floats[me], count, MPI_FLOAT, 4,
+                                   MPI_SUM);
+            ++made;
+            EXPECT_EQ(fgot, expect[me]) << what << " fp32 sum differs from the reference";
+          }
+        }
+        // Each call ran this schedule, none fell back, and the library's own
+        // internal MPI calls (comm split, wait policy) were not counted.
+        EXPECT_EQ(api_.calls(cname.c_str(), std::string(algo.name).c_str()) - before, made)
+            << comm_name << " " << cname << "/" << algo.name;
+      }
+      EXPECT_EQ(api_.fallbacks(cname.c_str()), 0u) << cname;
+    }
+  }
+
+  Api api_;
+};
+
+TEST_F(PmpiCollectives, WorldEveryAlgorithm) { check_all(MPI_COMM_WORLD, "world"); }
+
+TEST_F(PmpiCollectives, SplitCommunicatorEveryAlgorithm) {
+  int me = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  // Reversed order inside each half: comm ranks differ from world ranks.
+  MPI_Comm half;
+  ASSERT_EQ(MPI_Comm_split(MPI_COMM_WORLD, me % 2, -me, &half), MPI_SUCCESS);
+  check_all(half, "split");
+  MPI_Comm_free(&half);
+}
+
+// Other predefined types and ops map to collbench's and agree with MPI.
+TEST_F(PmpiCollectives, IntegerTypesAndOpsMatchMpi) {
+  int p = 0, me = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &p);
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  ASSERT_EQ(api_.set("allreduce", "rhd"), 0);
+  struct Case {
+    MPI_Datatype type;
+    std::size_t elem;
+    MPI_Op op;
+  };
+  for (Case c : {Case{MPI_LONG, sizeof(long), MPI_MAX}, Case{MPI_UNSIGNED_CHAR, 1, MPI_MIN},
+                 Case{MPI_INT64_T, 8, MPI_PROD}, Case{MPI_UNSIGNED, 4, MPI_SUM},
+                 Case{MPI_INT8_T, 1, MPI_SUM}}) {
+    const std::size_t count = 11;
+    std::vector<std::byte> in(count * c.elem);
+    for (std::size_t i = 0; i < in.size(); ++i)
+      in[i] = static_cast<std::byte>((me * 37 + i * 11) % 3 + (i % c.elem == 0 ? 1 : 0));
+    const auto want = call(Collective::allreduce, true, MPI_COMM_WORLD, false, in, count, c.type,
+                           c.elem, c.op);
+    const auto got = call(Collective::allreduce, false, MPI_COMM_WORLD, false, in, count, c.type,
+                          c.elem, c.op);
+    EXPECT_EQ(got, want);
+  }
+  EXPECT_EQ(api_.fallbacks("allreduce"), 0u);
+}
+
+// A communicator freed by the application takes its cached state with it;
+// a new one made afterwards works (the attribute's delete callback ran and
+// freed the private copy, or MPI_Comm_free would fail or leak).
+TEST_F(PmpiCollectives, FreedCommunicatorsReleaseTheirState) {
+  ASSERT_EQ(api_.set("allreduce", "ring"), 0);
+  for (int round = 0; round < 20; ++round) {
+    MPI_Comm dup;
+    ASSERT_EQ(MPI_Comm_dup(MPI_COMM_WORLD, &dup), MPI_SUCCESS);
+    int v = round, sum = 0;
+    ASSERT_EQ(MPI_Allreduce(&v, &sum, 1, MPI_INT, MPI_SUM, dup), MPI_SUCCESS);
+    int p = 0;
+    MPI_Comm_size(dup, &p);
+    EXPECT_EQ(sum, round * p);
+    ASSERT_EQ(MPI_Comm_free(&dup), MPI_SUCCESS);
+  }
+}
+
+// Bad values through the C API leave the choice unchanged.
+TEST_F(PmpiCollectives, RejectsUnknownNames) {
+  EXPECT_EQ(api_.set("alltoall", "rhd"), -1);
+  EXPECT_EQ(api_.set(nullptr, "nonsense"), -1);
+  EXPECT_EQ(api_.set("allreduce", "ring"), 0);
+}
+
+}  // namespace
+}  // namespace cb

@@ -1,0 +1,146 @@
+// libcollbench-pmpi.so from the outside: launches fallback_app (an ordinary
+// MPI program) under mpiexec with the library preloaded and checks what a
+// user sees: the right answers, each fallback notice printed exactly once,
+// the counters table, one clear line and a non-zero exit for bad settings,
+// and the auto (model) and selection-file modes. meson passes the paths in
+// PMPI_LIB, PMPI_APP, PMPI_MPIEXEC and PMPI_FIXTURES.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+namespace {
+
+struct Result {
+  int status = -1;
+  std::string output;
+};
+
+std::string env_or_empty(const char* name) {
+  const char* v = std::getenv(name);
+  return v ? v : "";
+}
+
+// Runs `mpiexec -n ranks` of the app with the library preloaded and
+// `settings` (VAR=value ...) in its environment; stdout and stderr together.
+Result launch(const std::string& settings, int ranks = 3) {
+  const std::string cmd =
+      fmt::format("env {} {} -n {} -genv LD_PRELOAD {} {} 2>&1", settings,
+                  env_or_empty("PMPI_MPIEXEC"), ranks, env_or_empty("PMPI_LIB"),
+                  env_or_empty("PMPI_APP"));
+  Result r;
+  FILE* pipe = popen(cmd.c_str(), "r");
+  if (!pipe) return r;
+  char buf[4096];
+  std::size_t n = 0;
+  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) r.output.append(buf, n);
+  const int st = pclose(pipe);
+  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return r;
+}
+
+int occurrences(const std::string& text, const std::string& what) {
+  int n = 0;
+  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1))
+    ++n;
+  return n;
+}
+
+class PmpiLaunch : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (env_or_empty("PMPI_LIB").empty() || env_or_empty("PMPI_APP").empty() ||
+        env_or_empty("PMPI_MPIEXEC").empty())
+      GTEST_SKIP() << "PMPI_LIB, PMPI_APP and PMPI_MPIEXEC are set by meson test";
+  }
+};
+
+TEST_F(PmpiLaunch, FallbacksGiveTheLibrarysAnswerAndNoticeOnce) {
+  const Result r = launch("COLLBENCH_ALGO=ring");
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_EQ(occurrences(r.output, "fallback-app: ok"), 3) << r.output;
+  // Two calls each, three ranks: one notice per kind, from rank 0 only.
+  EXPECT_EQ(occurrences(r.output, "MPI_Allgather falls back to the MPI library: non-contiguous "
+                                  "datatype"),
+            1)
+      << r.output;
+  EXPECT_EQ(occurrences(r.output, "MPI_Allreduce falls back to the MPI library: user-defined op"),
+            1)
+      << r.output;
+  EXPECT_EQ(occurrences(r.output, "collbench-pmpi: notice:"), 2) << r.output;
+  // Rank 0 ran 2 allreduces and 2 alltoalls as schedules; 2 + 2 fell back.
+  EXPECT_EQ(occurrences(r.output, "fallback-app: schedules 4, fallbacks allgather 2 allreduce 2"),
+            1)
+      << r.output;
+}
+
+TEST_F(PmpiLaunch, DefaultIsTheMpiLibraryWithoutNotices) {
+  const Result r = launch("");
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_EQ(occurrences(r.output, "fallback-app: ok"), 3) << r.output;
+  EXPECT_EQ(occurrences(r.output, "collbench-pmpi"), 0) << r.output;
+  EXPECT_EQ(occurrences(r.output, "fallback-app: schedules 0, fallbacks allgather 0 allreduce 0"),
+            1)
+      << r.output;
+}
+
+TEST_F(PmpiLaunch, ReportTableAtFinalize) {
+  const Result r = launch("COLLBENCH_ALGO=rhd COLLBENCH_REPORT=1", 2);
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_EQ(occurrences(r.output, "# collbench-pmpi counters"), 1) << r.output;
+  // alltoall has no rhd: it falls back with that reason, and says so once.
+  EXPECT_NE(r.output.find("alltoall        no such algorithm for this collective"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("allreduce       rhd         17..32 B"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("allreduce       user-defined op"), std::string::npos) << r.output;
+}
+
+TEST_F(PmpiLaunch, BadValuesStopWithOneLine) {
+  const struct {
+    const char* settings;
+    const char* line;
+  } cases[] = {
+      {"COLLBENCH_ALGO=fastest", "collbench-pmpi: COLLBENCH_ALGO=fastest: unknown algorithm; "
+                                 "accepted: mpi, auto, selection, naive"},
+      {"COLLBENCH_ALLTOALL=rhd", "collbench-pmpi: COLLBENCH_ALLTOALL=rhd: no such algorithm for "
+                                 "alltoall; accepted: mpi, auto, selection, naive"},
+      {"COLLBENCH_ALGO=auto", "collbench-pmpi: COLLBENCH_ALGO=auto needs COLLBENCH_PARAMS=FILE"},
+      {"COLLBENCH_REPORT=yes", "collbench-pmpi: COLLBENCH_REPORT=yes: accepted: 0, 1"},
+      {"COLLBENCH_MAX_BYTES=12Q", "collbench-pmpi: COLLBENCH_MAX_BYTES=12Q: not a size"},
+      {"COLLBENCH_SELECTION=/nonexistent.json",
+       "collbench-pmpi: COLLBENCH_SELECTION=/nonexistent.json: cannot open the file"},
+  };
+  for (const auto& c : cases) {
+    const Result r = launch(c.settings, 2);
+    EXPECT_EQ(r.status, 2) << c.settings << "\n" << r.output;
+    EXPECT_EQ(occurrences(r.output, c.line), 1) << c.settings << "\n" << r.output;
+    EXPECT_EQ(occurrences(r.output, "collbench-pmpi:"), 1) << c.settings << "\n" << r.output;
+    EXPECT_EQ(occurrences(r.output, "fallback-app"), 0) << c.settings << "\n" << r.output;
+  }
+}
+
+TEST_F(PmpiLaunch, AutoPicksFromTheModel) {
+  const std::string params = env_or_empty("PMPI_FIXTURES") + "/params.csv";
+  const Result r = launch("COLLBENCH_ALGO=auto COLLBENCH_REPORT=1 COLLBENCH_PARAMS=" + params, 2);
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_EQ(occurrences(r.output, "fallback-app: ok"), 2) << r.output;
+  EXPECT_EQ(occurrences(r.output, "fallback-app: schedules 4,"), 1) << r.output;
+}
+
+TEST_F(PmpiLaunch, SelectionFileRoutesCalls) {
+  const std::string file = env_or_empty("PMPI_FIXTURES") + "/selection.json";
+  const Result r = launch("COLLBENCH_REPORT=1 COLLBENCH_SELECTION=" + file, 2);
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_EQ(occurrences(r.output, "fallback-app: ok"), 2) << r.output;
+  // The fixture sends 20-byte allreduces to recursive doubling (butterfly)
+  // and alltoall to MPICH's scattered algorithm (collbench's naive).
+  EXPECT_NE(r.output.find("allreduce       butterfly   17..32 B"), std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("alltoall        naive"), std::string::npos) << r.output;
+}
+
+}  // namespace

@@ -1,0 +1,95 @@
+// An MPI_Allreduce latency benchmark written to the OSU micro-benchmarks'
+// method (osu_allreduce), not from their code: per size, `skip` warm-up calls,
+// then `iterations` calls each timed on its own with MPI_Wtime and followed
+// by MPI_Barrier; a rank's latency is the average of its timed calls; the
+// table shows the average, minimum and maximum of that over ranks. MPI_FLOAT
+// with MPI_SUM, as OSU. It is a plain MPI program: run it under
+// libcollbench-pmpi.so with LD_PRELOAD to time collbench's schedules.
+//
+// usage: mpiexec -n P osu_allreduce [-m MIN:MAX] [-i ITERATIONS] [-x SKIP]
+//        sizes in bytes, doubling from MIN (default 4:1048576); iterations
+//        1000 (100 from 64 KiB on), skip 200 (20 from 64 KiB on).
+#include <mpi.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace {
+
+[[noreturn]] void usage(int rank, const char* bad) {
+  if (rank == 0)
+    std::fprintf(stderr,
+                 "osu_allreduce: bad argument '%s'; accepted: -m MIN:MAX (bytes), -i ITERATIONS, "
+                 "-x SKIP (whole numbers > 0, MIN <= MAX)\n",
+                 bad);
+  MPI_Finalize();
+  std::exit(2);
+}
+
+long parse_positive(int rank, const char* text) {
+  char* end = nullptr;
+  const long v = std::strtol(text, &end, 10);
+  if (!end || *end || v <= 0) usage(rank, text);
+  return v;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int rank = 0, p = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &p);
+  long min_bytes = 4, max_bytes = 1 << 20, iterations = 0, skip = 0;
+  for (int i = 1; i < argc; ++i) {
+    const std::string flag = argv[i];
+    if (i + 1 >= argc) usage(rank, argv[i]);
+    const char* value = argv[++i];
+    if (flag == "-m") {
+      const char* colon = std::strchr(value, ':');
+      if (!colon) usage(rank, value);
+      min_bytes = parse_positive(rank, std::string(value, colon).c_str());
+      max_bytes = parse_positive(rank, colon + 1);
+      if (min_bytes > max_bytes) usage(rank, value);
+    } else if (flag == "-i") {
+      iterations = parse_positive(rank, value);
+    } else if (flag == "-x") {
+      skip = parse_positive(rank, value);
+    } else {
+      usage(rank, argv[i - 1]);
+    }
+  }
+  if (rank == 0)
+    std::printf("# OSU-method MPI_Allreduce latency, %d ranks, MPI_FLOAT sum\n"
+                "# %-10s %16s %16s %16s %12s\n",
+                p, "Size", "Avg Latency(us)", "Min Latency(us)", "Max Latency(us)", "Iterations");
+  std::vector<float> in(static_cast<std::size_t>(max_bytes / 4 + 1), 1.0f), out(in.size());
+  for (long bytes = min_bytes; bytes <= max_bytes; bytes *= 2) {
+    const int count = static_cast<int>(bytes / 4);
+    if (count == 0) continue;
+    const bool large = bytes >= 64 * 1024;
+    const long iters = iterations ? iterations : (large ? 100 : 1000);
+    const long warm = skip ? skip : (large ? 20 : 200);
+    MPI_Barrier(MPI_COMM_WORLD);
+    double timer = 0;
+    for (long i = 0; i < iters + warm; ++i) {
+      const double t0 = MPI_Wtime();
+      MPI_Allreduce(in.data(), out.data(), count, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+      const double t1 = MPI_Wtime();
+      if (i >= warm) timer += t1 - t0;
+      MPI_Barrier(MPI_COMM_WORLD);
+    }
+    const double latency = timer * 1e6 / static_cast<double>(iters);
+    double lo = 0, hi = 0, sum = 0;
+    MPI_Reduce(&latency, &lo, 1, MPI_DOUBLE, MPI_MIN, 0, MPI_COMM_WORLD);
+    MPI_Reduce(&latency, &hi, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+    MPI_Reduce(&latency, &sum, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+    if (rank == 0)
+      std::printf("  %-10ld %16.2f %16.2f %16.2f %12ld\n", bytes, sum / p, lo, hi, iters);
+  }
+  MPI_Finalize();
+  return 0;
+}

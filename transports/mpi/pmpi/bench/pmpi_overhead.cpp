@@ -1,0 +1,115 @@
+// The cost of interposition: MPI_Allreduce through libcollbench-pmpi.so vs
+// the same collbench schedule run directly (MpiScheduleOperation::run(), what
+// `collbench run` times), in one run, with the OSU method for both (warm-up,
+// each call timed alone, MPI_Barrier between calls, average per rank, then
+// average over ranks). Blocks of the two alternate, in swapped order every
+// other repeat, so drift hits both alike; each repeat gives one ratio
+// (intercepted / direct) and the summary is their median and range.
+//
+// usage: mpiexec -bind-to core -n 2 -genv LD_PRELOAD .../libcollbench-pmpi.so \
+//          pmpi_overhead [ALGO=rhd] [BYTES=8] [REPEATS=21] [ITERATIONS=5000]
+#include <dlfcn.h>
+#include <fmt/format.h>
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "algorithms/registry.hpp"
+#include "transports/mpi/schedule_operation.hpp"
+#include "transports/mpi/wait.hpp"
+
+namespace {
+
+template <class Call>
+double osu_latency_us(long iterations, long skip, Call&& call) {
+  MPI_Barrier(MPI_COMM_WORLD);
+  double timer = 0;
+  for (long i = 0; i < iterations + skip; ++i) {
+    const double t0 = MPI_Wtime();
+    call();
+    const double t1 = MPI_Wtime();
+    if (i >= skip) timer += t1 - t0;
+    MPI_Barrier(MPI_COMM_WORLD);
+  }
+  const double mine = timer * 1e6 / static_cast<double>(iterations);
+  double sum = 0;
+  int p = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &p);
+  PMPI_Allreduce(&mine, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  return sum / p;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int rank = 0, p = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &p);
+  const std::string algo = argc > 1 ? argv[1] : "rhd";
+  const std::size_t bytes = argc > 2 ? std::stoul(argv[2]) : 8;
+  const int repeats = argc > 3 ? std::stoi(argv[3]) : 21;
+  const long iterations = argc > 4 ? std::stol(argv[4]) : 5000;
+  using SetFn = int (*)(const char*, const char*);
+  const auto set = reinterpret_cast<SetFn>(dlsym(RTLD_DEFAULT, "collbench_pmpi_set_algorithm"));
+  if (!set || set("allreduce", algo.c_str()) != 0) {
+    if (rank == 0)
+      fmt::print(stderr, "pmpi_overhead: needs libcollbench-pmpi.so in LD_PRELOAD and an "
+                         "allreduce algorithm name (got '{}')\n", algo);
+    MPI_Finalize();
+    return 2;
+  }
+  const std::size_t count = std::max<std::size_t>(1, bytes / 4);
+  const cb::CollParams params{cb::Collective::allreduce, p, rank, count, cb::DataType::fp32,
+                              cb::ReduceOp::sum, false, 0};
+  MPI_Comm direct_comm;
+  MPI_Comm_dup(MPI_COMM_WORLD, &direct_comm);
+  const cb::WaitPolicy wait =
+      cb::oversubscribed(direct_comm) ? cb::WaitPolicy::yield : cb::WaitPolicy::spin;
+  cb::MpiScheduleOperation direct(
+      cb::make_schedule(cb::find_algorithm(cb::Collective::allreduce, algo), params), direct_comm,
+      wait);
+  std::vector<float> in(count, 1.0f), out(count);
+  std::vector<std::byte> input(count * 4, std::byte{0});
+  direct.write_input(input);
+
+  const auto intercepted = [&] {
+    MPI_Allreduce(in.data(), out.data(), static_cast<int>(count), MPI_FLOAT, MPI_SUM,
+                  MPI_COMM_WORLD);
+  };
+  const auto scheduled = [&] { direct.run(); };
+  std::vector<double> ratios, lib_us, direct_us;
+  for (int r = 0; r < repeats; ++r) {
+    double a = 0, b = 0;
+    if (r % 2 == 0) {
+      a = osu_latency_us(iterations, iterations / 10, intercepted);
+      b = osu_latency_us(iterations, iterations / 10, scheduled);
+    } else {
+      b = osu_latency_us(iterations, iterations / 10, scheduled);
+      a = osu_latency_us(iterations, iterations / 10, intercepted);
+    }
+    lib_us.push_back(a);
+    direct_us.push_back(b);
+    ratios.push_back(a / b);
+  }
+  if (rank == 0) {
+    fmt::print("# allreduce {} B fp32 sum, {} ranks, {} x {} calls per block, wait {}\n", count * 4,
+               p, repeats, iterations, wait == cb::WaitPolicy::spin ? "spin" : "yield");
+    fmt::print("# algorithm  intercepted(us)  direct(us)  ratio median  ratio min  ratio max\n");
+    fmt::print("  {:<10} {:>15.3f} {:>11.3f} {:>13.4f} {:>10.4f} {:>10.4f}\n", algo,
+               median(lib_us), median(direct_us), median(ratios),
+               *std::min_element(ratios.begin(), ratios.end()),
+               *std::max_element(ratios.begin(), ratios.end()));
+  }
+  MPI_Comm_free(&direct_comm);
+  MPI_Finalize();
+  return 0;
+}

@@ -1,0 +1,148 @@
+#include "transports/mpi/pmpi/config.hpp"
+
+#include <fmt/format.h>
+
+#include <cctype>
+#include <charconv>
+#include <cstdlib>
+
+#include "algorithms/registry.hpp"
+#include "models/calibration.hpp"
+#include "transports/mpi/pmpi/counters.hpp"
+#include "transports/mpi/pmpi/selection.hpp"
+
+namespace cb::pmpi {
+namespace {
+
+std::optional<std::string> env(const std::string& name) {
+  const char* v = std::getenv(name.c_str());
+  if (!v) return std::nullopt;
+  return std::string(v);
+}
+
+std::string accepted_names(std::optional<Collective> coll) {
+  std::string out = "mpi, auto, selection";
+  if (coll) {
+    for (const AlgorithmEntry& e : algorithms_for(*coll)) out += fmt::format(", {}", e.name);
+  } else {
+    for (std::string_view n : all_algorithm_names()) out += fmt::format(", {}", n);
+  }
+  return out;
+}
+
+std::size_t parse_bytes(const std::string& var, const std::string& text) {
+  std::uint64_t n = 0;
+  const char* end = text.data() + text.size();
+  const auto [rest, ec] = std::from_chars(text.data(), end, n);
+  std::uint64_t scale = 1;
+  bool ok = ec == std::errc() && rest != text.data();
+  if (ok && rest != end) {
+    const std::string_view unit(rest, static_cast<std::size_t>(end - rest));
+    if (unit == "K" || unit == "k") scale = 1ull << 10;
+    else if (unit == "M" || unit == "m") scale = 1ull << 20;
+    else if (unit == "G" || unit == "g") scale = 1ull << 30;
+    else ok = false;
+  }
+  if (!ok || n > (~std::uint64_t{0}) / scale)
+    throw UsageError(fmt::format("{}={}: not a size; accepted: a whole number of bytes, "
+                                 "optionally with K, M or G (powers of 1024)",
+                                 var, text));
+  return static_cast<std::size_t>(n * scale);
+}
+
+}  // namespace
+
+std::string env_name(Collective coll) {
+  std::string name = "COLLBENCH_";
+  for (char c : to_string(coll)) name += static_cast<char>(std::toupper(c));
+  return name;
+}
+
+int algorithm_slot(Collective coll, std::string_view name) {
+  const auto algos = algorithms_for(coll);
+  for (std::size_t i = 0; i < algos.size(); ++i)
+    if (algos[i].name == name) return static_cast<int>(i) + 1;
+  return -1;
+}
+
+Choice parse_choice(Collective coll, const std::string& var, const std::string& value,
+                    const Config& config, bool per_collective) {
+  Choice c;
+  c.name = value;
+  if (value == "mpi") {
+    c.mode = Mode::mpi;
+    c.slot = kMpiSlot;
+    return c;
+  }
+  if (value == "auto") {
+    if (!config.params)
+      throw UsageError(fmt::format("{}=auto needs COLLBENCH_PARAMS=FILE (a calibration file or "
+                                   "fit.csv with alpha, beta, gamma)",
+                                   var));
+    c.mode = Mode::automatic;
+    return c;
+  }
+  if (value == "selection") {
+    if (!config.selection)
+      throw UsageError(fmt::format(
+          "{}=selection needs COLLBENCH_SELECTION=FILE (an MPICH selection JSON)", var));
+    c.mode = Mode::selection;
+    return c;
+  }
+  c.mode = Mode::named;
+  c.slot = algorithm_slot(coll, value);
+  if (c.slot > 0) return c;
+  bool anywhere = false;
+  for (std::string_view n : all_algorithm_names()) anywhere = anywhere || n == value;
+  if (per_collective || !anywhere)
+    throw UsageError(fmt::format("{}={}: {}; accepted: {}", var, value,
+                                 anywhere ? fmt::format("no such algorithm for {}", to_string(coll))
+                                          : std::string("unknown algorithm"),
+                                 accepted_names(per_collective ? std::optional(coll)
+                                                               : std::nullopt)));
+  return c;  // slot -1: this collective's calls fall back (no_algorithm)
+}
+
+Config read_config() {
+  Config config;
+  if (const auto path = env("COLLBENCH_PARAMS")) {
+    const std::string transport = env("COLLBENCH_PARAMS_TRANSPORT").value_or("mpi");
+    try {
+      config.params = models::load_model_params(*path, transport);
+    } catch (const std::exception& e) {
+      throw UsageError(fmt::format("COLLBENCH_PARAMS={}: {}", *path, e.what()));
+    }
+  }
+  if (const auto path = env("COLLBENCH_SELECTION")) config.selection = read_selection(*path);
+  if (const auto v = env("COLLBENCH_REPORT")) {
+    if (*v != "0" && *v != "1")
+      throw UsageError(fmt::format("COLLBENCH_REPORT={}: accepted: 0, 1", *v));
+    config.report = *v == "1";
+  }
+  if (const auto v = env("COLLBENCH_MAX_BYTES")) config.max_bytes = parse_bytes("COLLBENCH_MAX_BYTES", *v);
+  if (const auto v = env("COLLBENCH_WAIT")) {
+    if (*v == "auto") config.wait = WaitPolicy::automatic;
+    else if (*v == "spin") config.wait = WaitPolicy::spin;
+    else if (*v == "yield") config.wait = WaitPolicy::yield;
+    else if (*v == "sleep") config.wait = WaitPolicy::sleep;
+    else
+      throw UsageError(
+          fmt::format("COLLBENCH_WAIT={}: accepted: auto, spin, yield, sleep", *v));
+  }
+  const std::string fallback_default =
+      config.selection ? "selection" : (config.params ? "auto" : "mpi");
+  const auto global = env("COLLBENCH_ALGO");
+  for (Collective coll : kAllCollectives) {
+    const std::string var = env_name(coll);
+    auto& choice = config.choice[static_cast<int>(coll)];
+    if (const auto v = env(var))
+      choice = parse_choice(coll, var, *v, config, true);
+    else if (global)
+      choice = parse_choice(coll, "COLLBENCH_ALGO", *global, config, false);
+    else
+      choice = parse_choice(coll, "COLLBENCH_ALGO", fallback_default, config, false);
+  }
+  return config;
+}
+
+}  // namespace cb::pmpi

@@ -1,0 +1,72 @@
+// The library's settings, read once from the environment at MPI_Init.
+//
+//   COLLBENCH_ALGO=NAME           every collective: an algorithm name (ring,
+//                                 rhd ...), `mpi` (the MPI library's own
+//                                 collective), `auto` (the model's predicted
+//                                 best; needs COLLBENCH_PARAMS) or `selection`
+//                                 (needs COLLBENCH_SELECTION).
+//   COLLBENCH_ALLREDUCE, COLLBENCH_REDUCE_SCATTER, COLLBENCH_ALLGATHER,
+//   COLLBENCH_ALLTOALL=NAME       one collective, overriding COLLBENCH_ALGO.
+//   COLLBENCH_PARAMS=FILE         a calibration file or fit.csv (alpha, beta,
+//                                 gamma) for `auto`; COLLBENCH_PARAMS_TRANSPORT
+//                                 picks fit.csv's global row (default mpi).
+//   COLLBENCH_SELECTION=FILE      an MPICH selection JSON for `selection`.
+//   COLLBENCH_REPORT=0|1          the counters table at MPI_Finalize.
+//   COLLBENCH_MAX_BYTES=N[K|M|G]  calls with S above N go to the library
+//                                 (default 1G).
+//   COLLBENCH_WAIT=auto|spin|yield|sleep   how schedules wait (default auto:
+//                                 spin unless ranks outnumber cores).
+// Unset COLLBENCH_ALGO means `selection` when COLLBENCH_SELECTION is set,
+// else `auto` when COLLBENCH_PARAMS is set, else `mpi`.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <cstddef>
+#include <optional>
+#include <string>
+
+#include "algorithms/types.hpp"
+#include "models/model_params.hpp"
+#include "transports/transport.hpp"
+
+namespace cb::pmpi {
+
+enum class Mode : std::uint8_t { mpi, named, automatic, selection };
+
+struct Choice {
+  Mode mode = Mode::mpi;
+  // Mode::named: the registry slot (counters.hpp), or -1 when COLLBENCH_ALGO
+  // names an algorithm this collective lacks (its calls fall back).
+  int slot = -1;
+  std::string name;  // as given
+};
+
+struct Config {
+  std::array<Choice, 4> choice;  // by Collective
+  std::optional<models::ModelParams> params;
+  std::optional<nlohmann::ordered_json> selection;
+  bool report = false;
+  std::size_t max_bytes = std::size_t{1} << 30;
+  WaitPolicy wait = WaitPolicy::automatic;
+};
+
+// The environment variable of one collective ("COLLBENCH_ALLREDUCE" ...).
+std::string env_name(Collective coll);
+
+// Parses `value` as a choice for `coll`; `var` names the variable for the
+// error. Throws UsageError (one line: the variable, the value, what is
+// accepted) for unknown names, for an algorithm `coll` lacks when `var` is a
+// per-collective variable, and for auto/selection without their file.
+Choice parse_choice(Collective coll, const std::string& var, const std::string& value,
+                    const Config& config, bool per_collective);
+
+// Reads every variable. Throws UsageError as parse_choice does, and for a
+// file that cannot be read or a number that is not one.
+Config read_config();
+
+// The slot of algorithm `name` for `coll`, or -1.
+int algorithm_slot(Collective coll, std::string_view name);
+
+}  // namespace cb::pmpi

@@ -1,0 +1,135 @@
+#include "transports/mpi/pmpi/counters.hpp"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <atomic>
+#include <bit>
+
+#include "algorithms/registry.hpp"
+
+namespace cb::pmpi {
+namespace {
+
+constexpr int kBuckets = 66;
+constexpr int kColls = 4;
+
+struct Cell {
+  std::atomic<std::uint64_t> calls{0}, bytes{0}, nanos{0};
+};
+
+struct Tables {
+  std::array<std::array<std::array<Cell, kBuckets>, kMaxAlgorithmSlots>, kColls> calls;
+  std::array<std::array<Cell, static_cast<int>(Fallback::count_)>, kColls> fallbacks;
+};
+
+Tables& tables() {
+  static Tables t;
+  return t;
+}
+
+std::string slot_name(Collective coll, int slot) {
+  if (slot == kMpiSlot) return "mpi";
+  return std::string(algorithms_for(coll)[static_cast<std::size_t>(slot - 1)].name);
+}
+
+std::string bucket_label(int b) {
+  if (b == 0) return "0 B";
+  const std::uint64_t hi = std::uint64_t{1} << (b - 1);
+  const auto human = [](std::uint64_t v) {
+    if (v >= (1u << 30) && v % (1u << 30) == 0) return fmt::format("{}G", v >> 30);
+    if (v >= (1u << 20) && v % (1u << 20) == 0) return fmt::format("{}M", v >> 20);
+    if (v >= (1u << 10) && v % (1u << 10) == 0) return fmt::format("{}K", v >> 10);
+    return fmt::format("{}", v);
+  };
+  if (b == 1) return "1 B";
+  return fmt::format("{}..{} B", human((hi >> 1) + 1), human(hi));
+}
+
+}  // namespace
+
+std::string_view to_string(Fallback f) {
+  switch (f) {
+    case Fallback::derived_datatype: return "non-contiguous datatype";
+    case Fallback::datatype: return "datatype collbench does not reduce";
+    case Fallback::op: return "op collbench lacks";
+    case Fallback::user_op: return "user-defined op";
+    case Fallback::intercommunicator: return "intercommunicator";
+    case Fallback::in_place_form: return "unsupported MPI_IN_PLACE form";
+    case Fallback::size_limit: return "size above COLLBENCH_MAX_BYTES";
+    case Fallback::type_mismatch: return "send and receive sizes differ";
+    case Fallback::no_algorithm: return "no such algorithm for this collective";
+    case Fallback::model_choice: return "selection names an MPICH-only algorithm";
+    case Fallback::count_: break;
+  }
+  return "?";
+}
+
+int size_bucket(std::size_t bytes) {
+  if (bytes == 0) return 0;
+  return static_cast<int>(std::bit_width(bytes - 1)) + 1;
+}
+
+void count_call(Collective coll, int slot, std::size_t bytes, std::uint64_t nanos) {
+  Cell& c = tables().calls[static_cast<int>(coll)][slot][size_bucket(bytes)];
+  c.calls.fetch_add(1, std::memory_order_relaxed);
+  c.bytes.fetch_add(bytes, std::memory_order_relaxed);
+  if (nanos) c.nanos.fetch_add(nanos, std::memory_order_relaxed);
+}
+
+void count_fallback(Collective coll, Fallback why, std::size_t bytes) {
+  Cell& c = tables().fallbacks[static_cast<int>(coll)][static_cast<int>(why)];
+  c.calls.fetch_add(1, std::memory_order_relaxed);
+  c.bytes.fetch_add(bytes, std::memory_order_relaxed);
+}
+
+std::uint64_t calls(Collective coll, int slot) {
+  std::uint64_t n = 0;
+  for (const Cell& c : tables().calls[static_cast<int>(coll)][slot])
+    n += c.calls.load(std::memory_order_relaxed);
+  return n;
+}
+
+std::uint64_t fallbacks(Collective coll, Fallback why) {
+  return tables().fallbacks[static_cast<int>(coll)][static_cast<int>(why)].calls.load(
+      std::memory_order_relaxed);
+}
+
+std::string report() {
+  std::string out =
+      "# collbench-pmpi counters (this rank; time = wall time inside the call)\n"
+      "# collective      algorithm   size                 calls          bytes    time(us)  "
+      "avg(us)\n";
+  for (Collective coll : kAllCollectives) {
+    const int slots = 1 + static_cast<int>(algorithms_for(coll).size());
+    for (int s = 0; s < slots && s < kMaxAlgorithmSlots; ++s) {
+      for (int b = 0; b < kBuckets; ++b) {
+        const Cell& c = tables().calls[static_cast<int>(coll)][s][b];
+        const std::uint64_t n = c.calls.load(std::memory_order_relaxed);
+        if (n == 0) continue;
+        const double us = static_cast<double>(c.nanos.load(std::memory_order_relaxed)) / 1e3;
+        out += fmt::format("  {:<15} {:<11} {:<16} {:>9} {:>14} {:>11.1f} {:>8.3f}\n",
+                           to_string(coll), slot_name(coll, s), bucket_label(b), n,
+                           c.bytes.load(std::memory_order_relaxed), us,
+                           us / static_cast<double>(n));
+      }
+    }
+  }
+  out += "# calls that went to the MPI library instead (fallbacks)\n";
+  bool any = false;
+  for (Collective coll : kAllCollectives) {
+    for (int f = 0; f < static_cast<int>(Fallback::count_); ++f) {
+      const Cell& c = tables().fallbacks[static_cast<int>(coll)][f];
+      const std::uint64_t n = c.calls.load(std::memory_order_relaxed);
+      if (n == 0) continue;
+      any = true;
+      out += fmt::format("  {:<15} {:<40} {:>9} calls {:>14} bytes\n", to_string(coll),
+                         to_string(static_cast<Fallback>(f)), n,
+                         c.bytes.load(std::memory_order_relaxed));
+    }
+  }
+  if (!any) out += "  none\n";
+  return out;
+}
+
+}  // namespace cb::pmpi

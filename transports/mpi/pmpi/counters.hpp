@@ -1,0 +1,54 @@
+// The library's counters: calls, bytes and time per (collective, algorithm,
+// size bucket), and the calls that went to the MPI library instead, with why.
+// COLLBENCH_REPORT=1 prints them at MPI_Finalize on rank 0 of MPI_COMM_WORLD
+// (that rank's own counts: every rank makes the same calls, times differ).
+//
+// Counting is lock-free (relaxed atomics in fixed arrays), so concurrent
+// callers under MPI_THREAD_MULTIPLE never wait on each other. Time is only
+// taken when the report is on: two clock reads per call are the largest cost
+// the counters could add to an 8-byte call.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "algorithms/types.hpp"
+
+namespace cb::pmpi {
+
+// Why a call went to the MPI library (PMPI_) instead of a schedule.
+enum class Fallback : std::uint8_t {
+  derived_datatype,    // elements not contiguous (vector, struct, resized ...)
+  datatype,            // a predefined type collbench does not reduce (MPI_SHORT ...)
+  op,                  // a built-in op collbench lacks (MPI_BAND, MPI_MAXLOC ...)
+  user_op,             // MPI_Op_create
+  intercommunicator,
+  in_place_form,       // MPI_IN_PLACE where the call does not allow it
+  size_limit,          // S above COLLBENCH_MAX_BYTES
+  type_mismatch,       // send and receive sides differ in bytes
+  no_algorithm,        // the chosen name does not exist for this collective
+  model_choice,        // selection file names an MPICH algorithm collbench lacks
+  count_
+};
+std::string_view to_string(Fallback f);
+
+// Algorithm slot 0 is "mpi" (the library's collective, chosen with
+// COLLBENCH_ALGO=mpi or by default); slot i > 0 is algorithms_for(coll)[i-1].
+inline constexpr int kMpiSlot = 0;
+inline constexpr int kMaxAlgorithmSlots = 16;
+
+// Size bucket of S bytes: 0 for 0, else ceil(log2 S) + 1 (bucket b holds
+// 2^(b-2) < S <= 2^(b-1)).
+int size_bucket(std::size_t bytes);
+
+void count_call(Collective coll, int algorithm_slot, std::size_t bytes, std::uint64_t nanos);
+void count_fallback(Collective coll, Fallback why, std::size_t bytes);
+
+std::uint64_t calls(Collective coll, int algorithm_slot);
+std::uint64_t fallbacks(Collective coll, Fallback why);
+
+// The counters table (several lines, '#' comment header).
+std::string report();
+
+}  // namespace cb::pmpi

@@ -1,0 +1,503 @@
+// The intercepted MPI entry points of libcollbench-pmpi.so. Everything but
+// MPI_Init, MPI_Init_thread, MPI_Finalize and the four collectives goes to
+// the MPI library untouched.
+//
+// Reentrancy: while the library works inside an intercepted call (a comm
+// split, the wait policy's MPI_Allreduce, the schedule's point-to-point), a
+// thread-local flag is set and every intercepted entry point it reaches
+// forwards straight to PMPI_, uncounted. Most of that code calls PMPI_
+// itself; the flag covers the shared transport code that calls MPI_.
+#include <fmt/format.h>
+#include <mpi.h>
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+
+#include "algorithms/registry.hpp"
+#include "models/predict.hpp"
+#include "transports/mpi/pmpi/collbench_pmpi.h"
+#include "transports/mpi/pmpi/comm_state.hpp"
+#include "transports/mpi/pmpi/config.hpp"
+#include "transports/mpi/pmpi/counters.hpp"
+#include "transports/mpi/pmpi/mpi_types.hpp"
+#include "transports/mpi/pmpi/selection.hpp"
+
+namespace cb::pmpi {
+namespace {
+
+struct Library {
+  std::once_flag once;
+  std::atomic<bool> ready{false};
+  Config config;
+  int world_rank = 0;
+  std::atomic<unsigned> generation{1};
+  std::array<std::array<std::atomic<bool>, static_cast<int>(Fallback::count_)>, 4> noticed{};
+};
+
+Library& lib() {
+  static Library l;
+  return l;
+}
+
+thread_local bool t_inside = false;
+
+struct Inside {
+  Inside() { t_inside = true; }
+  ~Inside() { t_inside = false; }
+  Inside(const Inside&) = delete;
+  Inside& operator=(const Inside&) = delete;
+};
+
+const char* mpi_name(Collective coll) {
+  switch (coll) {
+    case Collective::allreduce: return "MPI_Allreduce";
+    case Collective::reduce_scatter: return "MPI_Reduce_scatter_block";
+    case Collective::allgather: return "MPI_Allgather";
+    case Collective::alltoall: return "MPI_Alltoall";
+  }
+  return "?";
+}
+
+void setup() {
+  std::call_once(lib().once, [] {
+    Inside guard;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &lib().world_rank);
+    try {
+      lib().config = read_config();
+      create_keyval();
+    } catch (const std::exception& e) {
+      // Every rank reads the same environment, so every rank stops here.
+      if (lib().world_rank == 0) std::fprintf(stderr, "collbench-pmpi: %s\n", e.what());
+      PMPI_Finalize();
+      std::exit(2);
+    }
+    lib().ready.store(true, std::memory_order_release);
+  });
+}
+
+// Whether calls should be looked at (MPI initialised through a path we did
+// not intercept still gets the library).
+bool active() {
+  if (lib().ready.load(std::memory_order_acquire)) return true;
+  int init = 0, fin = 0;
+  PMPI_Initialized(&init);
+  PMPI_Finalized(&fin);
+  if (!init || fin) return false;
+  setup();
+  return lib().ready.load(std::memory_order_acquire);
+}
+
+[[noreturn]] void fatal(Collective coll, const std::exception& e) {
+  std::fprintf(stderr, "collbench-pmpi: %s failed: %s\n", mpi_name(coll), e.what());
+  PMPI_Abort(MPI_COMM_WORLD, 1);
+  std::abort();
+}
+
+class Stopwatch {
+ public:
+  Stopwatch() : on_(lib().config.report) {
+    if (on_) t0_ = std::chrono::steady_clock::now();
+  }
+  std::uint64_t nanos() const {
+    if (!on_) return 0;
+    return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                          std::chrono::steady_clock::now() - t0_)
+                                          .count());
+  }
+
+ private:
+  bool on_;
+  std::chrono::steady_clock::time_point t0_;
+};
+
+// One intercepted call, in collbench's terms.
+struct Call {
+  Collective coll;
+  MPI_Comm comm;
+  const void* send;  // nullptr when in place
+  void* recv;
+  bool in_place = false;
+  DataType dtype = DataType::uint8;
+  ReduceOp op = ReduceOp::sum;
+  std::size_t count = 0;  // collbench's count of dtype elements
+  std::size_t elem = 1;
+  std::optional<Fallback> why;  // decided before the communicator is looked at
+  std::string detail;
+  // The call's S (bytes) when it cannot be run: the recv side's
+  // element count per rank times its type size, as far as MPI can say.
+  int mpi_count = 0;
+  MPI_Datatype mpi_type = MPI_DATATYPE_NULL;
+};
+
+std::size_t library_bytes(const Call& c) {
+  int size = 0, p = 1;
+  if (PMPI_Type_size(c.mpi_type, &size) != MPI_SUCCESS || size < 0) return 0;
+  if (c.coll != Collective::allreduce && c.comm != MPI_COMM_NULL) PMPI_Comm_size(c.comm, &p);
+  return static_cast<std::size_t>(c.mpi_count) * static_cast<std::size_t>(size) *
+         static_cast<std::size_t>(c.coll == Collective::allreduce ? 1 : p);
+}
+
+template <class Pmpi>
+int fall_back(const Call& c, Fallback why, const std::string& detail, Pmpi&& pmpi) {
+  count_fallback(c.coll, why, library_bytes(c));
+  int rank = 0;
+  if (c.comm != MPI_COMM_NULL) PMPI_Comm_rank(c.comm, &rank);
+  auto& flag = lib().noticed[static_cast<int>(c.coll)][static_cast<int>(why)];
+  if (rank == 0 && !flag.exchange(true))
+    std::fprintf(stderr,
+                 "collbench-pmpi: notice: %s falls back to the MPI library: %s%s%s (shown once; "
+                 "COLLBENCH_REPORT=1 counts every fallback)\n",
+                 mpi_name(c.coll), std::string(to_string(why)).c_str(),
+                 detail.empty() ? "" : ", ", detail.c_str());
+  return pmpi();
+}
+
+// The predicted fastest algorithm's slot.
+int model_choice(const CommState& st, const CallKey& key) {
+  const models::Scenario s{key.coll, st.p, key.dtype, key.op, key.in_place};
+  const auto algos = algorithms_for(key.coll);
+  int best = -1;
+  double best_t = 0;
+  for (std::size_t i = 0; i < algos.size(); ++i) {
+    const double t = models::predict_seconds(algos[i], s, key.count, *lib().config.params);
+    if (best < 0 || t < best_t) {
+      best = static_cast<int>(i) + 1;
+      best_t = t;
+    }
+  }
+  return best;
+}
+
+void choose(const CommState& st, const CallKey& key, Entry& e) {
+  const Choice& choice = lib().config.choice[static_cast<int>(key.coll)];
+  switch (choice.mode) {
+    case Mode::mpi:
+      e.slot = kMpiSlot;
+      return;
+    case Mode::named:
+      e.slot = choice.slot;
+      if (e.slot < 0) {
+        e.fallback = Fallback::no_algorithm;
+        e.detail = fmt::format("COLLBENCH_ALGO={}", choice.name);
+      }
+      return;
+    case Mode::automatic:
+      e.slot = model_choice(st, key);
+      return;
+    case Mode::selection: {
+      const CallShape shape{key.coll, st.p, key.count, element_size(key.dtype), key.in_place};
+      const std::string mpich = select_mpich_algorithm(*lib().config.selection, shape);
+      const std::string ours = mpich.empty() ? std::string() : collbench_algorithm(key.coll, mpich);
+      e.slot = ours.empty() ? -1 : algorithm_slot(key.coll, ours);
+      if (e.slot < 0) {
+        e.fallback = Fallback::model_choice;
+        e.detail = mpich.empty() ? "no branch of the file matches" : mpich;
+      }
+      return;
+    }
+  }
+}
+
+std::size_t align64(std::size_t n) { return (n + 63) / 64 * 64; }
+
+Entry& entry_for(CommState& st, const CallKey& key) {
+  const unsigned gen = lib().generation.load(std::memory_order_acquire);
+  if (st.generation != gen) {
+    st.cache.clear();
+    st.generation = gen;
+  }
+  if (const auto it = st.cache.find(key); it != st.cache.end()) return *it->second;
+  if (st.cache.size() >= kMaxEntries) st.cache.clear();
+  auto e = std::make_unique<Entry>();
+  choose(st, key, *e);
+  if (e->slot > 0) {
+    CollParams params;
+    params.coll = key.coll;
+    params.p = st.p;
+    params.rank = st.rank;
+    params.count = key.count;
+    params.dtype = key.dtype;
+    params.op = key.op;
+    params.in_place = key.in_place;
+    const AlgorithmEntry& algo = algorithms_for(key.coll)[static_cast<std::size_t>(e->slot - 1)];
+    const Schedule sched = make_schedule(algo, params);
+    e->plan = plan_schedule(sched);
+    std::size_t at = 0;
+    for (std::size_t bytes : e->plan.scratch_bytes) {
+      e->scratch_offsets.push_back(at);
+      at += align64(bytes);
+    }
+    e->staging_offset = at;
+    at += align64(e->plan.staging_bytes);
+    e->input_bytes = sched.input_count() * e->plan.elem;
+    if (e->plan.writes_input) {
+      e->input_copy_offset = at;
+      at += align64(e->input_bytes);
+    }
+    e->arena_bytes = at;
+  }
+  return *st.cache.emplace(key, std::move(e)).first->second;
+}
+
+void run_entry(CommState& st, const Entry& e, const Call& c) {
+  if (st.arena.size() < e.arena_bytes) st.arena = AlignedBuffer(e.arena_bytes);
+  const MpiSchedulePlan& plan = e.plan;
+  st.bases.resize(plan.slot_count());
+  auto* recv = static_cast<std::byte*>(c.recv);
+  const std::size_t block = c.count * c.elem;
+  if (c.in_place) {
+    const InPlaceLayout lay = in_place_layout(c.coll, st.p, st.rank, c.count);
+    st.bases[kInput] = recv + lay.input_offset * c.elem;
+    st.bases[kOutput] = recv + lay.output_offset * c.elem;
+  } else {
+    // The plan only writes the input view when it says so; then it gets a copy.
+    st.bases[kInput] = const_cast<std::byte*>(static_cast<const std::byte*>(c.send));
+    st.bases[kOutput] = recv;
+  }
+  for (std::size_t k = 0; k < e.scratch_offsets.size(); ++k)
+    st.bases[kScratch0 + k] = st.arena.data() + e.scratch_offsets[k];
+  st.bases[plan.staging_slot()] = st.arena.data() + e.staging_offset;
+  if (plan.writes_input) {
+    std::byte* copy = st.arena.data() + e.input_copy_offset;
+    if (e.input_bytes) std::memcpy(copy, c.send, e.input_bytes);
+    st.bases[kInput] = copy;
+  }
+  if (st.requests.size() < plan.max_posts) st.requests.resize(plan.max_posts);
+  run_plan(plan, st.bases, st.comm, st.wait, st.requests);
+  // MPI puts an in-place reduce-scatter's block at the start of the buffer;
+  // collbench's in-place layout leaves it at the rank's own block.
+  if (c.in_place && c.coll == Collective::reduce_scatter && st.rank > 0 && block)
+    std::memmove(recv, recv + static_cast<std::size_t>(st.rank) * block, block);
+}
+
+template <class Pmpi>
+int intercept(const Call& c, Pmpi&& pmpi) {
+  const Choice& choice = lib().config.choice[static_cast<int>(c.coll)];
+  if (choice.mode == Mode::mpi) {
+    const Stopwatch watch;
+    const int rc = pmpi();
+    count_call(c.coll, kMpiSlot, library_bytes(c), watch.nanos());
+    return rc;
+  }
+  if (c.comm == MPI_COMM_NULL) return pmpi();  // MPI reports the error
+  try {
+    if (c.why) return fall_back(c, *c.why, c.detail, pmpi);
+    const Stopwatch watch;
+    CommState& st = state_of(c.comm, lib().config.wait);
+    if (st.inter) return fall_back(c, Fallback::intercommunicator, {}, pmpi);
+    const std::size_t bytes =
+        std::max(input_count(c.coll, st.p, c.count), output_count(c.coll, st.p, c.count)) *
+        c.elem;
+    if (bytes > lib().config.max_bytes)
+      return fall_back(c, Fallback::size_limit,
+                       fmt::format("{} B > {} B", bytes, lib().config.max_bytes), pmpi);
+    const Entry& e = entry_for(st, {c.coll, c.dtype, c.op, c.in_place, c.count});
+    if (e.fallback) return fall_back(c, *e.fallback, e.detail, pmpi);
+    if (e.slot == kMpiSlot) {
+      const int rc = pmpi();
+      count_call(c.coll, kMpiSlot, bytes, watch.nanos());
+      return rc;
+    }
+    run_entry(st, e, c);
+    count_call(c.coll, e.slot, bytes, watch.nanos());
+    return MPI_SUCCESS;
+  } catch (const std::exception& ex) {
+    fatal(c.coll, ex);
+  }
+}
+
+// Reductions: a predefined type collbench reduces and a built-in op it has.
+void classify_reduction(Call& c, MPI_Datatype type, MPI_Op op) {
+  if (const auto d = reduction_type(type)) {
+    c.dtype = *d;
+    c.elem = element_size(*d);
+  } else {
+    c.why = contiguous_size(type) ? Fallback::datatype : Fallback::derived_datatype;
+    c.detail = type_name(type);
+    return;
+  }
+  if (const auto o = builtin_op(op)) {
+    c.op = *o;
+  } else {
+    c.why = is_user_op(op) ? Fallback::user_op : Fallback::op;
+    c.detail = op_name(op);
+  }
+}
+
+// Data movement: both sides contiguous and of the same size; runs as bytes.
+void classify_movement(Call& c, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                       int recvcount, MPI_Datatype recvtype) {
+  c.mpi_count = recvcount;
+  c.mpi_type = recvtype;
+  const auto rsize = contiguous_size(recvtype);
+  if (!rsize) {
+    c.why = Fallback::derived_datatype;
+    c.detail = type_name(recvtype);
+    return;
+  }
+  const std::size_t bytes = static_cast<std::size_t>(std::max(recvcount, 0)) * *rsize;
+  if (!c.in_place) {
+    const auto ssize = contiguous_size(sendtype);
+    if (!ssize) {
+      c.why = Fallback::derived_datatype;
+      c.detail = type_name(sendtype);
+      return;
+    }
+    if (static_cast<std::size_t>(std::max(sendcount, 0)) * *ssize != bytes) {
+      c.why = Fallback::type_mismatch;
+      return;
+    }
+  }
+  (void)sendbuf;
+  c.dtype = DataType::uint8;
+  c.elem = 1;
+  c.count = bytes;
+}
+
+Call make_call(Collective coll, MPI_Comm comm, const void* sendbuf, void* recvbuf) {
+  Call c{coll, comm, sendbuf, recvbuf};
+  c.in_place = sendbuf == MPI_IN_PLACE;
+  if (c.in_place) c.send = nullptr;
+  if (recvbuf == MPI_IN_PLACE) {
+    c.why = Fallback::in_place_form;
+    c.detail = "MPI_IN_PLACE as the receive buffer";
+  }
+  return c;
+}
+
+}  // namespace
+}  // namespace cb::pmpi
+
+using namespace cb;
+using namespace cb::pmpi;
+
+extern "C" {
+
+int MPI_Init(int* argc, char*** argv) {
+  const int rc = PMPI_Init(argc, argv);
+  if (rc == MPI_SUCCESS) setup();
+  return rc;
+}
+
+int MPI_Init_thread(int* argc, char*** argv, int required, int* provided) {
+  const int rc = PMPI_Init_thread(argc, argv, required, provided);
+  if (rc == MPI_SUCCESS) setup();
+  return rc;
+}
+
+int MPI_Finalize() {
+  if (lib().ready.exchange(false)) {
+    Inside guard;
+    if (lib().config.report && lib().world_rank == 0)
+      std::fputs(report().c_str(), stderr);
+    free_keyval();
+  }
+  return PMPI_Finalize();
+}
+
+int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                  MPI_Comm comm) {
+  const auto pmpi = [&] { return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm); };
+  if (t_inside || count < 0 || !active()) return pmpi();
+  Inside guard;
+  Call c = make_call(Collective::allreduce, comm, sendbuf, recvbuf);
+  c.mpi_count = count;
+  c.mpi_type = datatype;
+  c.count = static_cast<std::size_t>(count);
+  if (!c.why) classify_reduction(c, datatype, op);
+  return intercept(c, pmpi);
+}
+
+int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
+                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  const auto pmpi = [&] {
+    return PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm);
+  };
+  if (t_inside || recvcount < 0 || !active()) return pmpi();
+  Inside guard;
+  Call c = make_call(Collective::reduce_scatter, comm, sendbuf, recvbuf);
+  c.mpi_count = recvcount;
+  c.mpi_type = datatype;
+  c.count = static_cast<std::size_t>(recvcount);
+  if (!c.why) classify_reduction(c, datatype, op);
+  return intercept(c, pmpi);
+}
+
+int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  const auto pmpi = [&] {
+    return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  };
+  if (t_inside || recvcount < 0 || !active()) return pmpi();
+  Inside guard;
+  Call c = make_call(Collective::allgather, comm, sendbuf, recvbuf);
+  if (!c.why) classify_movement(c, sendbuf, sendcount, sendtype, recvcount, recvtype);
+  return intercept(c, pmpi);
+}
+
+int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                 int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  const auto pmpi = [&] {
+    return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  };
+  if (t_inside || recvcount < 0 || !active()) return pmpi();
+  Inside guard;
+  Call c = make_call(Collective::alltoall, comm, sendbuf, recvbuf);
+  if (!c.why) classify_movement(c, sendbuf, sendcount, sendtype, recvcount, recvtype);
+  return intercept(c, pmpi);
+}
+
+int collbench_pmpi_set_algorithm(const char* collective, const char* value) {
+  if (!value) return -1;
+  try {
+    Config& config = lib().config;
+    if (collective) {
+      const Collective coll = parse_collective(collective);
+      config.choice[static_cast<int>(coll)] =
+          parse_choice(coll, env_name(coll), value, config, true);
+    } else {
+      std::array<Choice, 4> next;
+      for (Collective coll : kAllCollectives)
+        next[static_cast<int>(coll)] = parse_choice(coll, "COLLBENCH_ALGO", value, config, false);
+      config.choice = next;
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "collbench-pmpi: %s\n", e.what());
+    return -1;
+  }
+  lib().generation.fetch_add(1, std::memory_order_acq_rel);
+  return 0;
+}
+
+unsigned long long collbench_pmpi_calls(const char* collective, const char* algorithm) {
+  if (!collective || !algorithm) return 0;
+  try {
+    const Collective coll = parse_collective(collective);
+    const int slot = std::string_view(algorithm) == "mpi" ? kMpiSlot
+                                                          : algorithm_slot(coll, algorithm);
+    return slot < 0 ? 0 : calls(coll, slot);
+  } catch (const std::exception&) {
+    return 0;
+  }
+}
+
+unsigned long long collbench_pmpi_fallbacks(const char* collective) {
+  if (!collective) return 0;
+  try {
+    const Collective coll = parse_collective(collective);
+    unsigned long long n = 0;
+    for (int f = 0; f < static_cast<int>(Fallback::count_); ++f)
+      n += fallbacks(coll, static_cast<Fallback>(f));
+    return n;
+  } catch (const std::exception&) {
+    return 0;
+  }
+}
+
+}  // extern "C"
