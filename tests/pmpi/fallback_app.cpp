@@ -63,10 +63,13 @@ int main(int argc, char** argv) {
                me);
     MPI_Comm_free(&half);
 
-    // Falls back: every other int of a 4-int block (a strided vector type).
-    MPI_Datatype strided;
-    MPI_Type_vector(2, 1, 2, MPI_INT, &strided);
+    // Falls back: every other int of a 4-int block (a strided vector type,
+    // resized to span the whole block).
+    MPI_Datatype vec, strided;
+    MPI_Type_vector(2, 1, 2, MPI_INT, &vec);
+    MPI_Type_create_resized(vec, 0, 4 * sizeof(int), &strided);
     MPI_Type_commit(&strided);
+    MPI_Type_free(&vec);
     const int send[4] = {me * 4, -1, me * 4 + 1, -1};
     std::vector<int> recv(static_cast<std::size_t>(4 * p), -7);
     MPI_Allgather(send, 1, strided, recv.data(), 1, strided, MPI_COMM_WORLD);

@@ -2,6 +2,8 @@
 // size bucket), and the calls that went to the MPI library instead, with why.
 // COLLBENCH_REPORT=1 prints them at MPI_Finalize on rank 0 of MPI_COMM_WORLD
 // (that rank's own counts: every rank makes the same calls, times differ).
+// Time is wall time inside the call, without the one-time set-up of a
+// communicator and of a call shape (its schedule).
 //
 // Counting is lock-free (relaxed atomics in fixed arrays), so concurrent
 // callers under MPI_THREAD_MULTIPLE never wait on each other. Time is only
