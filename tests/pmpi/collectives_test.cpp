@@ -75,6 +75,7 @@ std::vector<std::byte> call(Collective coll, bool use_pmpi, MPI_Comm comm, bool 
   const InPlaceLayout lay = in_place_layout(coll, p, me, count);
   std::vector<std::byte> buf(std::max(lay.total, std::max(out_n, input_count(coll, p, count))) *
                              elem);
+  const std::vector<std::byte> original = in;
   const void* send = MPI_IN_PLACE;
   if (in_place) {
     std::memcpy(buf.data() + lay.input_offset * elem, in.data(), in.size());
@@ -101,6 +102,10 @@ std::vector<std::byte> call(Collective coll, bool use_pmpi, MPI_Comm comm, bool 
       break;
   }
   EXPECT_EQ(rc, MPI_SUCCESS);
+  // MPI's send buffer is read-only: no schedule may have written it.
+  if (!in_place) {
+    EXPECT_EQ(in, original) << to_string(coll) << ": the send buffer changed";
+  }
   buf.resize(out_n * elem);
   return buf;
 }
@@ -109,6 +114,18 @@ class PmpiCollectives : public ::testing::Test {
  protected:
   void SetUp() override {
     ASSERT_TRUE(api_.loaded()) << "libcollbench-pmpi.so is not preloaded (LD_PRELOAD)";
+  }
+  // Only rank 0 reports: it fails too when any other rank did (PMPI_, so the
+  // verdict never depends on the library under test).
+  void TearDown() override {
+    int mine = HasFailure() ? 1 : 0, ranks = 0, me = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    std::vector<int> all(256, 0);
+    PMPI_Comm_size(MPI_COMM_WORLD, &ranks);
+    PMPI_Gather(&mine, 1, MPI_INT, all.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (me == 0)
+      for (int r = 1; r < ranks && r < 256; ++r)
+        if (all[static_cast<std::size_t>(r)]) ADD_FAILURE() << "rank " << r << " failed this test";
   }
 
   // Every algorithm of every collective on `comm`: integers against PMPI_,
@@ -205,6 +222,36 @@ TEST_F(PmpiCollectives, IntegerTypesAndOpsMatchMpi) {
   }
   EXPECT_EQ(api_.fallbacks("allreduce"), 0u);
 }
+
+#ifdef MPIX_C_FLOAT16
+// fp16 (MPIX_C_FLOAT16) reduces with collbench's fp16 arithmetic: equal to
+// the reference executor's bits, for every allreduce and reduce-scatter.
+TEST_F(PmpiCollectives, Float16MatchesTheReference) {
+  int p = 0, me = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &p);
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  for (Collective coll : {Collective::allreduce, Collective::reduce_scatter}) {
+    for (const AlgorithmEntry& algo : algorithms_for(coll)) {
+      ASSERT_EQ(api_.set(coll_name(coll).c_str(), std::string(algo.name).c_str()), 0);
+      const std::size_t count = 9;
+      // Small integers and halves are exact in fp16; their sums round.
+      const auto in = inputs<std::uint16_t>(coll, p, count, [](int r, std::size_t i) {
+        const std::uint16_t one = 0x3C00;  // 1.0
+        return static_cast<std::uint16_t>(one + ((r * 7 + i * 3) % 64) * 16);
+      });
+      std::vector<Schedule> all;
+      for (int r = 0; r < p; ++r)
+        all.push_back(make_schedule(
+            algo, CollParams{coll, p, r, count, DataType::fp16, ReduceOp::sum, false, 0}));
+      const auto expect = run_reference(all, in);
+      const auto got =
+          call(coll, false, MPI_COMM_WORLD, false, in[me], count, MPIX_C_FLOAT16, 2, MPI_SUM);
+      EXPECT_EQ(got, expect[me]) << coll_name(coll) << "/" << algo.name;
+    }
+  }
+  EXPECT_EQ(api_.fallbacks("allreduce") + api_.fallbacks("reduce_scatter"), 0u);
+}
+#endif
 
 // A communicator freed by the application takes its cached state with it;
 // a new one made afterwards works (the attribute's delete callback ran and

@@ -6,7 +6,7 @@
 // other repeat, so drift hits both alike; each repeat gives one ratio
 // (intercepted / direct) and the summary is their median and range.
 //
-// usage: mpiexec -bind-to core -n 2 -genv LD_PRELOAD .../libcollbench-pmpi.so \
+// usage: mpiexec -bind-to core -n 2 -genv LD_PRELOAD .../libcollbench-pmpi.so
 //          pmpi_overhead [ALGO=rhd] [BYTES=8] [REPEATS=21] [ITERATIONS=5000]
 #include <dlfcn.h>
 #include <fmt/format.h>
