@@ -26,11 +26,11 @@ std::string env_or_empty(const char* name) {
 
 // Runs `mpiexec -n ranks` of the app with the library preloaded and
 // `settings` (VAR=value ...) in its environment; stdout and stderr together.
-Result launch(const std::string& settings, int ranks = 3) {
+Result launch(const std::string& settings, int ranks = 3, const char* app = "PMPI_APP") {
   const std::string cmd =
       fmt::format("env {} {} -n {} -genv LD_PRELOAD {} {} 2>&1", settings,
                   env_or_empty("PMPI_MPIEXEC"), ranks, env_or_empty("PMPI_LIB"),
-                  env_or_empty("PMPI_APP"));
+                  env_or_empty(app));
   Result r;
   FILE* pipe = popen(cmd.c_str(), "r");
   if (!pipe) return r;
@@ -141,6 +141,18 @@ TEST_F(PmpiLaunch, SelectionFileRoutesCalls) {
   EXPECT_NE(r.output.find("allreduce       butterfly   17..32 B"), std::string::npos)
       << r.output;
   EXPECT_NE(r.output.find("alltoall        naive"), std::string::npos) << r.output;
+}
+
+// Concurrent collectives on distinct communicators from two threads.
+TEST_F(PmpiLaunch, ThreadMultipleOnDistinctCommunicators) {
+  if (env_or_empty("PMPI_THREADS_APP").empty()) GTEST_SKIP() << "PMPI_THREADS_APP unset";
+  const Result r = launch("COLLBENCH_ALGO=ring", 2, "PMPI_THREADS_APP");
+  EXPECT_EQ(r.status, 0) << r.output;
+  if (r.output.find("threads-app: skipped") != std::string::npos)
+    GTEST_SKIP() << "this MPI does not provide MPI_THREAD_MULTIPLE";
+  EXPECT_EQ(occurrences(r.output, "threads-app: ok"), 2) << r.output;
+  // Rank 0: 2 threads x 100 rounds x (allreduce + allgather), all as ring.
+  EXPECT_EQ(occurrences(r.output, "threads-app: ring schedules 400"), 1) << r.output;
 }
 
 }  // namespace
