@@ -102,10 +102,10 @@ std::optional<std::size_t> contiguous_size(MPI_Datatype type) {
 std::string type_name(MPI_Datatype type) {
   for (const TypeRow& row : kTypes)
     if (row.type == type) return row.name;
-  int combiner = 0, ni = 0, na = 0, nd = 0;
-  if (PMPI_Type_get_envelope(type, &ni, &na, &nd, &combiner) == MPI_SUCCESS &&
-      combiner == MPI_COMBINER_NAMED)
-    return "a predefined datatype collbench does not reduce";
+  char name[MPI_MAX_OBJECT_NAME] = {};
+  int len = 0;
+  if (PMPI_Type_get_name(type, name, &len) == MPI_SUCCESS && len > 0)
+    return std::string(name, static_cast<std::size_t>(len));
   return "a derived datatype";
 }
 

@@ -29,7 +29,7 @@ bool is_user_op(MPI_Op op);
 // Bytes of one element of `type` when its elements are contiguous bytes,
 // else nullopt. Never calls an intercepted function.
 std::optional<std::size_t> contiguous_size(MPI_Datatype type);
-// A short name for notices: "MPI_INT", "MPI_SUM", or "a derived datatype".
+// A short name for notices: "MPI_INT", "MPI_BYTE", "MPI_SUM", "a user-defined op".
 std::string type_name(MPI_Datatype type);
 std::string op_name(MPI_Op op);
 
