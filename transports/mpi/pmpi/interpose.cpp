@@ -217,14 +217,8 @@ Entry& entry_for(CommState& st, const CallKey& key) {
   auto e = std::make_unique<Entry>();
   choose(st, key, *e);
   if (e->slot > 0) {
-    CollParams params;
-    params.coll = key.coll;
-    params.p = st.p;
-    params.rank = st.rank;
-    params.count = key.count;
-    params.dtype = key.dtype;
-    params.op = key.op;
-    params.in_place = key.in_place;
+    const CollParams params{key.coll, st.p,  st.rank,      key.count,
+                            key.dtype, key.op, key.in_place, 0};
     const AlgorithmEntry& algo = algorithms_for(key.coll)[static_cast<std::size_t>(e->slot - 1)];
     const Schedule sched = make_schedule(algo, params);
     e->plan = plan_schedule(sched);

@@ -17,6 +17,8 @@
 #include <string>
 #include <vector>
 
+#include "transports/mpi/pmpi/bench/osu_method.hpp"
+
 namespace {
 
 [[noreturn]] void usage(int rank, const char* bad) {
@@ -73,16 +75,9 @@ int main(int argc, char** argv) {
     const bool large = bytes >= 64 * 1024;
     const long iters = iterations ? iterations : (large ? 100 : 1000);
     const long warm = skip ? skip : (large ? 20 : 200);
-    MPI_Barrier(MPI_COMM_WORLD);
-    double timer = 0;
-    for (long i = 0; i < iters + warm; ++i) {
-      const double t0 = MPI_Wtime();
+    const double latency = osu_average_us(MPI_COMM_WORLD, iters, warm, [&] {
       MPI_Allreduce(in.data(), out.data(), count, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
-      const double t1 = MPI_Wtime();
-      if (i >= warm) timer += t1 - t0;
-      MPI_Barrier(MPI_COMM_WORLD);
-    }
-    const double latency = timer * 1e6 / static_cast<double>(iters);
+    });
     double lo = 0, hi = 0, sum = 0;
     MPI_Reduce(&latency, &lo, 1, MPI_DOUBLE, MPI_MIN, 0, MPI_COMM_WORLD);
     MPI_Reduce(&latency, &hi, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);

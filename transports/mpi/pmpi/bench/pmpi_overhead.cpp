@@ -19,22 +19,15 @@
 
 #include "algorithms/registry.hpp"
 #include "transports/mpi/schedule_operation.hpp"
+#include "transports/mpi/pmpi/bench/osu_method.hpp"
 #include "transports/mpi/wait.hpp"
 
 namespace {
 
+// Average over ranks of the OSU latency (PMPI_, never intercepted).
 template <class Call>
 double osu_latency_us(long iterations, long skip, Call&& call) {
-  MPI_Barrier(MPI_COMM_WORLD);
-  double timer = 0;
-  for (long i = 0; i < iterations + skip; ++i) {
-    const double t0 = MPI_Wtime();
-    call();
-    const double t1 = MPI_Wtime();
-    if (i >= skip) timer += t1 - t0;
-    MPI_Barrier(MPI_COMM_WORLD);
-  }
-  const double mine = timer * 1e6 / static_cast<double>(iterations);
+  const double mine = osu_average_us(MPI_COMM_WORLD, iterations, skip, call);
   double sum = 0;
   int p = 0;
   MPI_Comm_size(MPI_COMM_WORLD, &p);
