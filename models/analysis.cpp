@@ -4,10 +4,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
+#include <limits>
+#include <cstring>
 #include <set>
 
 #include "models/crossover.hpp"
 #include "models/lower_bound.hpp"
+#include "models/schedule_model.hpp"
 
 namespace cb::models {
 
@@ -16,20 +20,62 @@ std::string describe(const GroupKey& g) {
                      g.op.empty() ? "" : g.op + "/", g.placement + "/", g.ranks);
 }
 
-bool BestAtSize::model_right() const {
-  std::size_t pos = 0;
-  while (pos <= predicted_best.size()) {
-    const std::size_t end = std::min(predicted_best.find('|', pos), predicted_best.size());
-    if (predicted_best.compare(pos, end - pos, measured_best) == 0) return true;
-    pos = end + 1;
-  }
+std::string calibration_label(std::string_view terms) {
+  return terms.empty() ? std::string(kByCalibration) : fmt::format("{}+{}", kByCalibration, terms);
+}
+
+bool tie_sets_overlap(std::string_view a, std::string_view b) {
+  const auto members = [](std::string_view s) {
+    std::set<std::string_view> out;
+    std::size_t pos = 0;
+    while (pos <= s.size()) {
+      const std::size_t end = std::min(s.find('|', pos), s.size());
+      if (end > pos) out.insert(s.substr(pos, end - pos));
+      pos = end + 1;
+    }
+    return out;
+  };
+  const auto ma = members(a);
+  for (std::string_view x : members(b))
+    if (ma.count(x)) return true;
   return false;
+}
+
+bool BestAtSize::model_right() const { return tie_sets_overlap(predicted_best, measured_best); }
+
+const CalibrationInput* calibration_for(const Analysis& a, const std::string& transport) {
+  for (const CalibrationInput& c : a.calibrations)
+    if (c.transport == transport) return &c;
+  return nullptr;
 }
 
 namespace {
 
+// Seconds for (algorithm, scenario, count) under one parameter set.
+using Predictor = std::function<double(const AlgorithmEntry&, const Scenario&, std::uint64_t)>;
+
+Predictor closed_form(const ModelParams& m) {
+  return [m](const AlgorithmEntry& a, const Scenario& s, std::uint64_t count) {
+    return predict_seconds(a, s, count, m);
+  };
+}
+
+Predictor schedule_priced(const CalibrationInput& c, std::string terms) {
+  return [&c, terms](const AlgorithmEntry& a, const Scenario& s, std::uint64_t count) {
+    return priced_seconds(features_for(a, s, count), c.params, c.terms, terms);
+  };
+}
+
 GroupKey group_of(const ConfigKey& k) {
   return {k.transport, k.coll, k.dtype, k.op, k.placement, k.ranks};
+}
+
+TimeCI ci_of(const Measurement& m) {
+  // A results file without CI columns: the median alone (no crossover can
+  // then be shown to be separated).
+  if (std::isnan(m.ci_lo_s) || std::isnan(m.ci_hi_s) || (m.ci_lo_s <= 0 && m.ci_hi_s <= 0))
+    return {m.time_s, m.time_s, m.time_s};
+  return {m.time_s, std::min(m.ci_lo_s, m.time_s), std::max(m.ci_hi_s, m.time_s)};
 }
 
 std::vector<ConfigResult> fit_configs(const ResultsFile& results, const AnalysisOptions& opt) {
@@ -93,14 +139,14 @@ TransportFit fit_transport(const std::string& transport, const ResultsFile& resu
 }
 
 void add_predictions(Analysis& a, const std::vector<const Measurement*>& rows,
-                     const std::vector<Cost>& basis, const ModelParams& params,
-                     const char* source) {
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    const Measurement& m = *rows[i];
+                     const ModelParams& params, const Predictor& predict,
+                     const std::string& source) {
+  for (const Measurement* mp : rows) {
+    const Measurement& m = *mp;
     Prediction p;
     p.row = &m;
     p.params = source;
-    p.predicted_s = seconds(basis[i], params);
+    p.predicted_s = predict(*m.entry, m.scenario, m.count);
     p.rel_err = (p.predicted_s - m.time_s) / m.time_s;
     p.lower_bound_s =
         seconds(lower_bound(m.scenario.coll, m.scenario.p, static_cast<double>(m.bytes)), params);
@@ -108,94 +154,185 @@ void add_predictions(Analysis& a, const std::vector<const Measurement*>& rows,
   }
 }
 
-// Crossovers and best choices of one group under one parameter set.
-void compare_algorithms(Analysis& a, const GroupKey& g,
-                        const std::vector<const ConfigResult*>& configs, const ModelParams& params,
-                        const char* source) {
-  // Sizes (bytes > 0) -> measured time per algorithm.
-  std::map<std::uint64_t, std::map<std::string, double>> at;
-  for (const ConfigResult* c : configs)
+// Crossover groups (identical_schedule_groups) between the smallest and the
+// largest measured count.
+std::vector<std::size_t> identical_groups(const std::vector<const ConfigResult*>& configs) {
+  const Scenario& s = configs.front()->points.front()->scenario;
+  std::uint64_t lo = std::numeric_limits<std::uint64_t>::max(), hi = 0;
+  std::vector<const AlgorithmEntry*> entries;
+  for (const ConfigResult* c : configs) {
+    entries.push_back(c->points.front()->entry);
     for (const Measurement* m : c->points)
-      if (m->bytes > 0) at[m->bytes][c->key.algorithm] = m->time_s;
-  const Measurement& any = *configs.front()->points.front();
-  Scenario s = any.scenario;
-
-  for (std::size_t i = 0; i < configs.size(); ++i) {
-    for (std::size_t j = i + 1; j < configs.size(); ++j) {
-      const ConfigResult& ca = *configs[i];
-      const ConfigResult& cb = *configs[j];
-      std::vector<double> n, ta, tb;
-      for (const auto& [bytes, times] : at) {
-        const auto ia = times.find(ca.key.algorithm), ib = times.find(cb.key.algorithm);
-        if (ia == times.end() || ib == times.end()) continue;
-        n.push_back(static_cast<double>(bytes));
-        ta.push_back(ia->second);
-        tb.push_back(ib->second);
+      if (m->count > 0) {
+        lo = std::min(lo, m->count);
+        hi = std::max(hi, m->count);
       }
-      if (n.size() < 2) continue;
-      PairCrossover pc;
-      pc.group = g;
-      pc.params = source;
-      pc.algo_a = ca.key.algorithm;
-      pc.algo_b = cb.key.algorithm;
-      for (const MeasuredCrossing& x : measured_crossings(n, ta, tb)) pc.measured_B.push_back(x.bytes);
-      pc.measured_faster_below = ta.front() <= tb.front() ? pc.algo_a : pc.algo_b;
-      const auto lo = count_for_bytes(s.coll, s.p, s.dtype, static_cast<std::uint64_t>(n.front()));
-      const auto hi = count_for_bytes(s.coll, s.p, s.dtype, static_cast<std::uint64_t>(n.back()));
-      for (const PredictedCrossing& x :
-           predicted_crossings(*ca.points.front()->entry, *cb.points.front()->entry, s, params,
-                               *lo, *hi))
-        pc.predicted_B.push_back(static_cast<double>(bytes_for_count(s.coll, s.p, s.dtype, x.count)));
-      const double pa = predict_seconds(*ca.points.front()->entry, s, *lo, params);
-      const double pb = predict_seconds(*cb.points.front()->entry, s, *lo, params);
-      pc.predicted_faster_below = pa <= pb ? pc.algo_a : pc.algo_b;
-      a.crossovers.push_back(std::move(pc));
-    }
   }
+  return identical_schedule_groups(entries, s, lo, hi);
+}
 
+// Best choices of one group under one predictor (every size measured for two
+// or more algorithms).
+void best_choices(Analysis& a, const GroupKey& g, const std::vector<const ConfigResult*>& configs,
+                  const Predictor& predict, const std::string& source) {
+  std::map<std::uint64_t, std::map<std::string, const Measurement*>> at;
   std::map<std::string, const AlgorithmEntry*> entries;
-  for (const ConfigResult* c : configs) entries[c->key.algorithm] = c->points.front()->entry;
-  for (const auto& [bytes, times] : at) {
-    if (times.size() < 2) continue;
-    const auto count = count_for_bytes(s.coll, s.p, s.dtype, bytes);
+  for (const ConfigResult* c : configs) {
+    entries[c->key.algorithm] = c->points.front()->entry;
+    for (const Measurement* m : c->points)
+      if (m->bytes > 0) at[m->bytes][c->key.algorithm] = m;
+  }
+  for (const auto& [bytes, rows] : at) {
+    if (rows.size() < 2) continue;
+    const Measurement& any = *rows.begin()->second;
     BestAtSize b;
     b.group = g;
     b.params = source;
     b.bytes = bytes;
     std::map<std::string, double> pred;
     double best_pred = std::numeric_limits<double>::infinity();
-    for (const auto& [algo, t] : times) {
-      pred[algo] = predict_seconds(*entries.at(algo), s, *count, params);
+    const Measurement* fastest = nullptr;
+    for (const auto& [algo, m] : rows) {
+      pred[algo] = predict(*entries.at(algo), any.scenario, m->count);
       best_pred = std::min(best_pred, pred[algo]);
+      if (!fastest || m->time_s < fastest->time_s) fastest = m;
     }
-    // Algorithms the model cannot tell apart (equal cost, e.g. at p = 2) are
-    // its choice together; the best measured of them counts.
+    const TimeCI best_ci = ci_of(*fastest);
+    b.measured_best_s = fastest->time_s;
     b.predicted_best_measured_s = std::numeric_limits<double>::infinity();
-    b.measured_best_s = std::numeric_limits<double>::infinity();
-    for (const auto& [algo, t] : times) {
+    for (const auto& [algo, m] : rows) {
       if (pred[algo] <= best_pred * (1 + 1e-9)) {
         b.predicted_best += (b.predicted_best.empty() ? "" : "|") + algo;
-        b.predicted_best_measured_s = std::min(b.predicted_best_measured_s, t);
+        b.predicted_best_measured_s = std::min(b.predicted_best_measured_s, m->time_s);
       }
-      if (t < b.measured_best_s) {
-        b.measured_best_s = t;
-        b.measured_best = algo;
-      }
+      if (ci_of(*m).lo <= best_ci.hi)
+        b.measured_best += (b.measured_best.empty() ? "" : "|") + algo;
     }
     b.regret = b.predicted_best_measured_s / b.measured_best_s - 1;
     a.best.push_back(std::move(b));
   }
 }
 
+// Predicted and measured crossovers of one group under one predictor.
+void crossovers(Analysis& a, const GroupKey& g, const std::vector<const ConfigResult*>& configs,
+                const std::vector<std::size_t>& rep, const Predictor& predict,
+                const std::string& source) {
+  std::vector<std::string> names(configs.size());
+  for (std::size_t i = 0; i < configs.size(); ++i)
+    if (rep[i] == i) {
+      names[i] = configs[i]->key.algorithm;
+      for (std::size_t j = i + 1; j < configs.size(); ++j)
+        if (rep[j] == i) names[i] += "=" + configs[j]->key.algorithm;
+    }
+  const Scenario& s = configs.front()->points.front()->scenario;
+  for (std::size_t i = 0; i < configs.size(); ++i) {
+    if (rep[i] != i) continue;
+    for (std::size_t j = i + 1; j < configs.size(); ++j) {
+      if (rep[j] != j) continue;
+      const ConfigResult& ca = *configs[i];
+      const ConfigResult& cb = *configs[j];
+      std::map<std::uint64_t, std::pair<const Measurement*, const Measurement*>> common;
+      for (const Measurement* m : ca.points)
+        if (m->bytes > 0) common[m->bytes].first = m;
+      for (const Measurement* m : cb.points)
+        if (m->bytes > 0) common[m->bytes].second = m;
+      std::vector<double> n;
+      std::vector<TimeCI> ta, tb;
+      std::uint64_t lo = 0, hi = 0;
+      for (const auto& [bytes, pair] : common) {
+        if (!pair.first || !pair.second) continue;
+        if (n.empty()) lo = pair.first->count;
+        hi = pair.first->count;
+        n.push_back(static_cast<double>(bytes));
+        ta.push_back(ci_of(*pair.first));
+        tb.push_back(ci_of(*pair.second));
+      }
+      if (n.size() < 2) continue;
+      PairCrossover pc;
+      pc.group = g;
+      pc.params = source;
+      pc.algo_a = names[i];
+      pc.algo_b = names[j];
+      for (const MeasuredCrossing& x : separated_crossings(n, ta, tb))
+        pc.measured_B.push_back(three_digits(x.bytes));
+      pc.measured_faster_below = ta.front().hi < tb.front().lo   ? pc.algo_a
+                                 : tb.front().hi < ta.front().lo ? pc.algo_b
+                                                                 : "tie";
+      const AlgorithmEntry& ea = *ca.points.front()->entry;
+      const AlgorithmEntry& eb = *cb.points.front()->entry;
+      const auto fa = [&](std::uint64_t c) { return predict(ea, s, c); };
+      const auto fb = [&](std::uint64_t c) { return predict(eb, s, c); };
+      for (const PredictedCrossing& x : grid_crossings(fa, fb, lo, hi))
+        pc.predicted_B.push_back(
+            three_digits(static_cast<double>(bytes_for_count(s.coll, s.p, s.dtype, x.count))));
+      pc.predicted_faster_below = fa(lo) <= fb(lo) ? pc.algo_a : pc.algo_b;
+      a.crossovers.push_back(std::move(pc));
+    }
+  }
+}
+
+double median_or_nan(std::vector<double> v) {
+  return v.empty() ? std::numeric_limits<double>::quiet_NaN() : median(std::move(v));
+}
+
 }  // namespace
+
+std::vector<Grade> grades_of(const Analysis& a) {
+  std::vector<Grade> out;
+  std::map<std::pair<std::string, std::string>, Grade> by;
+  std::map<std::pair<std::string, std::string>, std::map<Collective, std::vector<double>>> coll;
+  std::map<std::pair<std::string, std::string>, std::pair<std::vector<double>, std::vector<double>>>
+      err;
+  for (const Prediction& p : a.predictions) {
+    if (p.params == kByConfig) continue;
+    const auto key = std::make_pair(p.params, p.row->transport);
+    const double e = std::fabs(p.rel_err);
+    if (static_cast<double>(p.row->bytes) >= kLargeBytes) {
+      err[key].first.push_back(e);
+      coll[key][p.row->scenario.coll].push_back(e);
+    } else {
+      err[key].second.push_back(e);
+    }
+  }
+  for (const auto& [key, e] : err) {
+    Grade& g = by[key];
+    g.params = key.first;
+    g.transport = key.second;
+    g.rows_large = e.first.size();
+    g.rows_small = e.second.size();
+    g.median_large = median_or_nan(e.first);
+    g.median_small = median_or_nan(e.second);
+    for (const auto& [c, v] : coll[key]) {
+      const double m = median_or_nan(v);
+      if (g.worst_collective.empty() || m > g.worst_collective_median) {
+        g.worst_collective = std::string(to_string(c));
+        g.worst_collective_median = m;
+      }
+    }
+  }
+  std::map<std::pair<std::string, std::string>, std::vector<double>> regrets;
+  for (const BestAtSize& b : a.best) {
+    const auto key = std::make_pair(b.params, b.group.transport);
+    Grade& g = by[key];
+    g.params = key.first;
+    g.transport = key.second;
+    ++g.picks;
+    g.picks_right += b.model_right();
+    regrets[key].push_back(b.regret);
+    g.worst_regret = std::max(g.worst_regret, b.regret);
+  }
+  for (auto& [key, g] : by) {
+    g.median_regret = median_or_nan(regrets[key]);
+    out.push_back(g);
+  }
+  return out;
+}
 
 Analysis analyze(const ResultsFile& results, const AnalysisOptions& opt) {
   Analysis a;
   a.source_file = results.file;
   a.rows = results.rows.size();
-  a.calibration = opt.calibration;
-  a.calibration_transport = opt.calibration_transport;
-  a.calibration_file = opt.calibration_file;
+  a.calibrations = opt.calibrations;
   a.configs = fit_configs(results, opt);
 
   std::set<std::string> transports;
@@ -204,9 +341,13 @@ Analysis analyze(const ResultsFile& results, const AnalysisOptions& opt) {
     std::vector<Cost> basis;
     std::vector<const Measurement*> rows;
     TransportFit tf = fit_transport(tr, results, opt, &basis, &rows);
-    if (tf.fit) add_predictions(a, rows, basis, tf.fit->params, kByGlobal);
-    if (opt.calibration && tr == opt.calibration_transport)
-      add_predictions(a, rows, basis, *opt.calibration, kByCalibration);
+    if (tf.fit) add_predictions(a, rows, tf.fit->params, closed_form(tf.fit->params), kByGlobal);
+    if (const CalibrationInput* c = calibration_for(a, tr)) {
+      add_predictions(a, rows, c->params, closed_form(c->params), kByCalibration);
+      for (const char* level : kTermLevels)
+        if (*level && c->terms.has(level[std::strlen(level) - 1]))
+          add_predictions(a, rows, c->params, schedule_priced(*c, level), calibration_label(level));
+    }
     a.transports.push_back(std::move(tf));
   }
   for (const ConfigResult& c : a.configs) {
@@ -234,12 +375,26 @@ Analysis analyze(const ResultsFile& results, const AnalysisOptions& opt) {
     };
     std::stable_sort(configs.begin(), configs.end(),
                      [&](auto* x, auto* y) { return rank(x) < rank(y); });
+    const std::vector<std::size_t> rep = identical_groups(configs);
     for (const TransportFit& tf : a.transports)
-      if (tf.transport == g.transport && tf.fit)
-        compare_algorithms(a, g, configs, tf.fit->params, kByGlobal);
-    if (opt.calibration && g.transport == opt.calibration_transport)
-      compare_algorithms(a, g, configs, *opt.calibration, kByCalibration);
+      if (tf.transport == g.transport && tf.fit) {
+        crossovers(a, g, configs, rep, closed_form(tf.fit->params), kByGlobal);
+        best_choices(a, g, configs, closed_form(tf.fit->params), kByGlobal);
+      }
+    const CalibrationInput* c = calibration_for(a, g.transport);
+    if (!c) continue;
+    crossovers(a, g, configs, rep, closed_form(c->params), kByCalibration);
+    best_choices(a, g, configs, closed_form(c->params), kByCalibration);
+    std::string full;
+    for (const char* level : kTermLevels) {
+      if (!*level || !c->terms.has(level[std::strlen(level) - 1])) continue;
+      best_choices(a, g, configs, schedule_priced(*c, level), calibration_label(level));
+      full = level;
+    }
+    if (!full.empty())
+      crossovers(a, g, configs, rep, schedule_priced(*c, full), calibration_label(full));
   }
+  a.grades = grades_of(a);
   return a;
 }
 

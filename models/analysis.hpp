@@ -14,15 +14,21 @@
 #include "models/knees.hpp"
 #include "models/line_fit.hpp"
 #include "models/results_csv.hpp"
+#include "models/terms.hpp"
 
 namespace cb::models {
 
+// Parameters from `collbench calibrate` (out-of-sample); they predict the
+// rows of their own transport only.
+struct CalibrationInput {
+  std::string transport = "mpi";
+  std::string file;
+  ModelParams params;
+  ModelTerms terms;  // empty: the baseline only
+};
+
 struct AnalysisOptions {
-  // Parameters from `collbench calibrate` (out-of-sample); they predict the
-  // rows of their own transport only.
-  std::optional<ModelParams> calibration;
-  std::string calibration_transport = "mpi";
-  std::string calibration_file;
+  std::vector<CalibrationInput> calibrations;  // at most one per transport
   int config_resamples = 300;  // bootstrap resamples per configuration line
   int global_resamples = 200;  // bootstrap resamples of the global fit
   std::uint64_t seed = 20261121;
@@ -45,10 +51,14 @@ struct TransportFit {
 };
 
 // Which parameters made a prediction: the transport's global fit, the
-// calibration file, or the configuration's own line.
+// calibration file (the alpha-beta-gamma baseline), the calibration with
+// terms (kByCalibration + "+" + the terms, e.g. "calibration+abcd"; see
+// terms.hpp), or the configuration's own line.
 inline constexpr const char* kByGlobal = "global";
 inline constexpr const char* kByCalibration = "calibration";
 inline constexpr const char* kByConfig = "config";
+// "calibration" for no terms, else "calibration+<terms>".
+std::string calibration_label(std::string_view terms);
 
 struct Prediction {
   const Measurement* row = nullptr;
@@ -69,39 +79,71 @@ struct GroupKey {
 };
 std::string describe(const GroupKey& g);
 
+// Algorithms whose schedules exchange the same messages at the group's p
+// (same_work in schedule_model.hpp, at the smallest and largest measured
+// count) form one crossover group, written "a=b" and never paired.
 struct PairCrossover {
   GroupKey group;
-  std::string params;  // kByGlobal or kByCalibration
-  std::string algo_a, algo_b;
-  std::vector<double> predicted_B;  // crossing sizes within the measured range
+  std::string params;  // kByGlobal, kByCalibration or a calibration label with terms
+  std::string algo_a, algo_b;  // crossover groups ("butterfly=rhd")
+  // Crossing sizes within the measured range, rounded to 3 significant digits.
+  std::vector<double> predicted_B;
+  // Only where the confidence intervals separate on both sides (separated_crossings).
   std::vector<double> measured_B;
-  std::string predicted_faster_below, measured_faster_below;  // winner at the smallest size
+  // The winner at the smallest size; measured: "tie" when the CIs overlap there.
+  std::string predicted_faster_below, measured_faster_below;
 };
 
-// predicted_best lists every algorithm predicted within 1e-9 of the fastest,
-// joined by '|' (ties: the model cannot choose between them), and
-// predicted_best_measured_s is the best measured time among them.
+// Tie-aware best choice at one size. predicted_best lists every algorithm
+// predicted within 1e-9 of the fastest (the model cannot choose between
+// them); measured_best every algorithm whose 95% CI reaches the fastest's
+// (the measurement cannot choose between them). Both joined by '|'.
 struct BestAtSize {
   GroupKey group;
   std::string params;
   std::uint64_t bytes = 0;
   std::string predicted_best, measured_best;
-  bool model_right() const;  // measured_best is one of predicted_best
+  bool model_right() const;  // the two sets share an algorithm
   double predicted_best_measured_s = 0, measured_best_s = 0;
   double regret = 0;  // predicted_best_measured_s / measured_best_s - 1
 };
 
+// Whether the '|'-separated sets share a member ("butterfly|naive" and
+// "naive" do): the one rule for "the model picks the best".
+bool tie_sets_overlap(std::string_view a, std::string_view b);
+
+// The accuracy and choice figures of one parameter set over one transport's
+// rows, against the targets of models/README.md.
+struct Grade {
+  std::string params, transport;
+  std::size_t rows_large = 0, rows_small = 0;
+  double median_large = 0, median_small = 0;  // median |rel_err|, >= 64 KiB and below
+  std::string worst_collective;               // highest median |rel_err| >= 64 KiB
+  double worst_collective_median = 0;
+  std::size_t picks_right = 0, picks = 0;     // BestAtSize::model_right over sizes
+  double median_regret = 0, worst_regret = 0;
+};
+inline constexpr double kLargeBytes = 64 * 1024;  // the accuracy targets' size threshold
+
 struct Analysis {
   std::string source_file;
   std::size_t rows = 0;
-  std::optional<ModelParams> calibration;
-  std::string calibration_transport, calibration_file;
+  std::vector<CalibrationInput> calibrations;
   std::vector<ConfigResult> configs;
   std::vector<TransportFit> transports;
   std::vector<Prediction> predictions;
   std::vector<PairCrossover> crossovers;
   std::vector<BestAtSize> best;
+  std::vector<Grade> grades;  // global and every calibration level, per transport
 };
+
+// The grades of a.predictions and a.best (what analyze() stores in
+// a.grades): every count of "the model picks the best" goes through
+// BestAtSize::model_right.
+std::vector<Grade> grades_of(const Analysis& a);
+
+// The CalibrationInput of `transport`, or nullptr.
+const CalibrationInput* calibration_for(const Analysis& a, const std::string& transport);
 
 Analysis analyze(const ResultsFile& results, const AnalysisOptions& opt);
 

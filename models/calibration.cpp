@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 
 #include "algorithms/types.hpp"
 #include "models/csv_text.hpp"
@@ -17,9 +18,10 @@ namespace cb::models {
 
 namespace {
 
+// Shortest text that reads back to the same double: the terms round-trip exactly.
 std::string join(const std::vector<double>& v) {
   std::string out;
-  for (double x : v) out += fmt::format("{}{}", out.empty() ? "" : ";", csv_number(x));
+  for (double x : v) out += fmt::format("{}{}", out.empty() ? "" : ";", x);
   return out;
 }
 
@@ -108,13 +110,50 @@ Calibration fit_calibration(const std::vector<double>& pingpong_bytes,
   return c;
 }
 
+void fit_terms(Calibration& c, const std::vector<double>& pingpong_s,
+               const std::vector<double>& exchange_B, const std::vector<double>& exchange_s,
+               const std::vector<double>& copy_B, const std::vector<double>& copy_s,
+               const std::vector<double>& reduce_B, const std::vector<double>& reduce_s,
+               const std::vector<double>& multi_k, const std::vector<double>& multi_s,
+               const std::vector<double>& ops_k, const std::vector<double>& ops_s, double run_s) {
+  c.pingpong_s = pingpong_s;
+  c.exchange_sizes_B = exchange_B;
+  c.exchange_s = exchange_s;
+  c.multi_messages = multi_k;
+  c.multi_s = multi_s;
+  c.terms.oneway = fit_ranges(c.pingpong_sizes_B, pingpong_s);
+  c.terms.exchange = fit_ranges(exchange_B, exchange_s);
+  const auto curve = [](const std::vector<double>& bytes, const std::vector<double>& s) {
+    Curve out;
+    for (std::size_t i = 0; i < bytes.size(); ++i) {
+      out.size_B.push_back(2 * bytes[i]);  // working set: source and destination
+      out.s_per_B.push_back(s[i] / bytes[i]);
+    }
+    return out;
+  };
+  c.terms.copy = curve(copy_B, copy_s);
+  c.terms.reduce = curve(reduce_B, reduce_s);
+  // o: the slope of the half round trip over the message count (robust
+  // relative line), never below 0.
+  c.local_ops_k = ops_k;
+  c.local_ops_s = ops_s;
+  c.terms.run_s = run_s;
+  c.terms.local_op_s = ops_k.size() >= 2 ? fit_line(ops_k, ops_s, 0, 1).b_s_per_B : 0;
+  c.terms.overhead_measured = multi_k.size() >= 2;
+  c.terms.overhead_s =
+      c.terms.overhead_measured ? fit_line(multi_k, multi_s, 0, 1).b_s_per_B : 0;
+}
+
 std::string format_calibration(const Calibration& c) {
   std::string out =
       "alpha_s,beta_s_per_B,gamma_s_per_B,transport,ranks,host,timestamp,collbench_version,"
       "git_rev,mpi_version,pingpong_sizes_B,reduce_sizes_B,pingpong_knees_B,"
-      "gamma_in_cache_s_per_B,gamma_out_of_cache_s_per_B,memcpy_GBps,memcpy_in_cache_GBps\n";
+      "gamma_in_cache_s_per_B,gamma_out_of_cache_s_per_B,memcpy_GBps,memcpy_in_cache_GBps,"
+      "pingpong_s,oneway_ranges,copy_ws_B,copy_s_per_B,reduce_ws_B,reduce_s_per_B,"
+      "exchange_sizes_B,exchange_s,exchange_ranges,multi_messages,multi_s,overhead_s,run_s,"
+      "local_ops_k,local_ops_s,local_op_s\n";
   const auto optional = [](double v) { return v > 0 ? csv_number(v) : std::string(); };
-  out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+  out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},",
                      csv_number(c.params.alpha_s), csv_number(c.params.beta_s_per_B),
                      csv_number(c.params.gamma_s_per_B), csv_escape(c.transport), c.ranks,
                      csv_escape(c.host), csv_escape(c.timestamp), csv_escape(c.collbench_version),
@@ -123,6 +162,16 @@ std::string format_calibration(const Calibration& c) {
                      csv_number(c.gamma_in_cache_s_per_B),
                      csv_number(c.gamma_out_of_cache_s_per_B), optional(c.memcpy_GBps),
                      optional(c.memcpy_in_cache_GBps));
+  const bool measured = !c.pingpong_s.empty();
+  out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", join(c.pingpong_s),
+                     csv_escape(format_ranges(c.terms.oneway)), join(c.terms.copy.size_B),
+                     join(c.terms.copy.s_per_B), join(c.terms.reduce.size_B),
+                     join(c.terms.reduce.s_per_B), join(c.exchange_sizes_B), join(c.exchange_s),
+                     csv_escape(format_ranges(c.terms.exchange)), join(c.multi_messages),
+                     join(c.multi_s), measured ? fmt::format("{}", c.terms.overhead_s) : std::string(),
+                     measured ? fmt::format("{}", c.terms.run_s) : std::string(), join(c.local_ops_k),
+                     join(c.local_ops_s),
+                     measured ? fmt::format("{}", c.terms.local_op_s) : std::string());
   return out;
 }
 
@@ -154,7 +203,47 @@ Calibration read_calibration(const std::string& path) {
     c.memcpy_GBps = number(t, r, "memcpy_GBps");
   if (t.has("memcpy_in_cache_GBps") && !t.cell(r, "memcpy_in_cache_GBps").empty())
     c.memcpy_in_cache_GBps = number(t, r, "memcpy_in_cache_GBps");
+  // The richer terms (absent from older files: the baseline model).
+  const auto ranges = [&](const char* column) {
+    try {
+      return parse_ranges(t.cell(r, column));
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(fmt::format("{}:{}: {} {}", t.file(), r.line, column, e.what()));
+    }
+  };
+  const auto curve = [&](const char* x, const char* y) {
+    Curve out{numbers(t, r, x), numbers(t, r, y)};
+    if (out.size_B.size() != out.s_per_B.size())
+      throw UsageError(fmt::format("{}:{}: {} has {} values but {} has {}", t.file(), r.line, x,
+                                   out.size_B.size(), y, out.s_per_B.size()));
+    for (std::size_t i = 1; i < out.size_B.size(); ++i)
+      if (!(out.size_B[i - 1] < out.size_B[i]))
+        throw UsageError(fmt::format("{}:{}: {} is not ascending", t.file(), r.line, x));
+    return out;
+  };
+  c.pingpong_s = numbers(t, r, "pingpong_s");
+  c.terms.oneway = ranges("oneway_ranges");
+  c.terms.copy = curve("copy_ws_B", "copy_s_per_B");
+  c.terms.reduce = curve("reduce_ws_B", "reduce_s_per_B");
+  c.exchange_sizes_B = numbers(t, r, "exchange_sizes_B");
+  c.exchange_s = numbers(t, r, "exchange_s");
+  c.terms.exchange = ranges("exchange_ranges");
+  c.multi_messages = numbers(t, r, "multi_messages");
+  c.multi_s = numbers(t, r, "multi_s");
+  c.terms.overhead_measured = t.has("overhead_s") && !t.cell(r, "overhead_s").empty();
+  if (c.terms.overhead_measured) c.terms.overhead_s = number(t, r, "overhead_s");
+  if (t.has("run_s") && !t.cell(r, "run_s").empty()) c.terms.run_s = number(t, r, "run_s");
+  c.local_ops_k = numbers(t, r, "local_ops_k");
+  c.local_ops_s = numbers(t, r, "local_ops_s");
+  if (t.has("local_op_s") && !t.cell(r, "local_op_s").empty())
+    c.terms.local_op_s = number(t, r, "local_op_s");
   return c;
+}
+
+ModelTerms load_model_terms(const std::string& path) {
+  const CsvTable t(read_text_file(path), path);
+  if (t.has("scope")) return {};
+  return read_calibration(path).terms;
 }
 
 ModelParams load_model_params(const std::string& path, const std::optional<std::string>& transport,

@@ -18,8 +18,21 @@
 // largest size, for reference), `memcpy_GBps` and `memcpy_in_cache_GBps`
 // (memcpy bandwidth, both ranks copying at once, at the largest and at a
 // 256 KiB size: the ceiling a single-copy transport's busbw is judged by; GB =
-// 1e9 B; empty when not measured). Readers need only the three SI columns and
-// must ignore columns they do not know (columns are only ever added).
+// 1e9 B; empty when not measured). The richer model's terms (terms.hpp), each
+// empty when not measured (files of older versions): `pingpong_s` (the
+// half round trips at pingpong_sizes_B), `oneway_ranges` (a: ';'-separated
+// from_B:alpha_s:beta_s_per_B, the ping-pong per size range), `copy_ws_B` and
+// `copy_s_per_B` (b: seconds per copied byte at each working set, buffers
+// of every rank at once), `reduce_ws_B` and `reduce_s_per_B` (b: the same
+// for the fp32-sum reduce), `exchange_sizes_B`, `exchange_s` and
+// `exchange_ranges` (c: both ranks send and receive at once: time of one
+// exchange, and its ranges), `multi_messages` and `multi_s` (d: half round
+// trip of k 8-byte messages per direction) and `overhead_s` (d: o, the slope
+// over k), `run_s` (a: an empty run's time, subtracted from every
+// microbenchmark and charged once per collective), `local_ops_k`,
+// `local_ops_s` and `local_op_s` (b: time of k 8-byte local copies in one
+// step, and the slope over k). Readers need only the three SI columns and must ignore columns
+// they do not know (columns are only ever added).
 //
 // load_model_params() also accepts a `collbench fit` fit.csv: it takes the
 // row with scope = global (of the requested transport, when several).
@@ -30,6 +43,7 @@
 #include <vector>
 
 #include "models/model_params.hpp"
+#include "models/terms.hpp"
 
 namespace cb::models {
 
@@ -41,7 +55,23 @@ struct Calibration {
   std::vector<double> pingpong_sizes_B, reduce_sizes_B, pingpong_knees_B;
   double gamma_in_cache_s_per_B = 0, gamma_out_of_cache_s_per_B = 0;
   double memcpy_GBps = 0, memcpy_in_cache_GBps = 0;  // 0 = not measured
+  ModelTerms terms;
+  std::vector<double> pingpong_s, exchange_sizes_B, exchange_s, multi_messages, multi_s;
+  std::vector<double> local_ops_k, local_ops_s;
 };
+
+// The richer terms from their microbenchmarks (fills c.terms and the raw
+// lists): ping-pong half round trips (c.pingpong_sizes_B must be set),
+// exchange times per size, copy and reduce times per copied/reduced size
+// `local_B` (every rank at once; the working set is twice that: source and
+// destination), k-message half round trips, k-local-copy step times, all
+// net of an empty run's time `run_s`.
+void fit_terms(Calibration& c, const std::vector<double>& pingpong_s,
+               const std::vector<double>& exchange_B, const std::vector<double>& exchange_s,
+               const std::vector<double>& copy_B, const std::vector<double>& copy_s,
+               const std::vector<double>& reduce_B, const std::vector<double>& reduce_s,
+               const std::vector<double>& multi_k, const std::vector<double>& multi_s,
+               const std::vector<double>& ops_k, const std::vector<double>& ops_s, double run_s);
 
 // The model parameters from calibration measurements (fills params,
 // pingpong_knees_B, the size lists and the gamma references):
@@ -74,5 +104,9 @@ ModelParams load_model_params(const std::string& path,
 
 // The whole calibration record (calibration files only).
 Calibration read_calibration(const std::string& path);
+
+// The richer terms of a calibration file; empty terms (the baseline) for a
+// fit.csv or a file without them.
+ModelTerms load_model_terms(const std::string& path);
 
 }  // namespace cb::models

@@ -1,5 +1,7 @@
 #include "models/crossover.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 
@@ -74,6 +76,56 @@ std::vector<MeasuredCrossing> measured_crossings(const std::vector<double>& byte
     prev = i;
   }
   return out;
+}
+
+}  // namespace cb::models
+
+namespace cb::models {
+
+std::vector<MeasuredCrossing> separated_crossings(const std::vector<double>& bytes,
+                                                  const std::vector<TimeCI>& a,
+                                                  const std::vector<TimeCI>& b) {
+  CB_CHECK(bytes.size() == a.size() && bytes.size() == b.size(), "ragged series");
+  // +1: a significantly faster, -1: b significantly faster, 0: tie.
+  const auto side = [&](std::size_t i) {
+    if (a[i].hi < b[i].lo) return 1;
+    if (b[i].hi < a[i].lo) return -1;
+    return 0;
+  };
+  std::vector<MeasuredCrossing> out;
+  std::size_t prev = bytes.size();  // last separated size
+  for (std::size_t i = 0; i < bytes.size(); ++i) {
+    const int s = side(i);
+    if (s == 0) continue;
+    if (prev < bytes.size() && side(prev) != s) {
+      // The last change of the medians' sign in [prev, i].
+      std::size_t k = i;
+      while (k > prev && (std::log(a[k - 1].median / b[k - 1].median) < 0) == (s > 0)) --k;
+      const double d0 = std::log(a[k - 1].median / b[k - 1].median);
+      const double d1 = std::log(a[k].median / b[k].median);
+      const double x0 = std::log(bytes[k - 1]), x1 = std::log(bytes[k]);
+      const double f = d0 == d1 ? 0.5 : std::clamp(d0 / (d0 - d1), 0.0, 1.0);
+      out.push_back({std::exp(x0 + f * (x1 - x0)), s > 0});
+    }
+    prev = i;
+  }
+  return out;
+}
+
+std::string crossover_size_text(double b) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB"};
+  int u = 0;
+  while (b >= 1024 && u < 3) {
+    b /= 1024;
+    ++u;
+  }
+  return fmt::format("{:.3g} {}", b, units[u]);
+}
+
+double three_digits(double x) {
+  if (!(x > 0) || !std::isfinite(x)) return x;
+  const double scale = std::pow(10.0, std::floor(std::log10(x)) - 2);
+  return std::round(x / scale) * scale;
 }
 
 }  // namespace cb::models

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "algorithms/registry.hpp"
@@ -37,4 +38,37 @@ std::vector<MeasuredCrossing> measured_crossings(const std::vector<double>& byte
                                                  const std::vector<double>& t_a,
                                                  const std::vector<double>& t_b);
 
+// A measured time with the 95% confidence interval of its median (seconds).
+struct TimeCI {
+  double median = 0, lo = 0, hi = 0;
+};
+
+// The crossovers that the measurements support: only where the two
+// algorithms' confidence intervals separate on both sides (a significantly
+// faster at some size, b significantly faster at a later size, or the
+// reverse, with no significant size between). Sizes where the intervals
+// overlap are ties and never make a crossover; the crossing lies at the last
+// change of sign of the medians' log ratio between the two separated sizes,
+// interpolated in log(size). bytes ascending (distinct), all times > 0.
+std::vector<MeasuredCrossing> separated_crossings(const std::vector<double>& bytes,
+                                                  const std::vector<TimeCI>& a,
+                                                  const std::vector<TimeCI>& b);
+
+// Crossings of two predictions given as functions of the count, found on a
+// geometric grid (ratio 2^(1/8), every count up to 64) over [min_count,
+// max_count] and refined by bisection: the first count of each new winner.
+// For models that are costly to evaluate (schedule-priced ones).
+template <class Fa, class Fb>
+std::vector<PredictedCrossing> grid_crossings(Fa ta, Fb tb, std::uint64_t min_count,
+                                              std::uint64_t max_count);
+
+// x rounded to 3 significant digits: how crossover sizes are reported (a
+// crossover is an interpolated estimate; more digits would be noise).
+double three_digits(double x);
+// A crossover size for people: 3 significant digits in B, KiB, MiB or GiB
+// ("1.23 KiB", "8.08 B").
+std::string crossover_size_text(double bytes);
+
 }  // namespace cb::models
+
+#include "models/crossover_impl.hpp"

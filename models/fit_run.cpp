@@ -54,22 +54,33 @@ FitRun run_fit(const FitRequest& req) {
   const ResultsFile results = read_results_csv(req.results_csv);
   AnalysisOptions opt;
   opt.seed = req.seed;
-  if (req.calibration_file) {
-    std::string transport;
-    opt.calibration = load_model_params(*req.calibration_file, std::nullopt, &transport);
-    opt.calibration_transport = transport;
-    opt.calibration_file = *req.calibration_file;
+  for (const std::string& file : req.calibration_files) {
+    CalibrationInput c;
+    c.file = file;
+    c.params = load_model_params(file, std::nullopt, &c.transport);
+    c.terms = load_model_terms(file);
+    for (const CalibrationInput& other : opt.calibrations)
+      if (other.transport == c.transport)
+        throw UsageError(fmt::format("--calibration {} and {} both calibrate transport {} (give "
+                                     "one per transport)",
+                                     other.file, file, c.transport));
+    opt.calibrations.push_back(std::move(c));
   }
   FitRun run{analyze(results, opt), {}, {}};
   std::vector<std::pair<std::string, std::string>> files = {
       {"fit.csv", fit_csv(run.analysis)},
       {"predictions.csv", predictions_csv(run.analysis)},
       {"crossovers.csv", crossovers_csv(run.analysis)},
+      {"accuracy.csv", accuracy_csv(run.analysis)},
       {"model-report.md", model_report(run.analysis)},
   };
   if (req.mpich_default_tree) {
-    std::optional<ModelParams> params = opt.calibration;
-    run.mpich_params = fmt::format("calibration {}", opt.calibration_file);
+    std::optional<ModelParams> params;
+    for (const CalibrationInput& c : opt.calibrations)
+      if (c.transport == "mpi") {
+        params = c.params;
+        run.mpich_params = fmt::format("calibration {}", c.file);
+      }
     // Else the mpi transport's global fit, else the only transport's.
     const auto& transports = run.analysis.transports;
     for (const TransportFit& tf : transports)

@@ -1,6 +1,6 @@
 // `collbench fit` without the command line: read and validate the results
-// (and the calibration), analyse, then write fit.csv, predictions.csv,
-// crossovers.csv and model-report.md into the output directory. All input
+// (and the calibrations), analyse, then write fit.csv, predictions.csv,
+// crossovers.csv, accuracy.csv and model-report.md into the output directory. All input
 // problems are found before anything is written, and every file is written
 // to a temporary name first and renamed into place, so a failed run leaves
 // no partial output.
@@ -19,7 +19,8 @@ namespace cb::models {
 
 struct FitRequest {
   std::string results_csv;
-  std::optional<std::string> calibration_file;  // collbench calibrate output (or a fit.csv)
+  // collbench calibrate outputs (or a fit.csv), at most one per transport.
+  std::vector<std::string> calibration_files;
   std::string out_dir = ".";
   std::uint64_t seed = 20261121;
   // When set: also write mpich-selection.json (mpich_selection.hpp) from this

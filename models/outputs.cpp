@@ -62,13 +62,12 @@ std::string fit_csv(const Analysis& a) {
     out += fmt::format("global,{},,,,,,,{},{},{},,,\n", csv_escape(tf.transport), pc.str(),
                        csv_number(g.r_squared), g.points);
   }
-  if (a.calibration) {
+  for (const CalibrationInput& c : a.calibrations) {
     ParamCells pc;
-    pc.v[0] = a.calibration->alpha_s;
-    pc.v[1] = a.calibration->beta_s_per_B;
-    pc.v[2] = a.calibration->gamma_s_per_B;
-    out += fmt::format("calibration,{},,,,,,,{},,,,,\n", csv_escape(a.calibration_transport),
-                       pc.str());
+    pc.v[0] = c.params.alpha_s;
+    pc.v[1] = c.params.beta_s_per_B;
+    pc.v[2] = c.params.gamma_s_per_B;
+    out += fmt::format("calibration,{},,,,,,,{},,,,,\n", csv_escape(c.transport), pc.str());
   }
   for (const ConfigResult& c : a.configs) {
     const ConfigKey& k = c.key;
@@ -123,18 +122,36 @@ std::string crossovers_csv(const Analysis& a) {
   };
   for (const PairCrossover& c : a.crossovers) {
     out += fmt::format("pair,{},{},{},{},{},{},{},{},{},{},,,,,,\n", c.params, group(c.group),
-                       c.algo_a, c.algo_b,
+                       csv_escape(c.algo_a), csv_escape(c.algo_b),
                        c.predicted_B.empty() ? "" : csv_number(c.predicted_B.front()),
                        c.measured_B.empty() ? "" : csv_number(c.measured_B.front()),
-                       c.predicted_B.size(), c.measured_B.size(), c.predicted_faster_below,
-                       c.measured_faster_below);
+                       c.predicted_B.size(), c.measured_B.size(),
+                       csv_escape(c.predicted_faster_below), csv_escape(c.measured_faster_below));
   }
   for (const BestAtSize& b : a.best) {
     out += fmt::format("best,{},{},,,,,,,,,{},{},{},{},{},{}\n", b.params, group(b.group),
-                       b.bytes, b.predicted_best, b.measured_best,
+                       b.bytes, csv_escape(b.predicted_best), csv_escape(b.measured_best),
                        csv_number(b.predicted_best_measured_s), csv_number(b.measured_best_s),
                        csv_number(b.regret));
   }
+  return out;
+}
+
+}  // namespace cb::models
+
+namespace cb::models {
+
+std::string accuracy_csv(const Analysis& a) {
+  std::string out =
+      "params,transport,rows_large,median_abs_err_large,rows_small,median_abs_err_small,"
+      "worst_collective,worst_collective_median_abs_err,picks_right,picks,median_regret,"
+      "worst_regret\n";
+  for (const Grade& g : a.grades)
+    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_escape(g.params),
+                       csv_escape(g.transport), g.rows_large, csv_number(g.median_large),
+                       g.rows_small, csv_number(g.median_small), g.worst_collective,
+                       csv_number(g.worst_collective_median), g.picks_right, g.picks,
+                       csv_number(g.median_regret), csv_number(g.worst_regret));
   return out;
 }
 

@@ -38,5 +38,8 @@ namespace cb::models {
 std::string fit_csv(const Analysis& a);
 std::string predictions_csv(const Analysis& a);
 std::string crossovers_csv(const Analysis& a);
+// One row per (params, transport) of Analysis::grades: the figures the
+// targets are judged by (models/README.md), which report.py reads as is.
+std::string accuracy_csv(const Analysis& a);
 
 }  // namespace cb::models

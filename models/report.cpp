@@ -1,16 +1,17 @@
 #include "models/report.hpp"
 
+#include "models/crossover.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <map>
 
 namespace cb::models {
 
 namespace {
-
-constexpr double kLargeBytes = 64 * 1024;  // the accuracy target's size threshold
 
 std::string us(double s) { return std::isnan(s) ? "–" : fmt::format("{:.3g}", s * 1e6); }
 // Bandwidth in GB/s from seconds per byte.
@@ -64,23 +65,22 @@ void parameters(std::string& out, const Analysis& a) {
              gbps(g.lo.gamma_s_per_B)),
         g.r_squared, g.points);
   }
-  if (a.calibration)
-    out += fmt::format("| calibration ({}), {} | {} | {} | {} | | |\n", a.calibration_file,
-                       a.calibration_transport, us(a.calibration->alpha_s),
-                       gbps(a.calibration->beta_s_per_B), gbps(a.calibration->gamma_s_per_B));
+  for (const CalibrationInput& c : a.calibrations)
+    out += fmt::format("| calibration ({}), {} | {} | {} | {} | | |\n", md_escape(c.file),
+                       md_escape(c.transport), us(c.params.alpha_s),
+                       gbps(c.params.beta_s_per_B), gbps(c.params.gamma_s_per_B));
   out += "\n";
   bool any = false;
   for (const TransportFit& tf : a.transports)
     for (const auto& [why, n] : tf.excluded) {
       if (!any) out += "Rows not used by the global fit (they still get per-configuration lines):\n\n";
       any = true;
-      out += fmt::format("- {}: {} row(s): {}\n", tf.transport, n, why);
+      out += fmt::format("- {}: {} row(s): {}\n", md_escape(tf.transport), n, why);
     }
-  if (a.calibration)
-    for (const TransportFit& tf : a.transports)
-      if (tf.transport != a.calibration_transport)
-        out += fmt::format("- {}: not predicted by the calibration, which measured transport {}\n",
-                           tf.transport, a.calibration_transport);
+  for (const TransportFit& tf : a.transports)
+    if (!a.calibrations.empty() && !calibration_for(a, tf.transport))
+      out += fmt::format("- {}: not predicted out of sample (no calibration of this transport)\n",
+                         md_escape(tf.transport));
   std::size_t over = 0;
   for (const ConfigResult& c : a.configs)
     for (const Measurement* m : c.points) over += m->oversubscribed;
@@ -89,7 +89,7 @@ void parameters(std::string& out, const Analysis& a) {
                        "their times say as much about the OS scheduler as about the transport, "
                        "and they are fitted like the others\n",
                        over);
-  if (any || a.calibration || over > 0) out += "\n";
+  if (any || !a.calibrations.empty() || over > 0) out += "\n";
 }
 
 void errors(std::string& out, const Analysis& a) {
@@ -116,8 +116,9 @@ void errors(std::string& out, const Analysis& a) {
   for (const auto& [k, x] : acc) {
     const auto& [params, transport, coll, algo] = k;
     const Measurement& w = *x.worst->row;
-    out += fmt::format("| {} | {} | {} | {} | {} | {:.1f}% | {} ({}, p={}) | {} | {} |\n", params,
-                       transport, to_string(static_cast<Collective>(coll)), algo, x.all.size(),
+    out += fmt::format("| {} | {} | {} | {} | {} | {:.1f}% | {} ({}, p={}) | {} | {} |\n",
+                       md_escape(params), md_escape(transport),
+                       to_string(static_cast<Collective>(coll)), md_escape(algo), x.all.size(),
                        100 * median(x.all), pct(x.worst->rel_err), size(static_cast<double>(w.bytes)),
                        w.scenario.p, x.large.size(),
                        x.large.empty() ? "–" : fmt::format("{:.1f}%", 100 * median(x.large)));
@@ -133,7 +134,8 @@ void lines(std::string& out, const Analysis& a) {
   out += "| configuration | points | latency a (µs) [95% CI] | bandwidth 1/b (GB/s) [95% CI] | R² | "
          "knees |\n|---|---|---|---|---|---|\n";
   for (const ConfigResult& c : a.configs)
-    out += fmt::format("| {} | {} | {} [{}, {}] | {} [{}, {}] | {:.4f} | {} |\n", describe(c.key),
+    out += fmt::format("| {} | {} | {} [{}, {}] | {} [{}, {}] | {:.4f} | {} |\n",
+                       md_escape(describe(c.key)),
                        c.line.points, us(c.line.a_s), us(c.line.a_lo_s), us(c.line.a_hi_s),
                        gbps(c.line.b_s_per_B), gbps(c.line.b_hi_s_per_B), gbps(c.line.b_lo_s_per_B),
                        c.line.r_squared, sizes(c.piecewise.knees_B));
@@ -146,19 +148,29 @@ void crossovers(std::string& out, const Analysis& a) {
     out += "No group has two schedule algorithms measured at the same sizes.\n\n";
     return;
   }
-  out += "First size where the faster of the pair changes, within the measured range (measured: "
-         "interpolated in log-size between sweep points). `faster below` = the winner at the "
-         "smallest size; `none` = no crossing in range.\n\n";
+  out += "First size where the faster of the pair changes, within the measured range, to 3 "
+         "significant digits. A measured crossover counts only where the two algorithms' 95% "
+         "confidence intervals separate on both sides of it (located between sweep points in "
+         "log-size); algorithms whose schedules exchange the same messages at that p form one "
+         "group (a=b) and are not paired. `faster below` = the winner at the smallest size "
+         "(`tie`: the intervals overlap there). Pairs with no crossing on either side are "
+         "counted, not listed.\n\n";
   out += "| params | group | pair | predicted | measured | faster below (pred / meas) | "
          "crossings (pred / meas) |\n|---|---|---|---|---|---|---|\n";
-  for (const PairCrossover& c : a.crossovers)
-    out += fmt::format("| {} | {} | {} vs {} | {} | {} | {} / {} | {} / {} |\n", c.params,
-                       describe(c.group), c.algo_a, c.algo_b,
-                       c.predicted_B.empty() ? "none" : size(c.predicted_B.front()),
-                       c.measured_B.empty() ? "none" : size(c.measured_B.front()),
-                       c.predicted_faster_below, c.measured_faster_below, c.predicted_B.size(),
-                       c.measured_B.size());
-  out += "\n";
+  std::size_t quiet = 0;
+  for (const PairCrossover& c : a.crossovers) {
+    if (c.predicted_B.empty() && c.measured_B.empty()) {
+      ++quiet;
+      continue;
+    }
+    out += fmt::format("| {} | {} | {} vs {} | {} | {} | {} / {} | {} / {} |\n", md_escape(c.params),
+                       md_escape(describe(c.group)), md_escape(c.algo_a), md_escape(c.algo_b),
+                       c.predicted_B.empty() ? "none" : crossover_size_text(c.predicted_B.front()),
+                       c.measured_B.empty() ? "none" : crossover_size_text(c.measured_B.front()),
+                       md_escape(c.predicted_faster_below), md_escape(c.measured_faster_below),
+                       c.predicted_B.size(), c.measured_B.size());
+  }
+  out += fmt::format("\n{} pair(s) cross neither in the model nor in the measurements.\n\n", quiet);
 }
 
 void best(std::string& out, const Analysis& a) {
@@ -169,7 +181,9 @@ void best(std::string& out, const Analysis& a) {
   }
   out += "Regret = measured time of the model's choice / measured best − 1 (0 = the model chose "
          "right). Algorithms the model predicts equal (e.g. several at p = 2) are its choice "
-         "together (a|b), and the best measured of them counts.\n\n";
+         "together (a\\|b), and the best measured of them counts. The measured best is every "
+         "algorithm whose 95% confidence interval reaches the fastest's; the model is right when "
+         "the two sets share an algorithm.\n\n";
   std::map<std::pair<std::string, GroupKey>, std::vector<const BestAtSize*>> by;
   for (const BestAtSize& b : a.best) by[{b.params, b.group}].push_back(&b);
   out += "| params | group | sizes | model right | median regret | worst regret (at) |\n";
@@ -184,28 +198,96 @@ void best(std::string& out, const Analysis& a) {
       if (b->regret > worst->regret) worst = b;
     }
     out += fmt::format("| {} | {} | {} | {} | {:.1f}% | {:.1f}% ({}: {} chosen, {} best) |\n",
-                       k.first, describe(k.second), v.size(), right, 100 * median(r),
-                       100 * worst->regret, size(static_cast<double>(worst->bytes)),
-                       worst->predicted_best, worst->measured_best);
+                       md_escape(k.first), md_escape(describe(k.second)), v.size(), right,
+                       100 * median(r), 100 * worst->regret, size(static_cast<double>(worst->bytes)),
+                       md_escape(worst->predicted_best), md_escape(worst->measured_best));
   }
   out += "\nPer size (see crossovers.csv, kind = best, for every row):\n\n";
   out += "| params | group | size | predicted best | measured best | regret |\n";
   out += "|---|---|---|---|---|---|\n";
   for (const BestAtSize& b : a.best)
-    out += fmt::format("| {} | {} | {} | {} | {} | {:.1f}% |\n", b.params, describe(b.group),
-                       size(static_cast<double>(b.bytes)), b.predicted_best, b.measured_best,
-                       100 * b.regret);
+    out += fmt::format("| {} | {} | {} | {} | {} | {:.1f}% |\n", md_escape(b.params),
+                       md_escape(describe(b.group)), size(static_cast<double>(b.bytes)),
+                       md_escape(b.predicted_best), md_escape(b.measured_best), 100 * b.regret);
+  out += "\n";
+}
+
+// The targets of models/README.md and how each parameter set meets them.
+void targets(std::string& out, const Analysis& a) {
+  if (a.grades.empty()) return;
+  out += "## Accuracy and choices against the targets (ablation)\n\n";
+  out += "Targets (out of sample, per transport): median |err| ≤ 20% at ≥ 64 KiB and ≤ 30% "
+         "below; the worst collective's median |err| ≥ 64 KiB ≤ 35%; the model's pick within the "
+         "measured best's confidence interval in ≥ 90% of sizes; median regret ≤ 5%. "
+         "`calibration` is the α-β-γ baseline from the microbenchmarks; each `+` row adds terms "
+         "(cumulative), every one calibrated by its own microbenchmark:\n\n";
+  for (const char* level : kTermLevels) {
+    if (!*level) continue;
+    out += fmt::format("- {}\n", term_description(level[std::strlen(level) - 1]));
+  }
+  out += "\n`global` is the in-sample fit, for comparison. A missed target is marked ✗ with the "
+         "amount by which it is missed.\n\n";
+  out += "| params | transport | median \\|err\\| ≥ 64 KiB | median \\|err\\| < 64 KiB | worst "
+         "collective ≥ 64 KiB | picks within CI | median regret |\n|---|---|---|---|---|---|---|\n";
+  const auto mark = [](double v, double target, bool at_most) {
+    if (std::isnan(v)) return std::string("–");
+    const bool ok = at_most ? v <= target : v >= target;
+    if (ok) return fmt::format("{:.1f}% ✓", 100 * v);
+    return fmt::format("{:.1f}% ✗ ({:+.1f} points)", 100 * v, 100 * (v - target));
+  };
+  for (const Grade& g : a.grades) {
+    const double picks =
+        g.picks ? static_cast<double>(g.picks_right) / static_cast<double>(g.picks) : NAN;
+    out += fmt::format("| {} | {} | {} | {} | {} {} | {}/{} = {} | {} |\n", md_escape(g.params),
+                       md_escape(g.transport), mark(g.median_large, 0.20, true),
+                       mark(g.median_small, 0.30, true), md_escape(g.worst_collective),
+                       mark(g.worst_collective_median, 0.35, true), g.picks_right, g.picks,
+                       mark(picks, 0.90, false), mark(g.median_regret, 0.05, true));
+  }
+  out += "\nThe sign of the error, per size range (median signed rel_err):\n\n";
+  for (const Grade& g : a.grades) {
+    std::vector<double> mid, top;
+    for (const Prediction& p : a.predictions) {
+      if (p.params != g.params || p.row->transport != g.transport) continue;
+      const double b = static_cast<double>(p.row->bytes);
+      if (b >= kLargeBytes && b <= 1024 * 1024) mid.push_back(p.rel_err);
+      if (b >= 2 * 1024 * 1024) top.push_back(p.rel_err);
+    }
+    const auto med = [](std::vector<double> v) { return v.empty() ? NAN : median(std::move(v)); };
+    out += fmt::format("- {}, {}: {} {}\n", md_escape(g.params), md_escape(g.transport),
+                       sign_prose("64 KiB–1 MiB", med(mid)), sign_prose("≥ 2 MiB", med(top)));
+  }
   out += "\n";
 }
 
 }  // namespace
 
+std::string md_escape(std::string_view text) {
+  std::string out;
+  for (char ch : text) {
+    if (std::string_view("\\|*`<>[]").find(ch) != std::string_view::npos) out += '\\';
+    out += ch;
+  }
+  return out;
+}
+
+std::string sign_prose(std::string_view what, double signed_median) {
+  if (std::isnan(signed_median)) return fmt::format("{}: no rows.", what);
+  if (signed_median > 0)
+    return fmt::format("{}: the model over-predicts (median {:+.0f}%).", what, 100 * signed_median);
+  if (signed_median < 0)
+    return fmt::format("{}: the model under-predicts (median {:+.0f}%).", what, 100 * signed_median);
+  return fmt::format("{}: no bias (median 0%).", what);
+}
+
 std::string model_report(const Analysis& a) {
   std::string out = "# collbench model report\n\n";
   out += fmt::format("Source: `{}` ({} rows, {} configurations).", a.source_file, a.rows,
                      a.configs.size());
-  if (a.calibration) out += fmt::format(" Calibration: `{}`.", a.calibration_file);
+  for (const CalibrationInput& c : a.calibrations)
+    out += fmt::format(" Calibration of {}: `{}`.", md_escape(c.transport), md_escape(c.file));
   out += "\n\n";
+  targets(out, a);
   parameters(out, a);
   errors(out, a);
   crossovers(out, a);

@@ -7,11 +7,21 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "models/analysis.hpp"
 
 namespace cb::models {
 
 std::string model_report(const Analysis& a);
+
+// Text made safe for a markdown table cell: \ | * ` < > [ ] get a backslash
+// (a tie set "a|b" would otherwise split the cell).
+std::string md_escape(std::string_view text);
+
+// One sentence about the sign of a median signed relative error, generated
+// from the number: "<what>: the model over-predicts (median +12%)." for a
+// positive value, "under-predicts" for a negative one.
+std::string sign_prose(std::string_view what, double signed_median);
 
 }  // namespace cb::models

@@ -3,7 +3,7 @@
 
     /usr/bin/python3 scripts/report.py RESULTS_DIR
 
-Reads sweep-*.csv, calibration.csv, fit/{fit,predictions,crossovers}.csv and
+Reads sweep-*.csv, calibration.csv, fit/{fit,predictions,crossovers,accuracy}.csv and
 links plots/*.png (scripts/plot.py) and fit/model-report.md. Every figure is
 computed from those files; nothing is measured here. A missing or malformed
 input is one line on stderr and exit status 1; report.md is replaced
@@ -21,6 +21,32 @@ from plot import (InputError, PREDICTION_COLUMNS, load_sweeps, num, read_csv,  #
 BASELINES = {"mpi", "nccl"}
 LARGE = 1 << 20  # bytes: "large message" threshold for bandwidth ratios
 MODEL_MIN = 64 << 10  # bytes: model error is graded from here up (issue #4)
+
+
+def md(text):
+    """A markdown table cell: characters that would split or format it get a backslash."""
+    return "".join("\\" + c if c in "\\|*`<>[]" else c for c in str(text))
+
+
+def sign_sentence(what, value):
+    """One sentence about the sign of a median signed error, generated from the number."""
+    if value is None:
+        return f"{what}: no rows."
+    if value > 0:
+        return f"{what}: the model over-predicts (median {value:+.0%})."
+    if value < 0:
+        return f"{what}: the model under-predicts (median {value:+.0%})."
+    return f"{what}: no bias (median 0%)."
+
+
+def size3(b):
+    """A crossover size with 3 significant digits."""
+    units = ["B", "KiB", "MiB", "GiB"]
+    u = 0
+    while b >= 1024 and u < 3:
+        b /= 1024
+        u += 1
+    return f"{b:.3g} {units[u]}"
 
 
 def fmt_bw(gbps):
@@ -169,25 +195,71 @@ def section_error(directory):
         top = [e for b, e in pts if b >= (2 << 20)]
         mid_s = f"{statistics.median(mid):+.0%}" if mid else "–"
         top_s = f"{statistics.median(top):+.0%}" if top else "–"
-        out.append(f"| {key[0]} | {key[1]} | {key[2]} | {key[3]} | {med} | {worst} | {mid_s} | "
-                   f"{top_s} | {med_small} |")
-    out += ["", "How to read the signed columns: the α-β-γ model has one β for every size, so when "
-            "cache-resident sizes (up to about 1 MiB here) run faster than large ones, it "
-            "over-predicts there (positive) and under-predicts once both ranks stream through "
-            "memory (negative). The model also prices no local copies, which Bruck and the "
-            "butterfly all-to-all and reduce-scatter need at every step; see the residual plot "
-            "and the knees (knees_B) in fit/fit.csv.", ""]
+        out.append(f"| {md(key[0])} | {md(key[1])} | {key[2]} | {md(key[3])} | {med} | {worst} | "
+                   f"{mid_s} | {top_s} | {med_small} |")
+    # The sign of the error per parameter set and transport, stated from the data.
+    signed = defaultdict(lambda: ([], []))
+    for key, pts in groups.items():
+        signed[(key[0], key[1])][0].extend(e for b, e in pts if MODEL_MIN <= b <= (1 << 20))
+        signed[(key[0], key[1])][1].extend(e for b, e in pts if b >= (2 << 20))
+    out += ["", "The sign of the error (median signed rel_err over every algorithm):", ""]
+    for (params, transport), (mid, top) in sorted(signed.items()):
+        out.append(f"- {md(params)}, {md(transport)}: "
+                   f"{sign_sentence('64 KiB–1 MiB', statistics.median(mid) if mid else None)} "
+                   f"{sign_sentence('≥ 2 MiB', statistics.median(top) if top else None)}")
+    out.append("")
+    return out
+
+
+def section_accuracy(directory):
+    """The targets and the ablation, as `collbench fit` graded them (fit/accuracy.csv): the
+    same tie-aware counting as the console and fit/model-report.md."""
+    path = os.path.join(directory, "fit", "accuracy.csv")
+    rows = read_csv(path, ["params", "transport", "median_abs_err_large", "median_abs_err_small",
+                           "worst_collective", "worst_collective_median_abs_err", "picks_right",
+                           "picks", "median_regret"])
+
+    def mark(v, target, at_most=True):
+        if v in ("", None):
+            return "–"
+        v = float(v)
+        ok = v <= target if at_most else v >= target
+        return f"{v:.0%} ✓" if ok else f"{v:.0%} ✗ ({(v - target) * 100:+.0f} points)"
+
+    out = ["## Model accuracy against the targets (ablation)", "",
+           "Out of sample: `calibration` is the α-β-γ baseline from microbenchmarks alone; each "
+           "`+` row adds the calibrated terms of models/README.md cumulatively (a: α/β per "
+           "size range, b: local copies and reduce at the working set, c: sending and receiving "
+           "at once, d: per-message overhead o). `global` is the in-sample fit. Targets: median "
+           "|err| ≤ 20% at ≥ 64 KiB, ≤ 30% below, worst collective ≤ 35%, picks within the "
+           "measured best's CI ≥ 90%, median regret ≤ 5%.", "",
+           "| params | transport | median \\|err\\| ≥ 64 KiB | < 64 KiB | worst collective | "
+           "model picks the best (within CI) | median regret |",
+           "|---|---|---|---|---|---|---|"]
+    for r in rows:
+        picks = int(r["picks"])
+        share = int(r["picks_right"]) / picks if picks else None
+        out.append(f"| {md(r['params'])} | {md(r['transport'])} | "
+                   f"{mark(r['median_abs_err_large'], 0.20)} | "
+                   f"{mark(r['median_abs_err_small'], 0.30)} | {md(r['worst_collective'])} "
+                   f"{mark(r['worst_collective_median_abs_err'], 0.35)} | "
+                   f"{r['picks_right']}/{picks} = {mark(share, 0.90, at_most=False)} | "
+                   f"{mark(r['median_regret'], 0.05)} |")
+    out.append("")
     return out
 
 
 def section_crossovers(directory):
+    """Crossovers as `collbench fit` counted them: only where the 95% CIs separate on both
+    sides, identical schedules grouped (a=b)."""
     path = os.path.join(directory, "fit", "crossovers.csv")
     rows = read_csv(path, ["kind", "params", "transport", "collective", "ranks", "algo_a",
-                           "algo_b", "predicted_crossover_B", "measured_crossover_B", "bytes",
-                           "predicted_best", "measured_best", "regret"])
+                           "algo_b", "predicted_crossover_B", "measured_crossover_B"])
     out = ["## Crossovers: predicted vs measured", "",
-           "Pairs whose ordering flips inside the measured range (either side). "
-           "Sizes are interpolated in log-size.", "",
+           "A measured crossover counts only where the two algorithms' 95% confidence intervals "
+           "separate on both sides of it; algorithms with identical schedules at that rank count "
+           "form one group (a=b) and are not paired. Sizes to 3 significant digits. Pairs "
+           "crossing on neither side are left out.", "",
            "| params | transport | collective | ranks | pair | predicted | measured |",
            "|---|---|---|---|---|---|---|"]
     shown = 0
@@ -198,29 +270,12 @@ def section_crossovers(directory):
         if not pred and not meas:
             continue
         shown += 1
-        out.append(f"| {r['params']} | {r['transport']} | {r['collective']} | {r['ranks']} | "
-                   f"{r['algo_a']} vs {r['algo_b']} | "
-                   f"{size_label(float(pred)) if pred else 'none'} | "
-                   f"{size_label(float(meas)) if meas else 'none'} |")
+        out.append(f"| {md(r['params'])} | {md(r['transport'])} | {r['collective']} | "
+                   f"{r['ranks']} | {md(r['algo_a'])} vs {md(r['algo_b'])} | "
+                   f"{size3(float(pred)) if pred else 'none'} | "
+                   f"{size3(float(meas)) if meas else 'none'} |")
     if not shown:
         out.append("| – | – | – | – | no pair crosses in the measured range | – | – |")
-    regrets = defaultdict(list)
-    agree = defaultdict(lambda: [0, 0])
-    for r in rows:
-        if r["kind"] != "best" or not r["regret"]:
-            continue
-        key = (r["params"], r["transport"])
-        regrets[key].append(float(r["regret"]))
-        agree[key][0] += r["predicted_best"] == r["measured_best"]
-        agree[key][1] += 1
-    out += ["", "Best algorithm per (collective, ranks, size): how often the model picks the "
-            "measured best, and the regret = time of the model's pick / measured best − 1.", "",
-            "| params | transport | model picks the best | median regret | worst regret |",
-            "|---|---|---|---|---|"]
-    for key in sorted(regrets):
-        hit, total = agree[key]
-        out.append(f"| {key[0]} | {key[1]} | {hit}/{total} | "
-                   f"{statistics.median(regrets[key]):.0%} | {max(regrets[key]):.0%} |")
     out.append("")
     return out
 
@@ -250,6 +305,7 @@ def main(argv):
                       "those timings measure the OS scheduler more than the algorithms.", ""]
         lines += section_bandwidth(rows, memcpy, memcpy_in_cache)
         lines += section_params(directory, cal)
+        lines += section_accuracy(directory)
         lines += section_error(directory)
         lines += section_crossovers(directory)
         lines += ["## Plots", ""]

@@ -85,9 +85,15 @@ trap failed ERR
 start=$(date +%s)
 log "writing to $out"
 
+have_ipc=0; "$collbench" list | grep -q '^  ipc ' && have_ipc=1
 if [ ! -s "$out/calibration.csv" ]; then
-  log "1/6 calibrate: ping-pong alpha, beta and kernel gamma over MPI (2 ranks)"
+  log "1/6 calibrate: microbenchmarks (ping-pong, exchange, k messages, copy, reduce) over MPI (2 ranks)"
   mpiexec -bind-to core -n 2 "$collbench" calibrate --out "$out/calibration.csv" >"$out/calibration.txt"
+fi
+if [ "$have_ipc" = 1 ] && [ ! -s "$out/calibration-ipc.csv" ]; then
+  log "1/6 calibrate: the same microbenchmarks over IPC (host shared memory)"
+  mpiexec -bind-to core -n 2 "$collbench" calibrate --transport ipc --out "$out/calibration-ipc.csv" \
+    >"$out/calibration-ipc.txt"
 fi
 
 measure() {  # transport, extra flags...
@@ -99,7 +105,7 @@ measure() {  # transport, extra flags...
 }
 log "2/6 measured sweep over MPI: every algorithm + MPI's own collectives, verified"
 measure mpi
-if "$collbench" list | grep -q '^  ipc '; then
+if [ "$have_ipc" = 1 ]; then
   log "3/6 measured sweep over IPC (host shared memory)"
   measure ipc --mem host
 else
@@ -118,8 +124,9 @@ with open(out + ".tmp", "w") as w:
         w.writelines(lines if i == 0 else lines[1:])
 os.replace(out + ".tmp", out)
 EOF
-"$collbench" fit "$measured" --calibration "$out/calibration.csv" --mpich-json --out "$out/fit" \
-  >"$out/fit.txt"
+calibrations=(--calibration "$out/calibration.csv")
+[ -s "$out/calibration-ipc.csv" ] && calibrations+=(--calibration "$out/calibration-ipc.csv")
+"$collbench" fit "$measured" "${calibrations[@]}" --mpich-json --out "$out/fit" >"$out/fit.txt"
 
 log "5/6 simulated sweep (p = $sim_ranks) and crossover map (p = $map_ranks) with the fitted parameters"
 "$collbench" run --transport sim --params "$out/fit/fit.csv" --params-transport mpi --coll all --algo all \

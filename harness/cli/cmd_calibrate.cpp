@@ -1,107 +1,162 @@
-// `mpiexec -n 2 collbench calibrate [--out FILE]`: measures the model's three
-// numbers without any collective, for an out-of-sample test of the model
-// (`collbench fit --calibration FILE`):
-//  - alpha, beta: ping-pong between ranks 0 and 1 over MPI point-to-point (the
-//    MPI transport's own path), 8 B .. 16 MiB; half the round trip, median of
-//    the repetitions, fitted as t = alpha + beta * bytes (models/calibration.hpp).
-//  - gamma: reduce_inplace (fp32 sum, the kernel every transport reduces with)
-//    timed on ranks 0 and 1 at once, as in a 2-rank collective where both
-//    reduce together and share the memory bus, 4 KiB (in cache) .. 64 MiB
-//    (out of cache); the slower rank's median counts.
-// Waits poll with the resolved wait policy, so an oversubscribed launch does
-// not spin against the rank it is waiting for.
+// `mpiexec -n 2 collbench calibrate [--transport mpi|ipc] [--out FILE]`:
+// measures the model's parameters without any collective, for an
+// out-of-sample test of the model (`collbench fit --calibration FILE`). Each
+// microbenchmark is a small schedule (not a collective) run through the
+// transport's own Operation and timed like a collective (barrier, max over
+// ranks, median), on ranks 0 and 1:
+//  - ping-pong: rank 0 sends m bytes, rank 1 sends them back; half the round
+//    trip, 8 B .. 16 MiB. Gives the baseline alpha and beta
+//    (models/calibration.hpp) and term (a), alpha/beta per size range.
+//  - exchange: both ranks send and receive m bytes in one step (two such
+//    steps, halved), 8 B .. 16 MiB: term (c), both directions streaming at once.
+//  - k messages: a ping-pong of k 8-byte messages per direction in one step,
+//    k = 1..16: term (d), the per-message overhead o (slope over k).
+//  - k local copies of 8 bytes in one step: term (b)'s cost per local op.
+//  - an empty schedule: the fixed cost of one timed run, subtracted from all
+//    of the above and charged once per collective (term (a)).
+//  - copy and reduce (fp32 sum) of x bytes as a local op, both ranks at once,
+//    4 KiB .. 64 MiB: the baseline gamma and term (b), per-byte costs at the
+//    working set (in cache to out of cache). The copy also gives the memcpy
+//    ceilings the report judges busbw by.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cstring>
 #include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "algorithms/schedule.hpp"
 #include "algorithms/types.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/config.hpp"
 #include "harness/report/metadata.hpp"
+#include "harness/runtime/backend.hpp"
+#include "harness/runtime/group.hpp"
 #include "harness/runtime/world.hpp"
+#include "harness/sweep/timing.hpp"
 #include "models/calibration.hpp"
 #include "models/fit_run.hpp"
 #include "models/robust_fit.hpp"
-#include "transports/kernels/reduce.hpp"
-
-#if CB_HAVE_MPI
-#include <mpi.h>
-
-#include "harness/runtime/group_mpi.hpp"
-#include "transports/mpi/wait.hpp"
-#endif
 
 namespace cb {
 namespace {
 
 struct CalibrateOptions {
   std::string out = "calibration.csv";
+  std::string transport = "mpi";
 };
 
-#if CB_HAVE_MPI
-
 constexpr std::size_t kPingMin = 8, kPingMax = std::size_t{16} << 20;
-constexpr std::size_t kReduceMin = std::size_t{4} << 10, kReduceMax = std::size_t{64} << 20;
+constexpr std::size_t kLocalMin = std::size_t{4} << 10, kLocalMax = std::size_t{64} << 20;
 constexpr std::size_t kMemcpyInCache = std::size_t{256} << 10;  // fits L2 with room
+constexpr std::size_t kSmallMessage = 8;
+constexpr int kMaxMessages = 16;
 
-// Repetitions: many for small sizes (cheap, noisy), at least 30 for large ones.
-int repetitions(std::size_t bytes, std::size_t budget_bytes, int lo, int hi) {
-  return static_cast<int>(std::clamp<std::size_t>(budget_bytes / bytes, lo, hi));
+// A two-rank schedule that is not a collective: `coll` only sizes the user
+// buffers (alltoall: input and output of 2*count elements each).
+Schedule micro(Collective coll, DataType dtype, int rank, std::size_t count,
+               std::vector<Step> steps) {
+  Schedule s;
+  s.coll = coll;
+  s.algorithm = "calibrate";
+  s.p = 2;
+  s.rank = rank;
+  s.count = count;
+  s.dtype = dtype;
+  s.op = ReduceOp::sum;
+  s.total_steps = steps.size();
+  s.steps = std::move(steps);
+  return s;
 }
 
-// Median half round trip on rank 0 (rank 1 echoes); 0 on rank 1.
-double half_round_trip(MPI_Comm comm, int rank, std::vector<char>& buf, std::size_t bytes,
-                       WaitPolicy wait) {
-  const int reps = repetitions(bytes, std::size_t{64} << 20, 30, 2000);
-  const int n = static_cast<int>(bytes);
-  const int peer = 1 - rank;
-  std::vector<double> samples;
-  samples.reserve(static_cast<std::size_t>(reps));
-  for (int i = -3; i < reps; ++i) {  // 3 untimed warm-ups
-    MPI_Request req;
-    const double t0 = MPI_Wtime();
-    if (rank == 0) {
-      check_mpi(MPI_Isend(buf.data(), n, MPI_BYTE, peer, 0, comm, &req), "MPI_Isend");
-      wait_one(req, wait);
-      check_mpi(MPI_Irecv(buf.data(), n, MPI_BYTE, peer, 0, comm, &req), "MPI_Irecv");
-      wait_one(req, wait);
-    } else {
-      check_mpi(MPI_Irecv(buf.data(), n, MPI_BYTE, peer, 0, comm, &req), "MPI_Irecv");
-      wait_one(req, wait);
-      check_mpi(MPI_Isend(buf.data(), n, MPI_BYTE, peer, 0, comm, &req), "MPI_Isend");
-      wait_one(req, wait);
+// Rank 0 sends k messages of m bytes to rank 1, then rank 1 sends them back.
+Schedule ping_pong(int rank, std::size_t m, int k) {
+  std::vector<Step> steps(2);
+  for (int s = 0; s < 2; ++s) {
+    const bool sender = (s == 0) == (rank == 0);
+    for (int i = 0; i < k; ++i) {
+      const Region r{sender ? kInput : kOutput, static_cast<std::size_t>(i) * m, m};
+      if (sender)
+        steps[s].sends.push_back({1 - rank, r});
+      else
+        steps[s].recvs.push_back({1 - rank, r, RecvMode::copy});
     }
-    if (i >= 0) samples.push_back((MPI_Wtime() - t0) / 2);
   }
-  return rank == 0 ? models::median(samples) : 0.0;
+  return micro(Collective::alltoall, DataType::uint8, rank, m * static_cast<std::size_t>(k),
+               std::move(steps));
 }
 
-// The slower rank's median time of one fp32-sum reduce_inplace of `bytes`
-// (or, with `copy`, one memcpy of them), both ranks working at once as they
-// do inside a collective.
-double local_time(Group& pair, std::vector<float>& dst, const std::vector<float>& src,
-                  std::size_t bytes, bool copy) {
-  const int reps = repetitions(bytes, std::size_t{256} << 20, 5, 2000);
-  const std::size_t count = bytes / sizeof(float);
-  pair.barrier();
-  std::vector<double> samples;
-  for (int i = -2; i < reps; ++i) {
-    const double t0 = MPI_Wtime();
-    if (copy)
-      std::memcpy(dst.data(), src.data(), bytes);
-    else
-      reduce_inplace(DataType::fp32, ReduceOp::sum, dst.data(), src.data(), count);
-    if (i >= 0) samples.push_back(MPI_Wtime() - t0);
+// Both ranks send m bytes and receive m bytes in the same step, twice (as
+// the ping-pong has two steps, so the per-run cost of the timing weighs the
+// same per step in both).
+Schedule exchange(int rank, std::size_t m) {
+  std::vector<Step> steps(2);
+  for (Step& s : steps) {
+    s.sends.push_back({1 - rank, Region{kInput, 0, m}});
+    s.recvs.push_back({1 - rank, Region{kOutput, 0, m}, RecvMode::copy});
   }
-  double t = models::median(samples);
-  pair.max_to_root({&t, 1});
-  return t;
+  return micro(Collective::alltoall, DataType::uint8, rank, m, std::move(steps));
+}
+
+// k local copies of `bytes` each in one step (k = 1: one copy).
+Schedule local_copies(int rank, std::size_t bytes, int k) {
+  std::vector<Step> steps(1);
+  for (int i = 0; i < k; ++i) {
+    const std::size_t at = static_cast<std::size_t>(i) * bytes;
+    steps[0].locals.push_back({LocalKind::copy, Region{kInput, at, bytes}, Region{kOutput, at, bytes}});
+  }
+  return micro(Collective::alltoall, DataType::uint8, rank, bytes * static_cast<std::size_t>(k),
+               std::move(steps));
+}
+
+// One local copy (or fp32-sum reduce) of `bytes` from the input into the output.
+Schedule local(int rank, std::size_t bytes, LocalKind kind) {
+  std::vector<Step> steps(1);
+  const bool reduce = kind == LocalKind::reduce;
+  const std::size_t n = reduce ? bytes / sizeof(float) : bytes;
+  steps[0].locals.push_back({kind, Region{kInput, 0, n}, Region{kOutput, 0, n}});
+  return micro(reduce ? Collective::allreduce : Collective::alltoall,
+               reduce ? DataType::fp32 : DataType::uint8, rank, n, std::move(steps));
+}
+
+// Median seconds of one run of `s` through the transport (max over the two
+// ranks per sample; rank 0's value, 0 elsewhere).
+double time_schedule(const TransportSpec& t, const std::string& label, const Schedule& s,
+                     Group& pair) {
+  Case c;
+  c.transport = label;
+  c.coll = s.coll;
+  c.algorithm = s.algorithm;
+  c.dtype = s.dtype;
+  c.ranks = 2;
+  c.count = s.count;
+  const std::unique_ptr<Operation> op = t.make_operation(c, &s, pair);
+  SamplingPlan plan;
+  plan.warmup = 3;
+  plan.budget_s = 0.1;
+  plan.ci_rel = 0.02;
+  plan.min_iterations = 20;
+  const std::vector<double> samples = time_samples(*op, pair, plan);
+  return pair.rank() == 0 ? models::median(samples) : 0.0;
+}
+
+void print_table(const char* title, const std::vector<double>& bytes,
+                 const std::vector<double>& seconds, double bytes_per_time = 1) {
+  fmt::print("# {}\n{:>12} {:>12} {:>12}\n", title, "size(B)", "time(us)", "GB/s");
+  for (std::size_t i = 0; i < bytes.size(); ++i)
+    fmt::print("{:>12} {:>12.3f} {:>12.3f}\n", bytes[i], seconds[i] * 1e6,
+               bytes_per_time * bytes[i] / seconds[i] * 1e-9);
+}
+
+std::string ranges_text(const std::vector<models::SizeRange>& ranges) {
+  std::string out;
+  for (const models::SizeRange& r : ranges)
+    out += fmt::format("{}from {} B: alpha {:.3f} us, {:.3f} GB/s", out.empty() ? "" : "; ",
+                       r.from_B, r.alpha_s * 1e6,
+                       r.beta_s_per_B > 0 ? 1e-9 / r.beta_s_per_B : INFINITY);
+  return out;
 }
 
 void calibrate(const CalibrateOptions& o) {
@@ -109,87 +164,111 @@ void calibrate(const CalibrateOptions& o) {
   if (w.size() < 2)
     throw UsageError(
         "calibrate needs 2 ranks for its ping-pong: run `mpiexec -n 2 collbench calibrate`");
+  TransportSpec& t = find_transport(o.transport);
+  if (!t.per_process || !t.make_operation)
+    throw UsageError(fmt::format("--transport {}: calibrate measures per-process transports "
+                                 "(mpi, ipc); the simulator takes its parameters as flags",
+                                 o.transport));
+  if (!t.available)
+    throw UsageError(fmt::format("--transport {}: {}", o.transport, t.unavailable_reason));
+  if (t.validate) t.validate();
+  const std::string label = t.label ? t.label() : std::string(t.name);
   const bool root = w.rank() == 0;
   if (root && w.size() > 2)
     fmt::print(stderr, "collbench: calibrating with ranks 0 and 1; the other {} ranks idle\n",
                w.size() - 2);
   std::unique_ptr<Group> pair = w.first_ranks(2, WaitPolicy::automatic);
-  std::vector<double> ping_bytes, half_rtt, red_bytes, red_time;
-  double memcpy_s = 0, memcpy_in_cache_s = 0;
+  std::vector<double> ping_B, ping_s, ex_B, ex_s, multi_k, multi_s, copy_B, copy_s, red_B, red_s;
+  std::vector<double> ops_k, ops_s;
+  double run_s = 0;
   if (pair) {
-    const MPI_Comm comm = mpi_comm_of(*pair);
-    const WaitPolicy wait = pair->wait_policy();
+    const int rank = pair->rank();
+    // The fixed cost of one timed run (barrier exit skew, start-up): an empty
+    // schedule. Every microbenchmark below is net of it.
+    run_s = time_schedule(t, label, micro(Collective::alltoall, DataType::uint8, rank, 1, {Step{}}),
+                          *pair);
+    const auto net = [&](double s) { return std::max(s - run_s, 1e-12); };
     if (root && pair->oversubscribed())
       fmt::print(stderr,
                  "collbench: warning: the 2 ranks share fewer than 2 cores; the calibration "
                  "measures the OS scheduler as much as the transport\n");
-    std::vector<char> buf(kPingMax, 1);
     for (std::size_t b = kPingMin; b <= kPingMax; b *= 2) {
-      pair->barrier();
-      const double t = half_round_trip(comm, pair->rank(), buf, b, wait);
-      ping_bytes.push_back(static_cast<double>(b));
-      half_rtt.push_back(t);
+      ping_B.push_back(static_cast<double>(b));
+      ping_s.push_back(net(time_schedule(t, label, ping_pong(rank, b, 1), *pair)) / 2);
+      ex_B.push_back(static_cast<double>(b));
+      ex_s.push_back(net(time_schedule(t, label, exchange(rank, b), *pair)) / 2);
     }
-    std::vector<float> dst(kReduceMax / sizeof(float), 0.25f);
-    const std::vector<float> src(kReduceMax / sizeof(float), 0.5f);
-    for (std::size_t b = kReduceMin; b <= kReduceMax; b *= 4) {
-      red_bytes.push_back(static_cast<double>(b));
-      red_time.push_back(local_time(*pair, dst, src, b, false));
+    for (int k = 1; k <= kMaxMessages; k *= 2) {
+      multi_k.push_back(k);
+      multi_s.push_back(net(time_schedule(t, label, ping_pong(rank, kSmallMessage, k), *pair)) / 2);
+      ops_k.push_back(k);
+      ops_s.push_back(net(time_schedule(t, label, local_copies(rank, kSmallMessage, k), *pair)));
     }
-    memcpy_s = local_time(*pair, dst, src, kReduceMax, true);
-    memcpy_in_cache_s = local_time(*pair, dst, src, kMemcpyInCache, true);
+    for (std::size_t b = kLocalMin; b <= kLocalMax; b *= 2) {
+      copy_B.push_back(static_cast<double>(b));
+      copy_s.push_back(net(time_schedule(t, label, local(rank, b, LocalKind::copy), *pair)));
+      red_B.push_back(static_cast<double>(b));
+      red_s.push_back(net(time_schedule(t, label, local(rank, b, LocalKind::reduce), *pair)));
+    }
   }
   w.any(false, WaitPolicy::sleep);  // idle ranks sleep here until the pair is done
   if (!root) return;
 
-  models::Calibration c = models::fit_calibration(ping_bytes, half_rtt, red_bytes, red_time);
+  models::Calibration c = models::fit_calibration(ping_B, ping_s, red_B, red_s);
+  models::fit_terms(c, ping_s, ex_B, ex_s, copy_B, copy_s, red_B, red_s, multi_k, multi_s, ops_k,
+                    ops_s, run_s);
   const RunMetadata meta = collect_metadata();
-  c.transport = "mpi";
+  c.transport = label;
   c.ranks = 2;
   c.host = meta.host;
   c.timestamp = meta.timestamp;
   c.collbench_version = meta.collbench_version;
   c.git_rev = meta.git_rev;
   c.mpi_version = meta.mpi_version;
-  c.memcpy_GBps = static_cast<double>(kReduceMax) / memcpy_s * 1e-9;
-  c.memcpy_in_cache_GBps = static_cast<double>(kMemcpyInCache) / memcpy_in_cache_s * 1e-9;
+  const auto copy_at = [&](std::size_t bytes) {
+    const auto i = std::find(copy_B.begin(), copy_B.end(), static_cast<double>(bytes));
+    return static_cast<double>(bytes) / copy_s[static_cast<std::size_t>(i - copy_B.begin())] * 1e-9;
+  };
+  c.memcpy_GBps = copy_at(kLocalMax);
+  c.memcpy_in_cache_GBps = copy_at(kMemcpyInCache);
 
-  fmt::print("# ping-pong (MPI point-to-point, ranks 0 and 1): half round trip, median\n");
-  fmt::print("{:>12} {:>12} {:>12}\n", "size(B)", "time(us)", "GB/s");
-  for (std::size_t i = 0; i < ping_bytes.size(); ++i)
-    fmt::print("{:>12} {:>12.3f} {:>12.3f}\n", ping_bytes[i], half_rtt[i] * 1e6,
-               ping_bytes[i] / half_rtt[i] * 1e-9);
-  fmt::print("# reduce_inplace fp32 sum on both ranks at once: slower rank's median\n");
-  fmt::print("{:>12} {:>12} {:>12}\n", "size(B)", "time(us)", "GB/s");
-  for (std::size_t i = 0; i < red_bytes.size(); ++i)
-    fmt::print("{:>12} {:>12.3f} {:>12.3f}\n", red_bytes[i], red_time[i] * 1e6,
-               red_bytes[i] / red_time[i] * 1e-9);
-  fmt::print("# memcpy on both ranks at once: {:.2f} GB/s at {} B, {:.2f} GB/s at {} B\n",
-             c.memcpy_GBps, kReduceMax, c.memcpy_in_cache_GBps, kMemcpyInCache);
+  fmt::print("# calibration of transport {} on ranks 0 and 1: each time is the median of runs "
+             "timed like a collective (barrier, slower rank), net of an empty run's {:.3f} us\n",
+             label, run_s * 1e6);
+  print_table("ping-pong: half round trip", ping_B, ping_s);
+  print_table("exchange: both ranks send and receive at once, per step (GB/s per direction)",
+              ex_B, ex_s);
+  fmt::print("# k messages of {} B per direction in one step: half round trip\n{:>12} {:>12}\n",
+             kSmallMessage, "k", "time(us)");
+  for (std::size_t i = 0; i < multi_k.size(); ++i)
+    fmt::print("{:>12} {:>12.3f}\n", multi_k[i], multi_s[i] * 1e6);
+  fmt::print("# k local copies of {} B in one step\n{:>12} {:>12}\n", kSmallMessage, "k",
+             "time(us)");
+  for (std::size_t i = 0; i < ops_k.size(); ++i)
+    fmt::print("{:>12} {:>12.3f}\n", ops_k[i], ops_s[i] * 1e6);
+  print_table("local copy on both ranks at once", copy_B, copy_s);
+  print_table("local fp32-sum reduce on both ranks at once", red_B, red_s);
   std::string knees;
   for (double k : c.pingpong_knees_B) knees += fmt::format(" {}", k);
-  fmt::print("alpha {:.4g} s ({:.3f} us), beta {:.4g} s/B ({:.3f} GB/s), gamma {:.4g} s/B "
-             "({:.3f} GB/s); ping-pong knees at:{}\n",
+  fmt::print("baseline: alpha {:.4g} s ({:.3f} us), beta {:.4g} s/B ({:.3f} GB/s), gamma {:.4g} "
+             "s/B ({:.3f} GB/s); ping-pong knees at:{}\n",
              c.params.alpha_s, c.params.alpha_s * 1e6, c.params.beta_s_per_B,
              1e-9 / c.params.beta_s_per_B, c.params.gamma_s_per_B, 1e-9 / c.params.gamma_s_per_B,
              knees.empty() ? " none" : knees);
+  fmt::print("(a) one-way ranges: {}\n", ranges_text(c.terms.oneway));
+  fmt::print("(b) copy {:.2f} GB/s at {} B, {:.2f} GB/s at {} B (both ranks at once); {:.3f} us "
+             "per local operation\n",
+             c.memcpy_in_cache_GBps, kMemcpyInCache, c.memcpy_GBps, kLocalMax,
+             c.terms.local_op_s * 1e6);
+  fmt::print("(c) exchange ranges: {}\n", ranges_text(c.terms.exchange));
+  fmt::print("(d) overhead o {:.3f} us per extra message in a step\n", c.terms.overhead_s * 1e6);
 
   const std::filesystem::path out(o.out);
   const std::string dir = out.has_parent_path() ? out.parent_path().string() : ".";
-  for (const std::string& p :
-       models::write_files_atomically(dir, {{out.filename().string(), models::format_calibration(c)}}))
+  for (const std::string& p : models::write_files_atomically(
+           dir, {{out.filename().string(), models::format_calibration(c)}}))
     fmt::print("wrote {}\n", p);
 }
-
-#else
-
-void calibrate(const CalibrateOptions&) {
-  throw UsageError(
-      "calibrate measures over MPI, and this collbench was built without it (MPICH not found "
-      "at configure time; install libmpich-dev and reconfigure)");
-}
-
-#endif
 
 }  // namespace
 
@@ -197,9 +276,13 @@ void add_calibrate_command(CLI::App& app) {
   auto o = std::make_shared<CalibrateOptions>();
   CLI::App* cmd = app.add_subcommand(
       "calibrate",
-      "Measure alpha and beta (MPI ping-pong) and gamma (the reduction kernel) without any "
-      "collective; run as `mpiexec -n 2 collbench calibrate`");
+      "Measure the model's parameters (ping-pong, exchange, k messages, copy and reduce "
+      "microbenchmarks through a transport) without any collective; run as `mpiexec -n 2 "
+      "collbench calibrate`");
   cmd->add_option("--out", o->out, "calibration file to write (CSV)")->capture_default_str();
+  cmd->add_option("--transport", o->transport,
+                  "transport to calibrate: mpi, or ipc (host shared memory)")
+      ->capture_default_str();
   cmd->callback([o] { calibrate(*o); });
 }
 

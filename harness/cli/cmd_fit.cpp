@@ -25,7 +25,7 @@ namespace {
 
 struct FitOptions {
   std::string results;
-  std::string calibration;
+  std::vector<std::string> calibrations;
   std::string out;
   std::uint64_t seed = 20261121;
   bool mpich_json = false;
@@ -78,7 +78,7 @@ std::string gbps(double s_per_B) {
 void fit(const FitOptions& o) {
   models::FitRequest req;
   req.results_csv = o.results;
-  if (!o.calibration.empty()) req.calibration_file = o.calibration;
+  req.calibration_files = o.calibrations;
   req.out_dir = o.out.empty() ? std::filesystem::path(o.results).parent_path().string() : o.out;
   if (req.out_dir.empty()) req.out_dir = ".";
   req.seed = o.seed;
@@ -100,10 +100,16 @@ void fit(const FitOptions& o) {
                g.identified[1] ? gbps(g.params.beta_s_per_B) : "not identified",
                g.identified[2] ? gbps(g.params.gamma_s_per_B) : "not identified", g.r_squared);
   }
-  if (a.calibration)
+  for (const models::CalibrationInput& c : a.calibrations)
     fmt::print("  {} (calibration {}): alpha {}, bandwidth 1/beta {}, reduce 1/gamma {}\n",
-               a.calibration_transport, a.calibration_file, us(a.calibration->alpha_s),
-               gbps(a.calibration->beta_s_per_B), gbps(a.calibration->gamma_s_per_B));
+               c.transport, c.file, us(c.params.alpha_s), gbps(c.params.beta_s_per_B),
+               gbps(c.params.gamma_s_per_B));
+  for (const models::Grade& g : a.grades)
+    fmt::print("  {} {}: median |err| {:.1f}% >= 64 KiB, {:.1f}% below; worst collective {} "
+               "{:.1f}%; picks within CI {}/{}; median regret {:.1f}%\n",
+               g.transport, g.params, 100 * g.median_large, 100 * g.median_small,
+               g.worst_collective, 100 * g.worst_collective_median, g.picks_right, g.picks,
+               100 * g.median_regret);
   if (!run.mpich_params.empty())
     fmt::print("MPICH selection from the {} (use: MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE=FILE "
                "MPIR_CVAR_DEVICE_COLLECTIVES=none)\n",
@@ -121,9 +127,10 @@ void add_fit_command(CLI::App& app) {
       "crossovers.csv and model-report.md");
   cmd->add_option("results", o->results, "results CSV written by `collbench run --csv`")
       ->required();
-  cmd->add_option("--calibration", o->calibration,
-                  "parameters from `collbench calibrate` (or a fit.csv): also predict every "
-                  "row from them alone (out-of-sample)");
+  cmd->add_option("--calibration", o->calibrations,
+                  "parameters from `collbench calibrate` (or a fit.csv): also predict every row "
+                  "of that transport from them alone (out-of-sample); repeat for several "
+                  "transports");
   cmd->add_option("--out", o->out, "output directory (default: the results file's directory)");
   cmd->add_option("--seed", o->seed, "seed of the bootstrap resampling")->capture_default_str();
   cmd->add_flag("--mpich-json", o->mpich_json,

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
@@ -16,7 +17,9 @@
 #include "harness/cli/size_flags.hpp"
 #include "harness/sweep/sizes.hpp"
 #include "models/calibration.hpp"
+#include "models/fit_run.hpp"
 #include "models/predict.hpp"
+#include "models/schedule_model.hpp"
 #include "transports/sim/net_params.hpp"
 
 namespace cb {
@@ -33,7 +36,12 @@ struct PredictOptions {
   std::optional<std::string> alpha, beta, gamma;
   std::string params_file;
   std::string transport;
+  std::string terms;  // subset of "abcd" (models/terms.hpp); "" = alpha-beta-gamma
+  std::string csv;
 };
+
+// Schedule-priced predictions build every rank's schedule.
+constexpr int kMaxTermsRanks = 1024;
 
 models::ModelParams resolve_params(const PredictOptions& o) {
   models::ModelParams m;
@@ -70,9 +78,35 @@ void predict(const PredictOptions& o) {
   const models::ModelParams m = resolve_params(o);
   std::vector<std::uint64_t> sizes;
   for (std::size_t b : requested_sizes(o.sizes)) sizes.push_back(b);
-  const auto rows = models::predict_table(s, sizes, m);
   const auto algos = algorithms_for(s.coll);
   if (algos.empty()) throw UsageError(fmt::format("no algorithm is registered for {}", o.coll));
+  auto rows = models::predict_table(s, sizes, m);
+  if (!o.terms.empty()) {
+    for (char t : o.terms)
+      if (std::string_view("abcd").find(t) == std::string_view::npos)
+        throw UsageError(fmt::format("--terms {}: '{}' is not a term (accepted: letters of abcd, "
+                                     "see models/README.md)",
+                                     o.terms, t));
+    if (o.params_file.empty())
+      throw UsageError("--terms needs --params FILE: a calibration file that measured them");
+    if (s.p > kMaxTermsRanks)
+      throw UsageError(fmt::format("--terms prices every rank's schedule: --ranks {} is above {} "
+                                   "(use the alpha-beta-gamma closed forms without --terms)",
+                                   s.p, kMaxTermsRanks));
+    const models::ModelTerms terms = models::load_model_terms(o.params_file);
+    for (char t : o.terms)
+      if (!terms.has(t))
+        throw UsageError(fmt::format("--terms {}: {} does not hold term ({}) (recalibrate with "
+                                     "this collbench)",
+                                     o.terms, o.params_file, t));
+    for (models::PredictedRow& r : rows) {
+      for (std::size_t i = 0; i < algos.size(); ++i)
+        r.seconds[i] =
+            models::priced_seconds(models::features_for(algos[i], s, r.count), m, terms, o.terms);
+      r.best = static_cast<std::size_t>(
+          std::min_element(r.seconds.begin(), r.seconds.end()) - r.seconds.begin());
+    }
+  }
 
   fmt::print("# predicted {} at p = {}, {}{}{}; alpha {:.4g} s, beta {:.4g} s/B ({:.3g} GB/s), "
              "gamma {:.4g} s/B ({:.3g} GB/s)\n",
@@ -81,8 +115,11 @@ void predict(const PredictOptions& o) {
              s.in_place ? ", in place" : "", m.alpha_s, m.beta_s_per_B,
              m.beta_s_per_B > 0 ? 1e-9 / m.beta_s_per_B : INFINITY, m.gamma_s_per_B,
              m.gamma_s_per_B > 0 ? 1e-9 / m.gamma_s_per_B : INFINITY);
-  fmt::print("# times in us; size = S as in nccl-tests (bytes); bound = the collective's lower "
-             "bound; best/bound = how far the best algorithm is from it\n");
+  fmt::print("# model: {}\n", o.terms.empty() ? std::string("alpha-beta-gamma closed forms")
+                                               : "schedule-priced with terms " + o.terms);
+  fmt::print("# times in us (6 significant digits); size = S as in nccl-tests (bytes); bound = "
+             "the collective's lower bound (alpha-beta-gamma); best/bound = how far the best "
+             "algorithm is from it\n");
   std::size_t width = 10;
   for (const AlgorithmEntry& a : algos) width = std::max(width, a.name.size() + 1);
   fmt::print("{:>12} {:>12}", "size(B)", "count");
@@ -90,11 +127,28 @@ void predict(const PredictOptions& o) {
   fmt::print(" {:>{}} {:>12} {:>10}\n", "best", width, "bound", "best/bound");
   for (const models::PredictedRow& r : rows) {
     fmt::print("{:>12} {:>12}", r.bytes, r.count);
-    for (double t : r.seconds) fmt::print(" {:>{}.4g}", t * 1e6, width);
+    for (double t : r.seconds) fmt::print(" {:>{}.6g}", t * 1e6, width);
     const double best = r.seconds[r.best];
-    fmt::print(" {:>{}} {:>12.4g} {:>10.3f}\n", algos[r.best].name, width, r.lower_bound_s * 1e6,
+    fmt::print(" {:>{}} {:>12.6g} {:>10.3f}\n", algos[r.best].name, width, r.lower_bound_s * 1e6,
                r.lower_bound_s > 0 ? best / r.lower_bound_s : 1.0);
   }
+  if (o.csv.empty()) return;
+  // One row per (size, algorithm), like the results CSV, so the simulator's
+  // rows can be joined on (collective, algorithm, ranks, bytes).
+  std::string text =
+      "collective,algorithm,datatype,op,placement,ranks,bytes,count,predicted_us,best,"
+      "lower_bound_us,model\n";
+  const std::string model = o.terms.empty() ? "abg" : "terms:" + o.terms;
+  for (const models::PredictedRow& r : rows)
+    for (std::size_t i = 0; i < algos.size(); ++i)
+      text += fmt::format("{},{},{},{},{},{},{},{},{:.6g},{},{:.6g},{}\n", to_string(s.coll),
+                          algos[i].name, to_string(s.dtype),
+                          is_reducing(s.coll) ? std::string(to_string(s.op)) : std::string(),
+                          s.in_place ? "in" : "out", s.p, r.bytes, r.count, r.seconds[i] * 1e6,
+                          i == r.best ? 1 : 0, r.lower_bound_s * 1e6, model);
+  const std::filesystem::path out(o.csv);
+  const std::string dir = out.has_parent_path() ? out.parent_path().string() : ".";
+  models::write_files_atomically(dir, {{out.filename().string(), text}});
 }
 
 }  // namespace
@@ -119,6 +173,13 @@ void add_predict_command(CLI::App& app) {
                   "calibration file or fit.csv to take alpha, beta, gamma from (flags override)");
   cmd->add_option("--transport", o->transport,
                   "with a fit.csv holding several transports: whose global fit to use");
+  cmd->add_option("--terms", o->terms,
+                  "price the schedules with the calibrated model's terms, letters of abcd (see "
+                  "models/README.md; needs --params CALIBRATION, --ranks <= 1024); default: the "
+                  "alpha-beta-gamma closed forms, as the simulator uses");
+  cmd->add_option("--csv", o->csv,
+                  "also write the predictions as CSV (one row per size and algorithm, 6 "
+                  "significant digits), atomically");
   cmd->callback([o] { predict(*o); });
 }
 

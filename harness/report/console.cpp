@@ -2,10 +2,13 @@
 // placement time, algbw, busbw, #wrong) plus algo, ranks and the spread of
 // the time (median as time(us), min, p95). Instead of nccl-tests' all-row
 // average bus bandwidth, each (transport, collective, ranks) section ends
-// with every algorithm's peak busbw and the best algorithm per size: the
-// measured crossovers.
+// with every algorithm's peak busbw, the best algorithms per size (ties
+// within the 95% CI shown as a|b) and the measured crossovers, counted by the
+// same rule as `collbench fit` (models/crossover.hpp).
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <map>
 #include <optional>
@@ -13,8 +16,12 @@
 #include <tuple>
 #include <vector>
 
+#include "algorithms/registry.hpp"
 #include "harness/report/reporter.hpp"
+#include "harness/runtime/backend.hpp"
 #include "harness/sweep/sizes.hpp"
+#include "models/crossover.hpp"
+#include "models/schedule_model.hpp"
 
 namespace cb {
 namespace {
@@ -152,43 +159,113 @@ class ConsoleReporter final : public Reporter {
                  to_string(key.first), key.second, have_out ? "out-of-place" : "in-place");
       std::vector<std::string> algos;
       std::map<std::string, const Row*> peak;
-      std::map<std::size_t, const Row*> best;
       for (const Row* r : rows) {
         if (!peak.count(r->c.algorithm)) algos.push_back(r->c.algorithm);
         const Row*& p = peak[r->c.algorithm];
         if (!p || r->busbw_GBps > p->busbw_GBps) p = r;
-        const Row*& b = best[r->c.bytes()];
-        if (!b || r->time_s.median < b->time_s.median) b = r;
       }
       std::string peaks;
       for (const std::string& a : algos)
         peaks += fmt::format("{}{} {:.2f} @ {}", peaks.empty() ? "" : ", ", a, peak[a]->busbw_GBps,
                              format_bytes(peak[a]->c.bytes()));
       fmt::print(out_, "#   peak busbw (GB/s): {}\n", peaks);
-      std::string ranges;
-      const Row* run_first = nullptr;
-      const Row* run_last = nullptr;
-      const auto close_run = [&] {
-        if (!run_first) return;
-        ranges += fmt::format("{}{} {}", ranges.empty() ? "" : " | ", run_first->c.algorithm,
-                              run_first == run_last
-                                  ? format_bytes(run_first->c.bytes())
-                                  : fmt::format("{}..{}", format_bytes(run_first->c.bytes()),
-                                                format_bytes(run_last->c.bytes())));
-      };
-      for (const auto& [bytes, r] : best) {
-        if (run_first && run_first->c.algorithm == r->c.algorithm) {
-          run_last = r;
-          continue;
-        }
-        close_run();
-        run_first = run_last = r;
-      }
-      close_run();
-      fmt::print(out_, "#   best by size (measured crossovers): {}\n", ranges);
+      fmt::print(out_, "#   best by size (the fastest and every algorithm whose 95% CI reaches it): {}\n",
+                 best_by_size(rows));
+      fmt::print(out_, "#   measured crossovers (95% CIs separate on both sides): {}\n",
+                 crossovers(rows));
     }
     section_rows_.clear();
     std::fflush(out_);
+  }
+
+  static models::TimeCI ci_of(const Row& r) {
+    return {r.time_s.median, std::min(r.time_s.ci_lo, r.time_s.median),
+            std::max(r.time_s.ci_hi, r.time_s.median)};
+  }
+
+  // Runs of sizes with the same tie set: "ring 8 B..1 KiB | ring|rhd 2 KiB | ...".
+  static std::string best_by_size(const std::vector<const Row*>& rows) {
+    std::map<std::size_t, std::vector<const Row*>> at;
+    for (const Row* r : rows) at[r->c.bytes()].push_back(r);
+    std::string out, set, first, last;
+    const auto close = [&] {
+      if (set.empty()) return;
+      out += fmt::format("{}{} {}", out.empty() ? "" : " | ", set,
+                         first == last ? first : fmt::format("{}..{}", first, last));
+    };
+    for (const auto& [bytes, here] : at) {
+      const Row* fastest = *std::min_element(here.begin(), here.end(), [](auto* a, auto* b) {
+        return a->time_s.median < b->time_s.median;
+      });
+      std::string tie;
+      for (const Row* r : here)
+        if (ci_of(*r).lo <= ci_of(*fastest).hi)
+          tie += (tie.empty() ? "" : "|") + r->c.algorithm;
+      if (tie == set) {
+        last = format_bytes(bytes);
+        continue;
+      }
+      close();
+      set = tie;
+      first = last = format_bytes(bytes);
+    }
+    close();
+    return out;
+  }
+
+  // The rule of models/crossover.hpp (separated_crossings), on algorithms
+  // grouped by identical schedules (identical_schedule_groups).
+  static std::string crossovers(const std::vector<const Row*>& rows) {
+    std::vector<std::string> algos;
+    std::map<std::string, std::map<std::size_t, const Row*>> by;
+    for (const Row* r : rows) {
+      if (!by.count(r->c.algorithm)) algos.push_back(r->c.algorithm);
+      by[r->c.algorithm][r->c.bytes()] = r;
+    }
+    const Case& c0 = rows.front()->c;
+    std::vector<const AlgorithmEntry*> entries;
+    std::uint64_t lo = UINT64_MAX, hi = 0;
+    for (const std::string& a : algos) {
+      entries.push_back(is_baseline_name(a) ? nullptr : &find_algorithm(c0.coll, a));
+      for (const auto& [bytes, r] : by[a])
+        if (r->c.count > 0) {
+          lo = std::min<std::uint64_t>(lo, r->c.count);
+          hi = std::max<std::uint64_t>(hi, r->c.count);
+        }
+    }
+    const models::Scenario s{c0.coll, c0.ranks, c0.dtype, c0.op, c0.in_place};
+    const std::vector<std::size_t> rep = models::identical_schedule_groups(entries, s, lo, hi);
+    std::vector<std::string> names(algos.size());
+    std::string same;
+    for (std::size_t i = 0; i < algos.size(); ++i) {
+      if (rep[i] != i) continue;
+      names[i] = algos[i];
+      for (std::size_t j = i + 1; j < algos.size(); ++j)
+        if (rep[j] == i) names[i] += "=" + algos[j];
+      if (names[i] != algos[i]) same += fmt::format("{}{}", same.empty() ? "" : ", ", names[i]);
+    }
+    std::string out;
+    for (std::size_t i = 0; i < algos.size(); ++i)
+      for (std::size_t j = i + 1; j < algos.size(); ++j) {
+        if (rep[i] != i || rep[j] != j) continue;
+        std::vector<double> n;
+        std::vector<models::TimeCI> ta, tb;
+        for (const auto& [bytes, r] : by[algos[i]]) {
+          const auto other = by[algos[j]].find(bytes);
+          if (bytes == 0 || other == by[algos[j]].end()) continue;
+          n.push_back(static_cast<double>(bytes));
+          ta.push_back(ci_of(*r));
+          tb.push_back(ci_of(*other->second));
+        }
+        for (const models::MeasuredCrossing& x : models::separated_crossings(n, ta, tb))
+          out += fmt::format("{}{} -> {} at {}", out.empty() ? "" : ", ",
+                             x.a_faster_after ? names[j] : names[i],
+                             x.a_faster_after ? names[i] : names[j],
+                             models::crossover_size_text(x.bytes));
+      }
+    if (out.empty()) out = "none";
+    if (!same.empty()) out += fmt::format(" (identical schedules here: {})", same);
+    return out;
   }
 
   std::FILE* out_;

@@ -50,9 +50,7 @@ ResultsFile fixture() {
 TEST(Report, FixtureGivesEveryFileAndSection) {
   const ResultsFile f = fixture();
   AnalysisOptions opt;
-  opt.calibration = ModelParams{2.2e-6, 1.1e-10, 2.4e-10};
-  opt.calibration_transport = "synthetic";
-  opt.calibration_file = "calib.csv";
+  opt.calibrations.push_back({"synthetic", "calib.csv", ModelParams{2.2e-6, 1.1e-10, 2.4e-10}, {}});
   opt.config_resamples = 50;
   opt.global_resamples = 30;
   const Analysis a = analyze(f, opt);
@@ -151,10 +149,10 @@ TEST(FitCommand, EndToEndOnRegistryClosedFormsRecoversTheParameters) {
 
   FitRequest req;
   req.results_csv = (dir / "results.csv").string();
-  req.calibration_file = (dir / "calibration.csv").string();
+  req.calibration_files = {(dir / "calibration.csv").string()};
   req.out_dir = (dir / "out").string();
   const FitRun run = run_fit(req);
-  ASSERT_EQ(run.written.size(), 4u);
+  ASSERT_EQ(run.written.size(), 5u);
   for (const std::string& p : run.written) EXPECT_GT(fs::file_size(p), 0u) << p;
 
   const ModelParams got = load_model_params((dir / "out" / "fit.csv").string());

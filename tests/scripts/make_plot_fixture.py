@@ -53,6 +53,14 @@ def main(out):
                 cells.append(dict(collective="allreduce", ranks=ranks, bytes=size, algorithm=algo,
                                   time_s=t, best_algorithm=ranked[0], margin=margin))
     write(os.path.join(out, "map-allreduce.csv"), cells)
+    pair = dict(kind="pair", params="calibration", transport="mpi", collective="allreduce",
+                datatype="fp32", op="sum", placement="out", ranks=2, algo_a="ring", algo_b="rhd",
+                predicted_crossover_B=4100, measured_crossover_B=8190, predicted_crossings=1,
+                measured_crossings=1, predicted_faster_below="rhd", measured_faster_below="rhd",
+                bytes="", predicted_best="", measured_best="", predicted_best_measured_s="",
+                measured_best_s="", regret="")
+    write(os.path.join(out, "fit", "crossovers.csv"),
+          [pair, dict(pair, ranks=4, predicted_crossover_B=65500, measured_crossover_B=32800)])
     write(os.path.join(out, "calibration.csv"),
           [dict(alpha_s=ALPHA, beta_s_per_B=BETA, gamma_s_per_B=5e-11, memcpy_GBps=9.5,
                 memcpy_in_cache_GBps=40.0)])

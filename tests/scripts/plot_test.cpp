@@ -60,7 +60,7 @@ TEST_F(PlotTest, WritesEveryPlotAsValidPng) {
   const Result r = plot();
   ASSERT_EQ(r.status, 0) << r.output;
   for (const char* name : {"latency-mpi.png", "busbw-mpi.png", "crossover-allreduce.png",
-                           "model-error.png", "rank-comparison.png"}) {
+                           "model-error.png", "rank-comparison.png", "crossovers.png"}) {
     const fs::path png = dir_ / "plots" / name;
     ASSERT_TRUE(fs::exists(png)) << png;
     EXPECT_GT(fs::file_size(png), 1000u) << png;

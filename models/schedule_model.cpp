@@ -1,0 +1,155 @@
+#include "models/schedule_model.hpp"
+
+#include <algorithm>
+
+#include "algorithms/schedule_cost.hpp"
+
+namespace cb::models {
+
+ScheduleFeatures schedule_features(std::span<const Schedule> all_ranks) {
+  ScheduleFeatures f;
+  std::size_t nsteps = 0;
+  for (const Schedule& s : all_ranks) nsteps = std::max(nsteps, s.steps.size());
+  f.steps.assign(nsteps, std::vector<RankStep>(all_ranks.size()));
+  for (std::size_t r = 0; r < all_ranks.size(); ++r) {
+    const Schedule& s = all_ranks[r];
+    const double esize = static_cast<double>(element_size(s.dtype));
+    double ws = 0;
+    const std::size_t buffers = kScratch0 + s.scratch_counts.size();
+    for (std::size_t b = 0; b < buffers; ++b) {
+      if (b == kOutput && s.in_place) continue;  // one allocation holds both views
+      ws += static_cast<double>(s.buffer_count(static_cast<BufferId>(b))) * esize;
+    }
+    f.working_set_B.push_back(ws);
+    for (std::size_t i = 0; i < s.steps.size(); ++i) {
+      const Step& st = s.steps[i];
+      RankStep& x = f.steps[i][r];
+      x.sends = static_cast<double>(st.sends.size());
+      x.recvs = static_cast<double>(st.recvs.size());
+      for (const Send& m : st.sends) x.out_B += static_cast<double>(m.src.count) * esize;
+      for (const Recv& m : st.recvs) {
+        x.in_B += static_cast<double>(m.dst.count) * esize;
+        if (m.mode == RecvMode::reduce) x.reduced_B += static_cast<double>(m.dst.count) * esize;
+      }
+      for (const Local& l : st.locals) {
+        const double b = static_cast<double>(l.dst.count) * esize;
+        if (l.kind == LocalKind::reduce) x.reduced_B += b;
+        if (l.kind == LocalKind::copy) x.copied_B += b;
+        if (l.kind != LocalKind::average) ++x.local_ops;
+      }
+    }
+  }
+  return f;
+}
+
+ScheduleFeatures features_for(const AlgorithmEntry& algo, const Scenario& s, std::uint64_t count) {
+  CollParams params;
+  params.coll = s.coll;
+  params.p = s.p;
+  params.count = count;
+  params.dtype = s.dtype;
+  params.op = s.op;
+  params.in_place = s.in_place;
+  const std::vector<Schedule> all = make_all_schedules(algo, params);
+  return schedule_features(all);
+}
+
+namespace {
+
+bool uses(std::string_view use, char term, const ModelTerms& t) {
+  return use.find(term) != std::string_view::npos && t.has(term);
+}
+
+double baseline(const ScheduleFeatures& f, const ModelParams& m) {
+  double total = 0;
+  for (const auto& step : f.steps) {
+    double k = 0, wire = 0, red = 0;
+    for (const RankStep& x : step) {
+      k = std::max(k, std::max(x.sends, x.recvs));
+      wire = std::max(wire, std::max(x.out_B, x.in_B));
+      red = std::max(red, x.reduced_B);
+    }
+    total += m.alpha_s * k + m.beta_s_per_B * wire + m.gamma_s_per_B * red;
+  }
+  return total;
+}
+
+}  // namespace
+
+double priced_seconds(const ScheduleFeatures& f, const ModelParams& base, const ModelTerms& t,
+                      std::string_view use) {
+  const bool a = uses(use, 'a', t), b = uses(use, 'b', t), c = uses(use, 'c', t),
+             d = uses(use, 'd', t);
+  if (!a && !b && !c && !d) return baseline(f, base);
+  std::vector<double> delta(f.working_set_B.size()), gamma(f.working_set_B.size());
+  for (std::size_t r = 0; r < f.working_set_B.size(); ++r) {
+    delta[r] = b ? t.copy.at(f.working_set_B[r]) : 0;
+    gamma[r] = b ? t.reduce.at(f.working_set_B[r]) : base.gamma_s_per_B;
+  }
+  double total = a ? t.run_s : 0;
+  for (const auto& step : f.steps) {
+    double slowest = 0;
+    for (std::size_t r = 0; r < step.size(); ++r) {
+      const RankStep& x = step[r];
+      double time = gamma[r] * x.reduced_B + delta[r] * x.copied_B +
+                    (b ? t.local_op_s * x.local_ops : 0);
+      const double k = std::max(x.sends, x.recvs);
+      if (k > 0) {
+        const double wire = std::max(x.out_B, x.in_B);
+        const double m = wire / k;
+        double alpha = base.alpha_s, beta = base.beta_s_per_B;
+        const bool both = x.out_B > 0 && x.in_B > 0;
+        const SizeRange* range = c && both ? range_for(t.exchange, m)
+                                 : a       ? range_for(t.oneway, m)
+                                           : nullptr;
+        if (range) {
+          alpha = range->alpha_s;
+          beta = range->beta_s_per_B;
+        }
+        time += (d ? alpha + (k - 1) * t.overhead_s : k * alpha) + beta * wire;
+      }
+      slowest = std::max(slowest, time);
+    }
+    total += slowest;
+  }
+  return total;
+}
+
+bool same_work(const ScheduleFeatures& a, const ScheduleFeatures& b) {
+  if (a.steps.size() != b.steps.size()) return false;
+  for (std::size_t i = 0; i < a.steps.size(); ++i) {
+    if (a.steps[i].size() != b.steps[i].size()) return false;
+    for (std::size_t r = 0; r < a.steps[i].size(); ++r) {
+      const RankStep& x = a.steps[i][r];
+      const RankStep& y = b.steps[i][r];
+      if (x.sends != y.sends || x.recvs != y.recvs || x.out_B != y.out_B || x.in_B != y.in_B ||
+          x.reduced_B != y.reduced_B)
+        return false;
+    }
+  }
+  return true;
+}
+
+std::vector<std::size_t> identical_schedule_groups(const std::vector<const AlgorithmEntry*>& entries,
+                                                   const Scenario& s, std::uint64_t lo_count,
+                                                   std::uint64_t hi_count) {
+  std::vector<std::size_t> rep(entries.size());
+  std::vector<std::pair<ScheduleFeatures, ScheduleFeatures>> feats(entries.size());
+  const auto usable = [&](std::size_t i) {
+    return entries[i] != nullptr && entries[i]->generate != nullptr && hi_count > 0;
+  };
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    rep[i] = i;
+    if (!usable(i)) continue;
+    feats[i] = {features_for(*entries[i], s, lo_count), features_for(*entries[i], s, hi_count)};
+    for (std::size_t j = 0; j < i; ++j)
+      if (rep[j] == j && usable(j) && same_work(feats[i].first, feats[j].first) &&
+          same_work(feats[i].second, feats[j].second)) {
+        rep[i] = j;
+        break;
+      }
+  }
+  return rep;
+}
+
+}  // namespace cb::models

@@ -1,0 +1,72 @@
+// The calibrated model priced on the schedules themselves: the closed forms
+// count rounds, bytes and reduced bytes, but not the message sizes, the
+// local copies, the working set or whether a rank sends and receives at once,
+// which the richer terms (terms.hpp) need. The schedules know all of them.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "algorithms/registry.hpp"
+#include "algorithms/schedule.hpp"
+#include "models/model_params.hpp"
+#include "models/predict.hpp"
+#include "models/terms.hpp"
+
+namespace cb::models {
+
+// What one rank does in one step. Counts are messages, sizes BYTES.
+struct RankStep {
+  double sends = 0, recvs = 0;
+  double out_B = 0, in_B = 0;  // bytes sent, bytes received
+  double reduced_B = 0;        // reduce-receives plus local reduces
+  double copied_B = 0;         // local copies (staging, out-of-place copy-in)
+  double local_ops = 0;        // local copies and reduces (not the avg division)
+};
+
+struct ScheduleFeatures {
+  std::vector<std::vector<RankStep>> steps;  // [step][rank]
+  std::vector<double> working_set_B;         // per rank: bytes of its buffers (input, output, scratch)
+};
+
+// all_ranks[r] is rank r's whole schedule.
+ScheduleFeatures schedule_features(std::span<const Schedule> all_ranks);
+// The features of `algo` for `count` elements (generates every rank's schedule:
+// cost grows with p times the step count).
+ScheduleFeatures features_for(const AlgorithmEntry& algo, const Scenario& s, std::uint64_t count);
+
+// Predicted seconds with `terms` ⊆ "abcd" (terms.hpp). With no term this is
+// the textbook model on schedule_cost()'s convention (per step, the largest
+// message count, wire bytes and reduced bytes over ranks, each priced alone),
+// which equals the closed form. With terms, each rank's step is priced as a
+// whole and the step takes the slowest rank:
+//   latency = k * alpha(m)           k = max(#sends, #receives), m = wire bytes / k
+//           = alpha(m) + (k-1) * o   with (d)
+//   wire    = beta(m) * max(bytes sent, bytes received)
+//             alpha(m), beta(m): the one-way ping-pong's range holding m with
+//             (a), the exchange's range when the rank also sends and receives
+//             in the step with (c), else the baseline alpha and beta
+//   local   = gamma * reduced   or, with (b), gamma(ws) * reduced + delta(ws) * copied
+//             + local_op_s * (local copies and reduces)
+// and with (a) the run's fixed cost run_s is added once. A term the
+// calibration did not measure is left out (terms.has()).
+double priced_seconds(const ScheduleFeatures& f, const ModelParams& base, const ModelTerms& terms,
+                      std::string_view use);
+
+// True when the two schedules exchange the same messages: equal message
+// counts, bytes and reduced bytes per rank and step (local copies and
+// buffer sizes may differ). Such algorithms cannot be told apart by their
+// communication at that p, so crossovers never pair them.
+bool same_work(const ScheduleFeatures& a, const ScheduleFeatures& b);
+
+// Crossover groups: for each entry, the index of the first entry whose
+// schedules do the same_work at both lo_count and hi_count (itself when
+// none). Entries that are nullptr (library baselines) or have no generator
+// are groups of their own.
+std::vector<std::size_t> identical_schedule_groups(const std::vector<const AlgorithmEntry*>& entries,
+                                                   const Scenario& s, std::uint64_t lo_count,
+                                                   std::uint64_t hi_count);
+
+}  // namespace cb::models

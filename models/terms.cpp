@@ -1,0 +1,108 @@
+#include "models/terms.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <stdexcept>
+
+#include "models/knees.hpp"
+
+namespace cb::models {
+
+const SizeRange* range_for(const std::vector<SizeRange>& ranges, double m) {
+  if (ranges.empty()) return nullptr;
+  const SizeRange* r = &ranges.front();
+  for (const SizeRange& x : ranges)
+    if (x.from_B <= m) r = &x;
+  return r;
+}
+
+double Curve::at(double size) const {
+  if (size_B.empty()) return 0;
+  if (size <= size_B.front()) return s_per_B.front();
+  if (size >= size_B.back()) return s_per_B.back();
+  const auto hi = static_cast<std::size_t>(
+      std::upper_bound(size_B.begin(), size_B.end(), size) - size_B.begin());
+  const std::size_t lo = hi - 1;
+  const double f = std::log(size / size_B[lo]) / std::log(size_B[hi] / size_B[lo]);
+  return s_per_B[lo] + f * (s_per_B[hi] - s_per_B[lo]);
+}
+
+bool ModelTerms::has(char term) const {
+  switch (term) {
+    case 'a': return !oneway.empty();
+    case 'b': return !copy.empty() && !reduce.empty();
+    case 'c': return !exchange.empty();
+    case 'd': return overhead_measured;  // o = 0 is a measurement too
+    default: return false;
+  }
+}
+
+std::string term_description(char term) {
+  switch (term) {
+    case 'a':
+      return "(a) α and β per message-size range: ping-pong size sweep, split at its detected "
+             "knees (eager/rendezvous, cache-resident/streaming), net of an empty run's time, "
+             "which is charged once per collective";
+    case 'b':
+      return "(b) δ per byte of each local copy and the reduce cost per byte at the rank's "
+             "working set, plus a fixed cost per local operation: copy and reduce "
+             "calibrations, every rank at once";
+    case 'c':
+      return "(c) concurrency: α and β per size range when a rank sends and receives in one "
+             "step: pairwise-exchange size sweep";
+    case 'd':
+      return "(d) LogGP overhead o: each message after the first in a step costs o instead of "
+             "α: ping-pong of k small messages per direction";
+    default:
+      return "α-β-γ baseline: one α, one β (ping-pong), one γ (reduce kernel)";
+  }
+}
+
+std::string format_ranges(const std::vector<SizeRange>& ranges) {
+  std::string out;
+  for (const SizeRange& r : ranges)
+    out += fmt::format("{}{}:{}:{}", out.empty() ? "" : ";", r.from_B, r.alpha_s,
+                       r.beta_s_per_B);  // shortest exact text: the file round-trips
+  return out;
+}
+
+std::vector<SizeRange> parse_ranges(const std::string& text) {
+  std::vector<SizeRange> out;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    const std::size_t end = std::min(text.find(';', pos), text.size());
+    double v[3];
+    std::size_t at = pos;
+    for (int k = 0; k < 3; ++k) {
+      const std::size_t stop = k < 2 ? std::min(text.find(':', at), end) : end;
+      const auto [p, ec] = std::from_chars(text.data() + at, text.data() + stop, v[k]);
+      if (ec != std::errc() || p != text.data() + stop || !std::isfinite(v[k]) || v[k] < 0)
+        throw std::invalid_argument(fmt::format(
+            "'{}' is not a ';'-separated list of from_B:alpha_s:beta_s_per_B (numbers >= 0)",
+            text));
+      at = stop + 1;
+    }
+    out.push_back({v[0], v[1], v[2]});
+    pos = end + 1;
+  }
+  return out;
+}
+
+std::vector<SizeRange> fit_ranges(const std::vector<double>& bytes,
+                                  const std::vector<double>& seconds) {
+  std::vector<SizeRange> out;
+  if (bytes.size() < 2) return out;
+  // Up to 6 regimes (e.g. latency-bound, eager, rendezvous in cache, out of
+  // cache); a segment must still halve the misfit's RMS to be kept.
+  KneeOptions opt;
+  opt.max_segments = 6;
+  const Piecewise pw = detect_knees(bytes, seconds, opt);
+  for (const Segment& s : pw.segments)
+    out.push_back({s.first == 0 ? 0.0 : bytes[s.first], s.a_s, s.b_s_per_B});
+  return out;
+}
+
+}  // namespace cb::models

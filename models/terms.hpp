@@ -1,0 +1,81 @@
+// The calibrated model's terms beyond alpha-beta-gamma, each one a measurable
+// cause with its own microbenchmark in `collbench calibrate` (never fitted
+// from the collectives it predicts):
+//  (a) protocol and cache regimes: alpha and beta per message-size range,
+//      from the ping-pong size sweep split at its detected knees, after
+//      subtracting the time of an empty run timed the same way (barrier exit
+//      skew and start-up), which is charged once per collective instead;
+//  (b) local memory traffic: delta, the seconds per byte of a local copy, and
+//      the reduce cost per byte, both as functions of the working set (bytes
+//      of the rank's buffers), from copy and reduce calibrations with every
+//      rank working at once, plus a fixed cost per local operation (the slope
+//      of k 8-byte copies in one step over k);
+//  (c) concurrency: alpha and beta per size range for a rank that sends and
+//      receives in the same step (both directions streaming at once), from a
+//      size sweep of a pairwise exchange;
+//  (d) LogGP overhead o: messages a rank posts together in one step overlap
+//      their latency; each one after the first costs o (seconds), the slope
+//      of a ping-pong of k small messages per direction over k.
+// Pricing a schedule with them: models/schedule_model.hpp.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace cb::models {
+
+// One size range of a piecewise line t(m) = alpha_s + beta_s_per_B * m, for
+// messages of from_B bytes up to the next range's from_B.
+struct SizeRange {
+  double from_B = 0;
+  double alpha_s = 0;
+  double beta_s_per_B = 0;
+  friend bool operator==(const SizeRange&, const SizeRange&) = default;
+};
+
+// The range holding message size m (bytes): the last with from_B <= m, else
+// the first. Empty ranges: nullptr.
+const SizeRange* range_for(const std::vector<SizeRange>& ranges, double m);
+
+// Per-byte cost (s/B) as a function of a size (bytes), interpolated linearly
+// in log(size) between measured points and held constant beyond them.
+struct Curve {
+  std::vector<double> size_B;
+  std::vector<double> s_per_B;
+  bool empty() const { return size_B.empty(); }
+  double at(double size) const;
+  friend bool operator==(const Curve&, const Curve&) = default;
+};
+
+struct ModelTerms {
+  std::vector<SizeRange> oneway;    // (a) one message, one direction
+  Curve copy;                       // (b) delta(working set), s/B copied
+  Curve reduce;                     // (b) gamma(working set), s/B reduced
+  std::vector<SizeRange> exchange;  // (c) sending and receiving at once
+  double run_s = 0;                 // (a) one run's fixed cost, once per collective
+  double local_op_s = 0;            // (b) fixed cost of one local copy or reduce
+  double overhead_s = 0;            // (d) o per extra message in a step
+  bool overhead_measured = false;
+  // Which terms the calibration measured (a file from an older collbench has
+  // none: its model is the baseline).
+  bool has(char term) const;
+  friend bool operator==(const ModelTerms&, const ModelTerms&) = default;
+};
+
+// Which terms a prediction uses: a subset of "abcd". Ablations add them in
+// order: "" (the alpha-beta-gamma baseline), "a", "ab", "abc", "abcd".
+inline constexpr const char* kTermLevels[] = {"", "a", "ab", "abc", "abcd"};
+// One line per term for reports: what it prices and where it was measured.
+std::string term_description(char term);
+
+// "1024:3.1e-07:9.8e-11;65536:..." and back (calibration file cells).
+std::string format_ranges(const std::vector<SizeRange>& ranges);
+// Throws std::invalid_argument on malformed text.
+std::vector<SizeRange> parse_ranges(const std::string& text);
+
+// Size ranges from a size sweep: detect the knees (knees.hpp), then a robust
+// relative line per segment. bytes ascending, seconds > 0.
+std::vector<SizeRange> fit_ranges(const std::vector<double>& bytes,
+                                  const std::vector<double>& seconds);
+
+}  // namespace cb::models

@@ -1,0 +1,55 @@
+// `collbench predict --csv FILE` as a user runs it: one row per size and
+// algorithm with 6 significant digits, written whole; bad --terms refused.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+TEST(PredictCli, CsvHasSixSignificantDigits) {
+  const char* bin = std::getenv("COLLBENCH");
+  ASSERT_NE(bin, nullptr) << "COLLBENCH must name the collbench binary";
+  const fs::path dir = fs::temp_directory_path() / ("cb-predict-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const fs::path csv = dir / "p.csv";
+  const std::string cmd = std::string(bin) +
+                          " predict --coll allreduce --ranks 4 -b 1024 -e 1024 --alpha 1.23456789us "
+                          "--beta 1e-10 --gamma 0 --csv " +
+                          csv.string() + " >" + (dir / "out").string() + " 2>&1";
+  ASSERT_EQ(std::system(cmd.c_str()), 0) << slurp(dir / "out");
+  const std::string text = slurp(csv);
+  EXPECT_EQ(text.rfind("collective,algorithm,datatype,op,placement,ranks,bytes,count,predicted_us,"
+                       "best,lower_bound_us,model\n",
+                       0),
+            0u)
+      << text;
+  // ring at p = 4: 2(p-1) = 6 alpha + 2(3/4) * 1024 B * 1e-10 s/B = 7.40741 + 0.1536 = 7.56101 us.
+  EXPECT_NE(text.find("allreduce,ring,fp32,sum,out,4,1024,256,7.56101,"), std::string::npos)
+      << text;
+  EXPECT_NE(slurp(dir / "out").find("7.56101"), std::string::npos);
+  const std::string bad = std::string(bin) +
+                          " predict --coll allreduce --ranks 4 --alpha 1us --beta 0 --gamma 0 "
+                          "--terms xyz --csv " +
+                          (dir / "q.csv").string() + " >/dev/null 2>&1";
+  const int rc = std::system(bad.c_str());
+  EXPECT_EQ(WEXITSTATUS(rc), 2);
+  EXPECT_FALSE(fs::exists(dir / "q.csv"));
+  fs::remove_all(dir);
+}
+
+}  // namespace

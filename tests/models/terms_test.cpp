@@ -1,0 +1,144 @@
+// The calibrated model's terms: each priced as documented (schedule_model.hpp),
+// the baseline equal to the closed forms, the size ranges found at the
+// knees, and the calibration file carrying every term.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "algorithms/registry.hpp"
+#include "models/calibration.hpp"
+#include "models/predict.hpp"
+#include "models/schedule_model.hpp"
+#include "models/terms.hpp"
+
+namespace cb::models {
+namespace {
+
+TEST(Terms, WithoutTermsTheScheduleModelIsTheClosedForm) {
+  const ModelParams m{2e-6, 1e-10, 3e-10};
+  const ModelTerms none;
+  for (const AlgorithmEntry* e : all_algorithms())
+    for (int p : {2, 3, 4})
+      for (std::uint64_t count : {1u, 7u, 1000u}) {
+        const Scenario s{e->coll, p, DataType::fp32, ReduceOp::sum, false};
+        EXPECT_NEAR(priced_seconds(features_for(*e, s, count), m, none, "abcd"),
+                    predict_seconds(*e, s, count, m), 1e-15)
+            << e->name << " p=" << p << " count=" << count;
+      }
+}
+
+ScheduleFeatures two_steps() {
+  ScheduleFeatures f;
+  f.working_set_B = {4000, 4000, 4000};
+  // Step 0: rank 0 sends two 1000-byte messages, ranks 1 and 2 receive one each.
+  f.steps.push_back({{2, 0, 2000, 0, 0, 0}, {0, 1, 0, 1000, 0, 0}, {0, 1, 0, 1000, 0, 0}});
+  // Step 1: ranks 0 and 1 exchange 500 bytes, reduce them and copy 100 bytes.
+  f.steps.push_back({{1, 1, 500, 500, 500, 100, 2}, {1, 1, 500, 500, 500, 100, 2}, {}});
+  return f;
+}
+
+ModelTerms some_terms() {
+  ModelTerms t;
+  t.oneway = {{0, 1e-6, 1e-9}, {1000, 2e-6, 0.5e-9}};
+  t.exchange = {{0, 3e-6, 2e-9}};
+  t.copy = {{1000, 100000}, {0.1e-9, 0.1e-9}};
+  t.reduce = {{1000, 100000}, {0.2e-9, 0.2e-9}};
+  t.overhead_s = 0.1e-6;
+  t.overhead_measured = true;
+  t.run_s = 0.7e-6;
+  t.local_op_s = 0.01e-6;
+  return t;
+}
+
+TEST(Terms, EachTermPricesWhatItSays) {
+  const ModelParams base{5e-6, 4e-9, 1e-9};
+  const ScheduleFeatures f = two_steps();
+  const ModelTerms t = some_terms();
+  // Baseline: per step the largest count, bytes and reduced bytes, each priced alone.
+  EXPECT_NEAR(priced_seconds(f, base, t, ""),
+              (2 * 5e-6 + 2000 * 4e-9) + (5e-6 + 500 * 4e-9 + 500 * 1e-9), 1e-15);
+  // (a): rank 0's messages are 1000 B (second range); step 1's 500 B (first range).
+  const double step0_a = 2 * 2e-6 + 0.5e-9 * 2000;
+  // The run's fixed cost comes once with (a).
+  EXPECT_NEAR(priced_seconds(f, base, t, "a"),
+              0.7e-6 + step0_a + (1e-6 + 1e-9 * 500 + 1e-9 * 500), 1e-15);
+  // (b): the reduce at the working set's cost, the copy priced, 2 local ops.
+  const double local_b = 0.2e-9 * 500 + 0.1e-9 * 100 + 2 * 0.01e-6;
+  EXPECT_NEAR(priced_seconds(f, base, t, "ab"), 0.7e-6 + step0_a + (1e-6 + 1e-9 * 500 + local_b),
+              1e-15);
+  // (c): step 1 sends and receives at once: the exchange range.
+  EXPECT_NEAR(priced_seconds(f, base, t, "abc"), 0.7e-6 + step0_a + (3e-6 + 2e-9 * 500 + local_b),
+              1e-15);
+  // (d): rank 0's second message costs o, not alpha.
+  EXPECT_NEAR(priced_seconds(f, base, t, "abcd"),
+              0.7e-6 + (2e-6 + 0.1e-6 + 0.5e-9 * 2000) + (3e-6 + 2e-9 * 500 + local_b), 1e-15);
+  // A term the calibration lacks is left out.
+  ModelTerms no_c = t;
+  no_c.exchange.clear();
+  EXPECT_DOUBLE_EQ(priced_seconds(f, base, no_c, "abc"), priced_seconds(f, base, t, "ab"));
+}
+
+TEST(Terms, RangesSplitAtTheKnee) {
+  std::vector<double> n, s;
+  for (double b = 8; b <= (16 << 20); b *= 2) {
+    n.push_back(b);
+    s.push_back(b < 65536 ? 0.5e-6 + b * 1e-10 : 8e-6 + b * 2e-10);
+  }
+  const auto r = fit_ranges(n, s);
+  ASSERT_EQ(r.size(), 2u);
+  EXPECT_EQ(r[0].from_B, 0);
+  EXPECT_EQ(r[1].from_B, 65536);
+  EXPECT_NEAR(r[1].beta_s_per_B / 2e-10, 1, 0.01);
+  EXPECT_NEAR(r[0].alpha_s / 0.5e-6, 1, 0.05);
+  EXPECT_EQ(range_for(r, 100)->from_B, 0);
+  EXPECT_EQ(range_for(r, 1e6)->from_B, 65536);
+  EXPECT_EQ(parse_ranges(format_ranges(r)), r);
+  EXPECT_THROW(parse_ranges("1:2"), std::invalid_argument);
+}
+
+TEST(Terms, CurveInterpolatesInLogSizeAndHoldsBeyond) {
+  const Curve c{{1000, 100000}, {1e-10, 3e-10}};
+  EXPECT_DOUBLE_EQ(c.at(10), 1e-10);
+  EXPECT_DOUBLE_EQ(c.at(1e6), 3e-10);
+  EXPECT_NEAR(c.at(10000), 2e-10, 1e-22);
+}
+
+TEST(Terms, CalibrationFileCarriesEveryTerm) {
+  Calibration c;
+  c.params = {1e-6, 1e-10, 2e-10};
+  c.transport = "ipc-host";
+  c.pingpong_sizes_B = {8, 16, 32, 64, 128, 256};
+  const std::vector<double> pp = {1e-6, 1.01e-6, 1.02e-6, 1.05e-6, 1.1e-6, 1.2e-6};
+  fit_terms(c, pp, c.pingpong_sizes_B, pp, {4096, 8192}, {1e-6, 2.2e-6}, {4096, 8192},
+            {2e-6, 4.5e-6}, {1, 2, 4, 8}, {1e-6, 1.2e-6, 1.6e-6, 2.4e-6}, {1, 2, 4},
+            {0.1e-6, 0.15e-6, 0.25e-6}, 0.3e-6);
+  EXPECT_NEAR(c.terms.overhead_s, 0.2e-6, 1e-9);
+  EXPECT_NEAR(c.terms.local_op_s, 0.05e-6, 1e-9);
+  EXPECT_DOUBLE_EQ(c.terms.run_s, 0.3e-6);
+  EXPECT_EQ(c.terms.copy.size_B, (std::vector<double>{8192, 16384}));
+  for (char t : std::string("abcd")) EXPECT_TRUE(c.terms.has(t)) << t;
+  const auto path = std::filesystem::temp_directory_path() / "cb-terms-calibration.csv";
+  std::ofstream(path) << format_calibration(c);
+  const Calibration back = read_calibration(path.string());
+  EXPECT_EQ(back.transport, "ipc-host");
+  EXPECT_EQ(back.params, c.params);
+  EXPECT_EQ(back.terms.oneway, c.terms.oneway);
+  EXPECT_EQ(back.terms.exchange, c.terms.exchange);
+  EXPECT_EQ(back.terms.copy, c.terms.copy);
+  EXPECT_EQ(back.terms.reduce, c.terms.reduce);
+  EXPECT_DOUBLE_EQ(back.terms.overhead_s, c.terms.overhead_s);
+  EXPECT_DOUBLE_EQ(back.terms.run_s, c.terms.run_s);
+  EXPECT_DOUBLE_EQ(back.terms.local_op_s, c.terms.local_op_s);
+  EXPECT_EQ(load_model_terms(path.string()), back.terms);
+  std::filesystem::remove(path);
+  // A file from before the terms: the baseline only.
+  Calibration old;
+  old.params = c.params;
+  std::ofstream(path) << format_calibration(old);
+  for (char t : std::string("abcd")) EXPECT_FALSE(load_model_terms(path.string()).has(t)) << t;
+  std::filesystem::remove(path);
+}
+
+}  // namespace
+}  // namespace cb::models
