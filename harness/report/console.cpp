@@ -169,9 +169,12 @@ class ConsoleReporter final : public Reporter {
         peaks += fmt::format("{}{} {:.2f} @ {}", peaks.empty() ? "" : ", ", a, peak[a]->busbw_GBps,
                              format_bytes(peak[a]->c.bytes()));
       fmt::print(out_, "#   peak busbw (GB/s): {}\n", peaks);
-      fmt::print(out_, "#   best by size (the fastest and every algorithm whose 95% CI reaches it): {}\n",
+      fmt::print(out_,
+                 "#   best by size (the fastest and every algorithm whose 95% CI reaches it): {}\n",
                  best_by_size(rows));
-      fmt::print(out_, "#   measured crossovers (95% CIs separate on both sides): {}\n",
+      fmt::print(out_,
+                 "#   measured crossovers (faster below -> faster above, where the 95% CIs "
+                 "separate on both sides): {}\n",
                  crossovers(rows));
     }
     section_rows_.clear();
