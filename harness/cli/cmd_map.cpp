@@ -11,9 +11,12 @@
 // --placement and --segment mean what they mean in `run` (one datatype, op and
 // placement per map). Network flags as in `run --transport sim`.
 //
+// The map runs on `run`'s sweep pipeline (sweep/sweep.hpp): its cases are
+// the simulator's (transport sim), ordered cell by cell, and its reporters
+// (report/map.hpp) write a cell's rows together once all of them are in.
 // CSV (streamed to FILE.partial, flushed per cell, renamed to FILE when
-// complete; an interrupted map keeps FILE.partial with every finished cell).
-// One row per (collective, ranks, bytes, algorithm); columns:
+// complete; an interrupted map keeps FILE.partial with every finished cell,
+// and --resume continues it, skipping the cells it holds). One row per (collective, ranks, bytes, algorithm); columns:
 //   collective, ranks, bytes (S as CSV.md defines it), count (elements, MPI
 //   meaning), datatype, op (empty for allgather/alltoall), placement (out|in),
 //   algorithm, time_s (simulated seconds; empty when skipped), events (message
@@ -27,10 +30,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
-#include <cerrno>
-#include <chrono>
 #include <cstdio>
-#include <cstring>
 #include <memory>
 #include <set>
 
@@ -38,8 +38,10 @@
 #include "harness/cli/commands.hpp"
 #include "harness/sweep/interrupt.hpp"
 #include "harness/sweep/plan.hpp"
-#include "harness/report/reporter.hpp"
-#include "transports/sim/cli_options.hpp"
+#include "harness/report/map.hpp"
+#include "harness/runtime/group.hpp"
+#include "harness/sweep/sweep.hpp"
+#include "transports/sim/cli.hpp"
 #include "harness/cli/size_flags.hpp"
 #include "harness/sweep/sizes.hpp"
 #include "models/csv_text.hpp"
@@ -59,6 +61,7 @@ struct MapOptions {
   std::string csv = "map.csv";
   double max_events = 2e8;
   bool quiet = false;
+  bool resume = false;
   SimFlags sim;
 };
 
@@ -112,161 +115,94 @@ std::vector<const AlgorithmEntry*> map_algorithms(Collective coll, const std::st
   return out;
 }
 
-// FILE.partial, flushed line by line, renamed to FILE by complete().
-class MapCsv {
- public:
-  explicit MapCsv(std::string path) : path_(std::move(path)), partial_(path_ + kPartialSuffix) {
-    file_ = std::fopen(partial_.c_str(), "w");
-    if (!file_) throw UsageError(fmt::format("cannot write --csv '{}': {}", partial_, std::strerror(errno)));
-    write(
-        "collective,ranks,bytes,count,datatype,op,placement,algorithm,time_s,events,"
-        "best_algorithm,best_time_s,runner_up,margin,alpha_s,beta_s_per_B,gamma_s_per_B,"
-        "overhead_s,ranks_per_node,model,skew_s,noise_s,seed,note\n");
-  }
-  ~MapCsv() {
-    if (file_) std::fclose(file_);
-  }
-  void write(const std::string& line) {
-    if (std::fwrite(line.data(), 1, line.size(), file_) != line.size() || std::fflush(file_) != 0)
-      throw std::runtime_error(fmt::format("writing '{}' failed: {}", partial_, std::strerror(errno)));
-  }
-  void complete() {
-    std::fclose(file_);
-    file_ = nullptr;
-    if (std::rename(partial_.c_str(), path_.c_str()) != 0)
-      throw std::runtime_error(fmt::format("cannot rename '{}' to '{}': {}", partial_, path_, std::strerror(errno)));
-  }
-  const std::string& partial() const { return partial_; }
-
- private:
-  std::string path_, partial_;
-  std::FILE* file_ = nullptr;
-};
-
-struct CellResult {
-  const AlgorithmEntry* algo = nullptr;
-  std::optional<double> time_s;
-  std::uint64_t events = 0;
-  std::string note;
-};
-
-void run_map(const MapOptions& o) {
-  const sim::NetworkParams net = resolve_network(o.sim);
-  const sim::SimOptions sim_options = resolve_sim_options(o.sim);
+std::vector<Collective> map_collectives(const std::string& text) {
   std::vector<Collective> colls;
-  if (o.colls == "all") colls.assign(std::begin(kAllCollectives), std::end(kAllCollectives));
-  else
-    for (const std::string& name : split_list(o.colls)) colls.push_back(parse_collective(name));
-  const std::vector<int> ranks = map_ranks(o.ranks);
-  const DataType dtype = parse_datatype(o.datatype);
-  const ReduceOp op = parse_reduce_op(o.op);
+  if (text == "all") return {std::begin(kAllCollectives), std::end(kAllCollectives)};
+  for (const std::string& name : split_list(text)) colls.push_back(parse_collective(name));
+  return colls;
+}
+
+// Cases cell by cell: for each collective and rank count one block, sizes in
+// order, every algorithm of a size next to each other.
+Plan map_plan(const MapOptions& o) {
+  Plan plan;
+  plan.transport = &find_transport("sim");
+  plan.transport_label = "sim";
+  plan.sampling.iterations = 1;  // one simulation per case, as the map's time
+  plan.sampling.verify = false;
   if (o.placement != "in" && o.placement != "out")
     throw UsageError(fmt::format("unknown --placement '{}' (valid for map: in, out)", o.placement));
   const bool in_place = o.placement == "in";
+  plan.in_place = in_place;
+  plan.out_of_place = !in_place;
+  const std::vector<Collective> colls = map_collectives(o.colls);
+  const std::vector<int> ranks = map_ranks(o.ranks);
+  const DataType dtype = parse_datatype(o.datatype);
+  const ReduceOp op = parse_reduce_op(o.op);
   const std::vector<std::size_t> sizes = requested_sizes(o.sizes);
   const std::size_t segment = parse_bytes(o.segment, "--segment");
   if (!(o.max_events > 0))
     throw UsageError(fmt::format("bad --max-events {} (must be > 0)", o.max_events));
-  std::vector<std::pair<Collective, std::vector<const AlgorithmEntry*>>> plan;
-  for (Collective c : colls) {
-    auto algos = map_algorithms(c, o.algos, colls);
-    if (!algos.empty()) plan.emplace_back(c, std::move(algos));
-  }
-  if (plan.empty()) throw UsageError(fmt::format("--algo {} names no algorithm of --coll {}", o.algos, o.colls));
-
-  MapCsv csv(o.csv);
-  install_interrupt_handlers();
-  const std::size_t cells = plan.size() * ranks.size() * sizes.size();
-  const auto t0 = std::chrono::steady_clock::now();
-  std::size_t done = 0;
-  if (!o.quiet) fmt::print(stderr, "map: {}\n", sim::describe(net));
-  const std::string params = fmt::format(
-      "{},{},{},{},{},{},{},{},{}", models::csv_number(net.alpha_s), models::csv_number(net.beta_s_per_B),
-      models::csv_number(net.gamma_s_per_B), models::csv_number(net.overhead_s), net.ranks_per_node,
-      net.round_synchronous ? "rounds" : "async", models::csv_number(net.skew_s),
-      models::csv_number(net.noise_s), net.seed);
-  for (const auto& [coll, algos] : plan) {
-    fmt::print("# {} {} {} {}: best algorithm per (ranks, size), simulated; margin = runner-up / best - 1\n",
-               to_string(coll), to_string(dtype), is_reducing(coll) ? to_string(op) : "",
-               o.placement);
-    fmt::print("{:>7} {:>12}  {:<10} {:>14}  {:<10} {:>8}\n", "ranks", "size", "best", "time(us)",
-               "runner-up", "margin");
+  for (Collective coll : colls) {
+    const auto algos = map_algorithms(coll, o.algos, colls);
+    if (algos.empty()) continue;
     for (int p : ranks) {
+      RankBlock block;
+      block.ranks = p;
       std::size_t last_count = 0;
       for (std::size_t s : sizes) {
-        ++done;
-        if (interrupt_signal() != 0) {
-          fmt::print(stderr, "collbench: map interrupted (signal {}); finished cells kept in {}\n",
-                     interrupt_signal(), csv.partial());
-          set_exit_status(128 + interrupt_signal());
-          return;
-        }
         const std::size_t count = count_for_bytes(coll, dtype, p, s);
         if (count == 0 || count == last_count) continue;
         last_count = count;
-        const std::size_t bytes = bytes_for_count(coll, dtype, p, count);
-        const CollParams params_c{coll, p, 0, count, dtype, op, in_place, segment};
-        std::vector<CellResult> results;
-        for (const AlgorithmEntry* e : algos) {
-          CellResult r;
-          r.algo = e;
-          const double estimate = closed_form_cost(*e, params_c).alpha * p;
-          if (estimate > o.max_events) {
-            r.note = fmt::format("skipped: about {:.3g} message events > --max-events {:.3g}", estimate, o.max_events);
-          } else {
-            try {
-              const sim::SimResult res = sim::simulate(*e, params_c, net, sim_options);
-              r.time_s = res.time_s;
-              r.events = res.messages;
-              if (o.sim.stats)
-                fmt::print(stderr, "sim: {}/{} p={} count={}: {} events in {:.3f} s ({:.3g} events/s)\n",
-                           to_string(coll), e->name, p, count, res.messages, res.wall_s(), res.events_per_s());
-            } catch (const UsageError& err) {  // the window memory limit
-              r.note = fmt::format("skipped: {}", err.what());
-            }
-          }
-          results.push_back(std::move(r));
-        }
-        const CellResult* best = nullptr;
-        const CellResult* second = nullptr;
-        for (const CellResult& r : results) {
-          if (!r.time_s) continue;
-          if (!best || *r.time_s < *best->time_s) {
-            second = best;
-            best = &r;
-          } else if (!second || *r.time_s < *second->time_s) {
-            second = &r;
-          }
-        }
-        std::optional<double> margin;
-        if (best && second && *best->time_s > 0) margin = *second->time_s / *best->time_s - 1;
-        std::string lines;
-        for (const CellResult& r : results) {
-          lines += fmt::format(
-              "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", to_string(coll), p, bytes, count,
-              to_string(dtype), is_reducing(coll) ? to_string(op) : "", o.placement, r.algo->name,
-              r.time_s ? models::csv_number(*r.time_s) : "", r.time_s ? std::to_string(r.events) : "",
-              best ? std::string(best->algo->name) : "", best ? models::csv_number(*best->time_s) : "",
-              second ? std::string(second->algo->name) : "", margin ? models::csv_number(*margin) : "",
-              params, models::csv_escape(r.note));
-        }
-        csv.write(lines);
-        fmt::print("{:>7} {:>12}  {:<10} {:>14.3f}  {:<10} {:>8}\n", p, format_bytes(bytes),
-                   best ? best->algo->name : "-", best ? *best->time_s * 1e6 : 0.0,
-                   second ? second->algo->name : "-",
-                   margin ? fmt::format("{:.1f}%", *margin * 100) : "-");
-        std::fflush(stdout);
-        if (!o.quiet) {
-          const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-          fmt::print(stderr, "map: [{}/{}] {} p={} {} done, {:.1f} s elapsed, ETA {:.0f} s\n", done,
-                     cells, to_string(coll), p, format_bytes(bytes), elapsed,
-                     elapsed / static_cast<double>(done) * static_cast<double>(cells - done));
-        }
+        for (const AlgorithmEntry* e : algos)
+          block.cases.push_back(
+              {plan.transport_label, coll, std::string(e->name), dtype, op, in_place, p, count,
+               segment});
       }
+      if (!block.cases.empty()) plan.blocks.push_back(std::move(block));
     }
   }
-  csv.complete();
-  if (!o.quiet) fmt::print(stderr, "map: wrote {}\n", o.csv);
+  if (plan.blocks.empty())
+    throw UsageError(fmt::format("--algo {} names no algorithm of --coll {}", o.algos, o.colls));
+  return plan;
+}
+
+// The network cells every row repeats (alpha_s .. seed).
+std::string network_cells(const sim::NetworkParams& net) {
+  return fmt::format(
+      "{},{},{},{},{},{},{},{},{}", models::csv_number(net.alpha_s),
+      models::csv_number(net.beta_s_per_B), models::csv_number(net.gamma_s_per_B),
+      models::csv_number(net.overhead_s), net.ranks_per_node,
+      net.round_synchronous ? "rounds" : "async", models::csv_number(net.skew_s),
+      models::csv_number(net.noise_s), net.seed);
+}
+
+void run_map(const MapOptions& o) {
+  const sim::NetworkParams net = resolve_network(o.sim);
+  const sim::SimOptions sim_options = resolve_sim_options(o.sim);
+  const Plan plan = map_plan(o);
+  install_interrupt_handlers();
+  if (!o.quiet) fmt::print(stderr, "map: {}\n", sim::describe(net));
+
+  SweepFormat format;
+  format.load_resume = [](const std::string& csv) {
+    return load_resume(csv, map_columns(), map_row_key);
+  };
+  format.files = [&net](const SweepOutput& out, const ResumeData& resume) {
+    std::vector<std::unique_ptr<Reporter>> files;
+    files.push_back(make_map_csv_reporter(out.csv, resume, network_cells(net)));
+    return files;
+  };
+  format.console = [] { return make_map_console_reporter(stdout); };
+  const std::unique_ptr<Measurer> measurer =
+      make_sim_measurer(net, sim_options, {false, o.sim.stats, o.max_events});
+  const std::unique_ptr<Group> self = make_self_group();
+  RunInfo info;
+  info.in_place = plan.in_place;
+  info.out_of_place = plan.out_of_place;
+  const RunOutcome outcome = run_sweep(plan, *self, measurer.get(),
+                                       SweepOutput{o.csv, "", o.resume, o.quiet}, format, info);
+  if (outcome.signal == 0 && !o.quiet) fmt::print(stderr, "map: wrote {}\n", o.csv);
 }
 
 }  // namespace
@@ -294,6 +230,9 @@ void add_map_command(CLI::App& app) {
                   "(closed-form rounds x ranks); they get a note instead of a time")
       ->capture_default_str();
   cmd->add_flag("--quiet", o.quiet, "No progress lines on stderr");
+  cmd->add_flag("--resume", o.resume,
+                "Skip the cells the --csv file (or its .partial from an interrupted map) already "
+                "holds; keep those rows and add the rest");
   add_sim_flags(*cmd, o.sim, "");
   cmd->callback([options] { run_map(*options); });
 }

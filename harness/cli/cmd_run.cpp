@@ -5,7 +5,6 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
-#include <csignal>
 #include <cstdio>
 #include <memory>
 
@@ -15,7 +14,7 @@
 #include "harness/sweep/plan.hpp"
 #include "harness/report/reporter.hpp"
 #include "harness/report/row.hpp"
-#include "harness/sweep/runner.hpp"
+#include "harness/sweep/sweep.hpp"
 #include "harness/runtime/world.hpp"
 
 namespace cb {
@@ -33,60 +32,26 @@ void run(const RunOptions& options) {
                "collbench: running as a single rank; launch more ranks with "
                "`mpiexec -n N collbench run ...`\n");
 
-  // Output files are opened on rank 0 only; every rank must learn if that
-  // failed, or the others would wait forever for a measurement.
-  std::vector<std::unique_ptr<Reporter>> reporters;
-  std::string setup_error;
-  ResumeData resume;
+  SweepFormat format;
+  format.load_resume = [](const std::string& csv) { return load_resume(csv); };
+  format.files = [](const SweepOutput& out, const ResumeData& resume) {
+    std::vector<std::unique_ptr<Reporter>> files;
+    if (!out.csv.empty()) files.push_back(make_csv_reporter(out.csv, &resume));
+    if (!out.json.empty()) files.push_back(make_json_reporter(out.json, &resume));
+    return files;
+  };
+  format.console = [] { return make_console_reporter(stdout); };
+  RunInfo info;
   if (root) {
-    try {
-      if (options.resume) {
-        if (options.csv.empty())
-          throw UsageError("--resume needs --csv FILE: the results file whose rows it keeps");
-        resume = load_resume(options.csv);
-        if (!resume.source.empty())
-          fmt::print(stderr, "collbench: resuming from {}: {} rows kept\n", resume.source,
-                     resume.rows.size());
-      }
-      if (!options.csv.empty()) reporters.push_back(make_csv_reporter(options.csv, &resume));
-      if (!options.json.empty()) reporters.push_back(make_json_reporter(options.json, &resume));
-    } catch (const UsageError& e) {
-      setup_error = e.what();
-    }
-  }
-  if (w.any(!setup_error.empty(), WaitPolicy::sleep))
-    throw UsageError(root ? setup_error : "output files could not be opened on rank 0");
-  if (root) {
-    reporters.insert(reporters.begin(), make_console_reporter(stdout));
-    if (!options.quiet) reporters.insert(reporters.begin() + 1, make_progress_reporter(stderr));
-    RunInfo info;
     info.meta = collect_metadata();
     info.configuration = plan.to_json(options);
-    info.total_cases = plan.total_cases() - plan.cases_in(resume.keys);
     info.out_of_place = plan.out_of_place;
     info.in_place = plan.in_place;
-    for (auto& r : reporters) r->begin(info);
   }
-  const RunOutcome outcome = run_plan(plan, w, reporters, resume.keys);
-  const bool complete = outcome.signal == 0;
-  for (auto& r : reporters) r->finish(complete);
-  if (root && !complete) {
-    std::string kept;
-    if (!options.csv.empty()) kept += fmt::format(" {}{}", options.csv, kPartialSuffix);
-    if (!options.json.empty()) kept += fmt::format(" {}{}", options.json, kPartialSuffix);
-    fmt::print(stderr, "collbench: interrupted (signal {}) after {} of {} configurations{}{}\n",
-               outcome.signal, outcome.rows, plan.total_cases(),
-               kept.empty() ? "" : "; finished rows kept in", kept);
-  }
-  // Every rank exits alike, so mpiexec's status is the run's status.
-  const bool failed = w.any(outcome.wrong > 0, WaitPolicy::sleep);
-  if (root && failed)
-    fmt::print(stderr, "collbench: FAILED: {} wrong elements (see the #wrong column)\n",
-               outcome.wrong);
-  if (!complete)
-    set_exit_status(128 + outcome.signal);
-  else if (failed)
-    set_exit_status(1);
+  const std::unique_ptr<Measurer> measurer = make_measurer(*plan.transport, root);
+  run_sweep(plan, w, measurer.get(),
+            SweepOutput{options.csv, options.json, options.resume, options.quiet}, format,
+            std::move(info));
 }
 
 }  // namespace

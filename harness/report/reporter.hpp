@@ -8,6 +8,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "harness/report/metadata.hpp"
@@ -16,12 +17,18 @@
 
 namespace cb {
 
+struct Plan;
+
 struct RunInfo {
   RunMetadata meta;
   nlohmann::json configuration;  // every resolved option and the command line
   std::size_t total_cases = 0;   // rows the run will produce if not interrupted
   bool out_of_place = true;      // placements requested
   bool in_place = true;
+  // The whole plan and the keys of the cases --resume skips (case_key), for
+  // reporters that need to know what is still to come (ETA, map cells).
+  const Plan* plan = nullptr;
+  const std::unordered_set<std::string>* done = nullptr;
 };
 
 class Reporter {

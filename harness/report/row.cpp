@@ -23,6 +23,8 @@ Row make_row(const Case& c, const Measurement& m) {
   r.alpha_s = m.alpha_s;
   r.beta_s_per_B = m.beta_s_per_B;
   r.gamma_s_per_B = m.gamma_s_per_B;
+  r.events = m.events;
+  r.skipped = m.skipped;
   return r;
 }
 

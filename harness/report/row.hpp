@@ -22,6 +22,8 @@ struct Row {
   bool oversubscribed = false;
   std::optional<WaitPolicy> wait;  // none: nobody waited (simulated rows)
   std::optional<double> alpha_s, beta_s_per_B, gamma_s_per_B;
+  std::optional<std::uint64_t> events;  // simulated message events
+  std::string skipped;                  // why there are no times (Measurement::skipped)
 };
 
 // nccl-tests' bus bandwidth factor: allreduce 2(p-1)/p, the others (p-1)/p.

@@ -60,6 +60,10 @@ struct Measurement {
   std::optional<WaitPolicy> wait;
   // Model parameters of simulated rows (CSV alpha_s, beta_s_per_B, gamma_s_per_B).
   std::optional<double> alpha_s, beta_s_per_B, gamma_s_per_B;
+  // Message events a simulated case took (the map's events column).
+  std::optional<std::uint64_t> events;
+  // Why the case has no times (a measurer that skips cases over its limits).
+  std::string skipped;
 };
 
 class Measurer {

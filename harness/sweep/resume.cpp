@@ -11,7 +11,8 @@
 
 namespace cb {
 
-ResumeData load_resume(const std::string& csv_path) {
+ResumeData load_resume(const std::string& csv_path, const std::vector<std::string_view>& columns,
+                       const RowKeyFn& key) {
   ResumeData data;
   const std::string partial = csv_path + kPartialSuffix;
   if (std::filesystem::exists(partial))
@@ -22,27 +23,31 @@ ResumeData load_resume(const std::string& csv_path) {
     return data;
 
   const models::CsvTable table(models::read_text_file(data.source), data.source);
-  const auto& columns = result_columns();
   std::vector<std::string_view> header(table.header().begin(), table.header().end());
   if (header != columns)
     throw UsageError(fmt::format(
         "--resume: {} does not have the result columns of this collbench (a different version "
         "or another file); move it away or resume into a new --csv file",
         data.source));
-  std::string key_text;
   for (const models::CsvRecord& r : table.rows()) {
     if (r.fields.size() != columns.size())
       throw UsageError(fmt::format("--resume: {}:{}: {} fields where the header has {}",
                                    data.source, r.line, r.fields.size(), columns.size()));
-    key_text.clear();
-    for (std::string_view k : key_columns()) {
-      if (!key_text.empty()) key_text += ',';
-      key_text += table.cell(r, k);
-    }
-    data.keys.insert(key_text);
+    data.keys.insert(key([&](std::string_view column) { return table.cell(r, column); }));
     data.rows.push_back(r.fields);
   }
   return data;
+}
+
+ResumeData load_resume(const std::string& csv_path) {
+  return load_resume(csv_path, result_columns(), [](const auto& cell) {
+    std::string key;
+    for (std::string_view k : key_columns()) {
+      if (!key.empty()) key += ',';
+      key += cell(k);
+    }
+    return key;
+  });
 }
 
 }  // namespace cb

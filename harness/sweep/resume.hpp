@@ -9,7 +9,9 @@
 // sweep does not ask for are kept as they are.
 #pragma once
 
+#include <functional>
 #include <string>
+#include <string_view>
 #include <unordered_set>
 #include <vector>
 
@@ -21,9 +23,17 @@ struct ResumeData {
   std::unordered_set<std::string> keys;        // row_key of every row
 };
 
-// Reads the rows a previous run left for `csv_path`. Throws UsageError naming
-// the file when its header is not this collbench's result columns (a file of
-// another version or another tool) or a row is malformed.
+// The identity of one row of a CSV table, as case_key() spells it for the
+// Case that produced the row; `cell(name)` reads a column of the row.
+using RowKeyFn =
+    std::function<std::string(const std::function<std::string(std::string_view)>& cell)>;
+
+// Reads the rows a previous run left for `csv_path`, a table with `columns`.
+// Throws UsageError naming the file when its header is not `columns` (a file
+// of another version or another tool) or a row is malformed.
+ResumeData load_resume(const std::string& csv_path, const std::vector<std::string_view>& columns,
+                       const RowKeyFn& key);
+// `collbench run`'s results CSV (columns.hpp, keys = key_columns()).
 ResumeData load_resume(const std::string& csv_path);
 
 }  // namespace cb

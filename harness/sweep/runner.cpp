@@ -6,22 +6,16 @@
 #include <cstdio>
 
 #include "harness/sweep/interrupt.hpp"
-#include "harness/sweep/process_measurer.hpp"
 #include "harness/report/row.hpp"
 
 namespace cb {
 
-RunOutcome run_plan(const Plan& plan, Group& world,
+RunOutcome run_plan(const Plan& plan, Group& world, Measurer* measurer,
                     std::vector<std::unique_ptr<Reporter>>& reporters,
                     const std::unordered_set<std::string>& done) {
   RunOutcome outcome;
   const bool root = world.rank() == 0;
-  TransportSpec& t = *plan.transport;
-  std::unique_ptr<Measurer> measurer;
-  if (t.per_process)
-    measurer = make_process_measurer(t);
-  else if (root)
-    measurer = t.make_measurer();
+  const TransportSpec& t = *plan.transport;
 
   // Seeds follow the case's position in the plan, so every rank (inside a
   // group or not) agrees on them and reruns reproduce the data.

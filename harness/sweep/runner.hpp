@@ -23,10 +23,12 @@ struct RunOutcome {
   int signal = 0;  // interrupting signal, 0 when complete
 };
 
-// Collective over `world`. `reporters` is only used on world rank 0. Cases
-// whose case_key is in `done` (read on world rank 0 only; --resume) are
-// skipped by every rank of their group.
-RunOutcome run_plan(const Plan& plan, Group& world,
+// Collective over `world`. `measurer` (sweep.hpp's make_measurer) and
+// `reporters` are only used where they exist: every rank of a per-process
+// transport, world rank 0 of an in-process one. Cases whose case_key is in
+// `done` (read on world rank 0 only; --resume) are skipped by every rank of
+// their group.
+RunOutcome run_plan(const Plan& plan, Group& world, Measurer* measurer,
                     std::vector<std::unique_ptr<Reporter>>& reporters,
                     const std::unordered_set<std::string>& done);
 

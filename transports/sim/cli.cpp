@@ -19,6 +19,7 @@
 #include <memory>
 
 #include "harness/runtime/backend.hpp"
+#include "transports/sim/cli.hpp"
 #include "transports/sim/cli_options.hpp"
 #include "harness/verify/verify.hpp"
 #include "transports/sim/simulator.hpp"
@@ -41,20 +42,49 @@ SimRunFlags& flags() {
 
 class SimMeasurer final : public Measurer {
  public:
-  SimMeasurer(const sim::NetworkParams& net, const sim::SimOptions& options, bool verify, bool stats)
-      : net_(net), options_(options), verify_(verify), stats_(stats) {}
+  SimMeasurer(const sim::NetworkParams& net, const sim::SimOptions& options,
+              const SimMeasurerOptions& flags)
+      : net_(net), options_(options), verify_(flags.verify), stats_(flags.stats),
+        max_events_(flags.max_events) {}
 
   Measurement measure(const Case& c, const SamplingPlan& plan, Group&) override {
     const AlgorithmEntry& algo = find_algorithm(c.coll, c.algorithm);
     const CollParams params{c.coll, c.ranks, 0, c.count, c.dtype, c.op, c.in_place, c.segment_bytes};
+    Measurement m;
+    m.alpha_s = net_.alpha_s;
+    m.beta_s_per_B = net_.beta_s_per_B;
+    m.gamma_s_per_B = net_.gamma_s_per_B;
+    if (max_events_ > 0) {
+      const double estimate = closed_form_cost(algo, params).alpha * c.ranks;
+      if (estimate > max_events_) {
+        m.skipped = fmt::format("skipped: about {:.3g} message events > --max-events {:.3g}",
+                                estimate, max_events_);
+        return m;
+      }
+    }
+    try {
+      simulate_samples(c, algo, params, plan, m);
+    } catch (const UsageError& err) {  // the window memory limit
+      if (max_events_ <= 0) throw;
+      m.times_s.clear();
+      m.skipped = fmt::format("skipped: {}", err.what());
+      return m;
+    }
+    if (verify_ && plan.verify) m.wrong = check(c, algo, params, plan.seed);
+    return m;
+  }
+
+ private:
+  void simulate_samples(const Case& c, const AlgorithmEntry& algo, const CollParams& params,
+                        const SamplingPlan& plan, Measurement& m) {
     const bool random = net_.skew_s > 0 || net_.noise_s > 0;
     const int samples = random ? (plan.iterations > 0 ? plan.iterations : kRandomSamples) : 1;
-    Measurement m;
     for (int i = 0; i < samples; ++i) {
       sim::NetworkParams net = net_;
       net.seed = net_.seed + static_cast<std::uint64_t>(i);
       const sim::SimResult res = sim::simulate(algo, params, net, options_);
       m.times_s.push_back(res.time_s);
+      m.events = res.messages;
       if (stats_)
         fmt::print(stderr,
                    "sim: {}/{} p={} count={}: {} events in {:.3f} s ({:.3g} events/s; schedule "
@@ -64,14 +94,8 @@ class SimMeasurer final : public Measurer {
                    res.engine_wall_s > 0 ? static_cast<double>(res.messages) / res.engine_wall_s : 0.0,
                    res.windows);
     }
-    if (verify_ && plan.verify) m.wrong = check(c, algo, params, plan.seed);
-    m.alpha_s = net_.alpha_s;
-    m.beta_s_per_B = net_.beta_s_per_B;
-    m.gamma_s_per_B = net_.gamma_s_per_B;
-    return m;
   }
 
- private:
   std::optional<std::uint64_t> check(const Case& c, const AlgorithmEntry& algo,
                                      const CollParams& params, std::uint64_t seed) {
     const std::size_t es = element_size(c.dtype);
@@ -100,10 +124,17 @@ class SimMeasurer final : public Measurer {
   sim::NetworkParams net_;
   sim::SimOptions options_;
   bool verify_, stats_;
+  double max_events_;
   bool warned_ = false;
 };
 
 }  // namespace
+
+std::unique_ptr<Measurer> make_sim_measurer(const sim::NetworkParams& net,
+                                            const sim::SimOptions& options,
+                                            const SimMeasurerOptions& flags) {
+  return std::make_unique<SimMeasurer>(net, options, flags);
+}
 
 void add_sim_transport(std::vector<TransportSpec>& list) {
   TransportSpec t;
@@ -122,8 +153,8 @@ void add_sim_transport(std::vector<TransportSpec>& list) {
   t.make_measurer = []() -> std::unique_ptr<Measurer> {
     // Rows carry alpha, beta, gamma; the refinements are stated here.
     fmt::print(stderr, "collbench: sim: {}\n", sim::describe(flags().net));
-    return std::make_unique<SimMeasurer>(flags().net, resolve_sim_options(flags().sim),
-                                         flags().verify, flags().sim.stats);
+    return make_sim_measurer(flags().net, resolve_sim_options(flags().sim),
+                             {flags().verify, flags().sim.stats, 0});
   };
   list.push_back(std::move(t));
 }

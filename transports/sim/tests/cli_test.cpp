@@ -1,7 +1,7 @@
 // The simulator through the CLI: `collbench run --transport sim` rows (same
 // schema as real runs, model parameters filled, times equal to the library's),
 // --sim-verify, bad input, `collbench map` (rank spec, best and margin per
-// cell, complete CSV), and `collbench fit` recovering the simulated alpha,
+// cell, complete CSV, --resume), and `collbench fit` recovering the simulated alpha,
 // beta, gamma within 1%. The binary comes from $CB_COLLBENCH (meson sets it).
 #include <gtest/gtest.h>
 
@@ -176,6 +176,45 @@ TEST(SimCli, MapWritesEveryCellWithItsBestAndMargin) {
     }
     EXPECT_EQ(t.cell(*rows[0], "best_algorithm"), best_name) << cell;
   }
+  fs::remove_all(dir);
+}
+
+// An interrupted map leaves FILE.partial with whole cells; --resume keeps
+// them, simulates the rest and ends with the same file a full map writes.
+TEST(SimCli, MapResumeCompletesAnInterruptedMap) {
+  const fs::path dir = temp_dir("map_resume");
+  const std::string args = "map --coll allreduce,alltoall --ranks 2..12 -b 64 -e 64K -f 32 --quiet --csv ";
+  const fs::path full = dir / "full.csv", part = dir / "part.csv";
+  ASSERT_EQ(collbench(args + full.string()).status, 0);
+  std::vector<std::string> lines;
+  {
+    std::ifstream in(full);
+    for (std::string l; std::getline(in, l);) lines.push_back(l);
+  }
+  ASSERT_GT(lines.size(), 20u);
+  // What an interrupt leaves: the header and the first cells (a cell's rows
+  // share collective, ranks and bytes: cut where the 10th data row's cell ends).
+  const auto cell_of = [](const std::string& l) {
+    std::size_t c = 0;
+    for (int i = 0; i < 3; ++i) c = l.find(',', c) + 1;
+    return l.substr(0, c);
+  };
+  std::size_t keep = 10;
+  while (keep + 1 < lines.size() && cell_of(lines[keep + 1]) == cell_of(lines[keep])) ++keep;
+  {
+    std::ofstream out(part.string() + ".partial");
+    for (std::size_t i = 0; i <= keep; ++i) out << lines[i] << "\n";
+  }
+  const Result r = collbench(args + part.string() + " --resume");
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("rows kept"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(part.string() + ".partial"));
+  std::vector<std::string> resumed;
+  {
+    std::ifstream in(part);
+    for (std::string l; std::getline(in, l);) resumed.push_back(l);
+  }
+  EXPECT_EQ(resumed, lines);
   fs::remove_all(dir);
 }
 

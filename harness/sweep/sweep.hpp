@@ -1,0 +1,48 @@
+// One sweep from plan to files, shared by `collbench run` and `collbench map`:
+// output files opened on world rank 0 (every rank learns if that failed),
+// --resume, console and progress reporters, the runner (runner.hpp), the
+// interrupt message and the exit status. What differs between the commands
+// (their CSV columns, their console table) comes in a SweepFormat.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "harness/report/reporter.hpp"
+#include "harness/runtime/group.hpp"
+#include "harness/sweep/plan.hpp"
+#include "harness/sweep/runner.hpp"
+
+namespace cb {
+
+struct SweepOutput {
+  std::string csv, json;  // files to write ("" = none)
+  bool resume = false;    // keep the rows --csv (or its .partial) holds, skip their cases
+  bool quiet = false;     // no progress lines
+};
+
+struct SweepFormat {
+  // The rows an earlier run left in the CSV (resume.hpp).
+  std::function<ResumeData(const std::string& csv)> load_resume;
+  // The file reporters; `resume` holds the rows to keep. May throw UsageError.
+  std::function<std::vector<std::unique_ptr<Reporter>>(const SweepOutput& out,
+                                                       const ResumeData& resume)>
+      files;
+  // The table on stdout.
+  std::function<std::unique_ptr<Reporter>()> console;
+};
+
+// The Measurer a transport measures with: every rank of a per-process
+// transport, world rank 0 only of an in-process one (null elsewhere).
+std::unique_ptr<Measurer> make_measurer(const TransportSpec& t, bool root);
+
+// Runs `plan` over `world` with `measurer` (see make_measurer), reporting
+// through `format`. info.meta, info.configuration and the placements are the
+// caller's; the rest is filled here. Sets the exit status: 128 + signal when
+// interrupted, 1 when a verified row had wrong elements.
+RunOutcome run_sweep(const Plan& plan, Group& world, Measurer* measurer, const SweepOutput& out,
+                     const SweepFormat& format, RunInfo info);
+
+}  // namespace cb

@@ -1,0 +1,26 @@
+// The simulator as a Measurer (measure.hpp), for `run --transport sim` and
+// `collbench map`.
+#pragma once
+
+#include <memory>
+
+#include "harness/sweep/measure.hpp"
+#include "transports/sim/cli_options.hpp"
+
+namespace cb {
+
+struct SimMeasurerOptions {
+  bool verify = false;  // --sim-verify: move real bytes and count wrong elements
+  bool stats = false;   // --sim-stats: engine figures per case on stderr
+  // > 0 (map): cases whose closed-form rounds x ranks exceed this many message
+  // events, or whose window does not fit the simulator's memory limit, get
+  // Measurement::skipped instead of times. 0 (run): never skip; the memory
+  // limit throws UsageError.
+  double max_events = 0;
+};
+
+std::unique_ptr<Measurer> make_sim_measurer(const sim::NetworkParams& net,
+                                            const sim::SimOptions& options,
+                                            const SimMeasurerOptions& flags);
+
+}  // namespace cb
