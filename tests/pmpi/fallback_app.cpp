@@ -2,7 +2,7 @@
 // tests: it makes calls the library runs (int allreduce, in-place alltoall
 // on a split communicator) and calls it must hand to the MPI library (an
 // allgather of a strided vector datatype, an allreduce with a user-defined
-// op), each twice, and checks every answer. Per rank it prints
+// op, an allreduce on an intercommunicator), each twice, and checks every answer. Per rank it prints
 // "fallback-app: ok" on success; a wrong answer prints what differed and
 // exits 1. With the library preloaded, rank 0 also prints how many calls the
 // library ran and how many fell back (looked up with dlsym, so the program
@@ -87,6 +87,21 @@ int main(int argc, char** argv) {
     MPI_Allreduce(&v, &sum, 1, MPI_INT, op, MPI_COMM_WORLD);
     expect(sum == p * (p + 1) / 2 + p * round, "user-op allreduce", me);
     MPI_Op_free(&op);
+
+    // Falls back: an intercommunicator between the even and the odd ranks;
+    // each side gets the sum over the other side.
+    if (p >= 2) {
+      MPI_Comm side, inter;
+      MPI_Comm_split(MPI_COMM_WORLD, me % 2, me, &side);
+      MPI_Intercomm_create(side, 0, MPI_COMM_WORLD, me % 2 == 0 ? 1 : 0, 77, &inter);
+      int mine = me + round, other = 0, want = 0;
+      MPI_Allreduce(&mine, &other, 1, MPI_INT, MPI_SUM, inter);
+      for (int r = 0; r < p; ++r)
+        if (r % 2 != me % 2) want += r + round;
+      expect(other == want, "intercommunicator allreduce", me);
+      MPI_Comm_free(&inter);
+      MPI_Comm_free(&side);
+    }
   }
 
   using Calls = unsigned long long (*)(const char*, const char*);

@@ -70,11 +70,29 @@ TEST_F(PmpiLaunch, FallbacksGiveTheLibrarysAnswerAndNoticeOnce) {
   EXPECT_EQ(occurrences(r.output, "MPI_Allreduce falls back to the MPI library: user-defined op"),
             1)
       << r.output;
-  EXPECT_EQ(occurrences(r.output, "collbench-pmpi: notice:"), 2) << r.output;
-  // Rank 0 ran 2 allreduces and 2 alltoalls as schedules; 2 + 2 fell back.
-  EXPECT_EQ(occurrences(r.output, "fallback-app: schedules 4, fallbacks allgather 2 allreduce 2"),
+  EXPECT_EQ(occurrences(r.output,
+                        "MPI_Allreduce falls back to the MPI library: intercommunicator"),
             1)
       << r.output;
+  EXPECT_EQ(occurrences(r.output, "collbench-pmpi: notice:"), 3) << r.output;
+  // Rank 0 ran 2 allreduces and 2 alltoalls as schedules; 2 allgathers and
+  // 2 + 2 allreduces fell back.
+  EXPECT_EQ(occurrences(r.output, "fallback-app: schedules 4, fallbacks allgather 2 allreduce 4"),
+            1)
+      << r.output;
+}
+
+TEST_F(PmpiLaunch, SizeLimitFallsBack) {
+  // The app's 20-byte allreduces exceed 16 B; its 24-byte alltoalls, at the
+  // world size 2 on a one-rank half, are S = 24 B too.
+  const Result r = launch("COLLBENCH_ALGO=ring COLLBENCH_MAX_BYTES=16", 2);
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_EQ(occurrences(r.output, "fallback-app: ok"), 2) << r.output;
+  EXPECT_EQ(occurrences(r.output, "MPI_Allreduce falls back to the MPI library: size above "
+                                  "COLLBENCH_MAX_BYTES, 20 B > 16 B"),
+            1)
+      << r.output;
+  EXPECT_EQ(occurrences(r.output, "fallback-app: schedules 0,"), 1) << r.output;
 }
 
 TEST_F(PmpiLaunch, DefaultIsTheMpiLibraryWithoutNotices) {
