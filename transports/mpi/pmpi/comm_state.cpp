@@ -1,13 +1,29 @@
 #include "transports/mpi/pmpi/comm_state.hpp"
 
+#include <atomic>
+
 #include "transports/mpi/wait.hpp"
 
 namespace cb::pmpi {
 namespace {
 
 int g_keyval = MPI_KEYVAL_INVALID;
+// Bumped whenever a state is freed: a thread's remembered (communicator,
+// state) pair is only trusted while the epoch it saw is current, since a
+// freed communicator's handle may be reused for a new one.
+std::atomic<unsigned> g_epoch{0};
+
+struct LastState {
+  MPI_Comm comm = MPI_COMM_NULL;
+  CommState* state = nullptr;
+  unsigned epoch = 0;
+};
+// initial-exec: the library is preloaded, so its TLS is static and each
+// access is one load instead of a __tls_get_addr call.
+thread_local LastState t_last __attribute__((tls_model("initial-exec")));
 
 int delete_state(MPI_Comm, int, void* value, void*) {
+  g_epoch.fetch_add(1, std::memory_order_acq_rel);
   auto* state = static_cast<CommState*>(value);
   if (state->comm != MPI_COMM_NULL) PMPI_Comm_free(&state->comm);
   delete state;
@@ -31,10 +47,15 @@ void free_keyval() {
 }
 
 CommState& state_of(MPI_Comm comm, WaitPolicy configured) {
+  const unsigned epoch = g_epoch.load(std::memory_order_acquire);
+  if (t_last.state && t_last.comm == comm && t_last.epoch == epoch) return *t_last.state;
   void* value = nullptr;
   int found = 0;
   check_mpi(PMPI_Comm_get_attr(comm, g_keyval, &value, &found), "MPI_Comm_get_attr");
-  if (found) return *static_cast<CommState*>(value);
+  if (found) {
+    t_last = {comm, static_cast<CommState*>(value), epoch};
+    return *t_last.state;
+  }
   auto state = std::make_unique<CommState>();
   int inter = 0;
   check_mpi(PMPI_Comm_test_inter(comm, &inter), "MPI_Comm_test_inter");

@@ -55,6 +55,7 @@ struct Entry {
   std::size_t input_copy_offset = 0;  // where a written-to send buffer is copied
   std::size_t input_bytes = 0;
   std::size_t arena_bytes = 0;
+  std::unique_ptr<Tally> tally;  // when a schedule runs
 };
 
 struct CommState {
@@ -65,6 +66,9 @@ struct CommState {
   WaitPolicy wait = WaitPolicy::spin;
   unsigned generation = 0;
   std::unordered_map<CallKey, std::unique_ptr<Entry>, CallKeyHash> cache;
+  // The last shape called: a loop of equal calls skips the hash lookup.
+  CallKey last_key{};
+  Entry* last = nullptr;
   AlignedBuffer arena;
   std::vector<std::byte*> bases;
   std::vector<MPI_Request> requests;
@@ -77,7 +81,9 @@ void free_keyval();
 
 // The state of `comm`, made on first use: collective over `comm` for an
 // intracommunicator (the private copy, and the wait policy when
-// COLLBENCH_WAIT=auto), local for an intercommunicator.
+// COLLBENCH_WAIT=auto), local for an intercommunicator. Each thread
+// remembers the last communicator it asked about, so a loop of calls on one
+// communicator skips the attribute lookup; freeing any state forgets that.
 CommState& state_of(MPI_Comm comm, WaitPolicy configured);
 
 // Cache entries per communicator before the cache starts over.

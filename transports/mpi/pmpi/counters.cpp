@@ -5,6 +5,9 @@
 #include <array>
 #include <atomic>
 #include <bit>
+#include <mutex>
+#include <unordered_set>
+#include <vector>
 
 #include "algorithms/registry.hpp"
 
@@ -27,6 +30,28 @@ Tables& tables() {
   static Tables t;
   return t;
 }
+
+struct Registry {
+  std::mutex mutex;
+  std::unordered_set<const Tally*> live;
+};
+
+Registry& registry() {
+  static Registry r;
+  return r;
+}
+
+// The counts of the tables plus every live tally, taken under the registry's
+// lock (so no tally folds in twice or not at all meanwhile).
+struct Totals {
+  struct Sums {
+    std::uint64_t calls = 0, bytes = 0, nanos = 0;
+  };
+  std::vector<Sums> cells = std::vector<Sums>(kColls * kMaxAlgorithmSlots * kBuckets);
+  Sums& at(int coll, int slot, int bucket) {
+    return cells[static_cast<std::size_t>((coll * kMaxAlgorithmSlots + slot) * kBuckets + bucket)];
+  }
+};
 
 std::string slot_name(Collective coll, int slot) {
   if (slot == kMpiSlot) return "mpi";
@@ -83,10 +108,57 @@ void count_fallback(Collective coll, Fallback why, std::size_t bytes) {
   c.bytes.fetch_add(bytes, std::memory_order_relaxed);
 }
 
+struct TallyAccess {
+  static void add_to(const Tally& t, Totals& out) {
+    Totals::Sums& s = out.at(static_cast<int>(t.coll_), t.slot_, size_bucket(t.bytes_));
+    const std::uint64_t n = t.calls_.load(std::memory_order_relaxed);
+    s.calls += n;
+    s.bytes += n * t.bytes_;
+    s.nanos += t.nanos_.load(std::memory_order_relaxed);
+  }
+  static void fold(const Tally& t) {
+    const std::uint64_t n = t.calls_.load(std::memory_order_relaxed);
+    if (n == 0) return;
+    Cell& c = tables().calls[static_cast<int>(t.coll_)][t.slot_][size_bucket(t.bytes_)];
+    c.calls.fetch_add(n, std::memory_order_relaxed);
+    c.bytes.fetch_add(n * t.bytes_, std::memory_order_relaxed);
+    c.nanos.fetch_add(t.nanos_.load(std::memory_order_relaxed), std::memory_order_relaxed);
+  }
+};
+
+namespace {
+Totals totals() {
+  Totals out;
+  std::lock_guard<std::mutex> lock(registry().mutex);
+  for (int coll = 0; coll < kColls; ++coll)
+    for (int s = 0; s < kMaxAlgorithmSlots; ++s)
+      for (int b = 0; b < kBuckets; ++b) {
+        const Cell& c = tables().calls[coll][s][b];
+        Totals::Sums& t = out.at(coll, s, b);
+        t.calls = c.calls.load(std::memory_order_relaxed);
+        t.bytes = c.bytes.load(std::memory_order_relaxed);
+        t.nanos = c.nanos.load(std::memory_order_relaxed);
+      }
+  for (const Tally* t : registry().live) TallyAccess::add_to(*t, out);
+  return out;
+}
+}  // namespace
+
+Tally::Tally(Collective coll, int slot, std::size_t bytes) : coll_(coll), slot_(slot), bytes_(bytes) {
+  std::lock_guard<std::mutex> lock(registry().mutex);
+  registry().live.insert(this);
+}
+
+Tally::~Tally() {
+  std::lock_guard<std::mutex> lock(registry().mutex);
+  TallyAccess::fold(*this);
+  registry().live.erase(this);
+}
+
 std::uint64_t calls(Collective coll, int slot) {
+  Totals t = totals();
   std::uint64_t n = 0;
-  for (const Cell& c : tables().calls[static_cast<int>(coll)][slot])
-    n += c.calls.load(std::memory_order_relaxed);
+  for (int b = 0; b < kBuckets; ++b) n += t.at(static_cast<int>(coll), slot, b).calls;
   return n;
 }
 
@@ -96,6 +168,7 @@ std::uint64_t fallbacks(Collective coll, Fallback why) {
 }
 
 std::string report() {
+  Totals totals_now = totals();
   std::string out =
       "# collbench-pmpi counters (this rank; time = wall time inside the call)\n"
       "# collective      algorithm   size                 calls          bytes    time(us)  "
@@ -104,14 +177,12 @@ std::string report() {
     const int slots = 1 + static_cast<int>(algorithms_for(coll).size());
     for (int s = 0; s < slots && s < kMaxAlgorithmSlots; ++s) {
       for (int b = 0; b < kBuckets; ++b) {
-        const Cell& c = tables().calls[static_cast<int>(coll)][s][b];
-        const std::uint64_t n = c.calls.load(std::memory_order_relaxed);
-        if (n == 0) continue;
-        const double us = static_cast<double>(c.nanos.load(std::memory_order_relaxed)) / 1e3;
+        const Totals::Sums& c = totals_now.at(static_cast<int>(coll), s, b);
+        if (c.calls == 0) continue;
+        const double us = static_cast<double>(c.nanos) / 1e3;
         out += fmt::format("  {:<15} {:<11} {:<16} {:>9} {:>14} {:>11.1f} {:>8.3f}\n",
-                           to_string(coll), slot_name(coll, s), bucket_label(b), n,
-                           c.bytes.load(std::memory_order_relaxed), us,
-                           us / static_cast<double>(n));
+                           to_string(coll), slot_name(coll, s), bucket_label(b), c.calls,
+                           c.bytes, us, us / static_cast<double>(c.calls));
       }
     }
   }

@@ -23,7 +23,11 @@ struct TypeRow {
 
 // MPI_CHAR is absent on purpose: the standard does not allow it in
 // reductions, so MPICH's own answer is the one to give.
+// Searched in order on every call: the commonest types first.
 const TypeRow kTypes[] = {
+    {MPI_FLOAT, DataType::fp32, "MPI_FLOAT"},
+    {MPI_DOUBLE, DataType::fp64, "MPI_DOUBLE"},
+    {MPI_INT, int_type<int>(), "MPI_INT"},
     {MPI_INT8_T, DataType::int8, "MPI_INT8_T"},
     {MPI_UINT8_T, DataType::uint8, "MPI_UINT8_T"},
     {MPI_INT32_T, DataType::int32, "MPI_INT32_T"},
@@ -32,15 +36,12 @@ const TypeRow kTypes[] = {
     {MPI_UINT64_T, DataType::uint64, "MPI_UINT64_T"},
     {MPI_SIGNED_CHAR, int_type<signed char>(), "MPI_SIGNED_CHAR"},
     {MPI_UNSIGNED_CHAR, int_type<unsigned char>(), "MPI_UNSIGNED_CHAR"},
-    {MPI_INT, int_type<int>(), "MPI_INT"},
     {MPI_UNSIGNED, int_type<unsigned>(), "MPI_UNSIGNED"},
     {MPI_LONG, int_type<long>(), "MPI_LONG"},
     {MPI_UNSIGNED_LONG, int_type<unsigned long>(), "MPI_UNSIGNED_LONG"},
     {MPI_LONG_LONG, int_type<long long>(), "MPI_LONG_LONG"},
     {MPI_LONG_LONG_INT, int_type<long long>(), "MPI_LONG_LONG_INT"},
     {MPI_UNSIGNED_LONG_LONG, int_type<unsigned long long>(), "MPI_UNSIGNED_LONG_LONG"},
-    {MPI_FLOAT, DataType::fp32, "MPI_FLOAT"},
-    {MPI_DOUBLE, DataType::fp64, "MPI_DOUBLE"},
 #ifdef MPIX_C_FLOAT16
     {MPIX_C_FLOAT16, DataType::fp16, "MPIX_C_FLOAT16"},
 #endif
