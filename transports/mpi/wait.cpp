@@ -2,8 +2,13 @@
 
 #include <fmt/format.h>
 #include <sched.h>
+#include <unistd.h>
 
+#include <algorithm>
+#include <array>
+#include <fstream>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "transports/mpi/poll.hpp"
@@ -50,10 +55,37 @@ void barrier(MPI_Comm comm, WaitPolicy policy) {
 
 namespace {
 
+// The kernel's boot id names the machine: processes in different network
+// namespaces (the testbed, where MPIR_CVAR_NOLOCAL makes MPI treat them as
+// remote) or containers still share its cores and memory. Falls back to the
+// host name where /proc is unavailable.
+std::array<char, 64> machine_id() {
+  std::array<char, 64> id{};
+  std::ifstream f("/proc/sys/kernel/random/boot_id");
+  std::string text;
+  if (!(f >> text)) {
+    char host[64] = {};
+    gethostname(host, sizeof host - 1);
+    text = host;
+  }
+  std::copy_n(text.begin(), std::min(text.size(), id.size() - 1), id.begin());
+  return id;
+}
+
+// The ranks of `comm` on this machine (not MPI_COMM_TYPE_SHARED, which splits
+// by MPI's notion of locality).
 MPI_Comm node_comm(MPI_Comm comm) {
+  int rank = 0, size = 0;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  const auto mine = machine_id();
+  std::vector<std::array<char, 64>> all(static_cast<std::size_t>(size));
+  check_mpi(MPI_Allgather(mine.data(), 64, MPI_CHAR, all.data(), 64, MPI_CHAR, comm),
+            "MPI_Allgather(machine id)");
+  const auto first = std::find(all.begin(), all.end(), mine);
+  const int color = static_cast<int>(first - all.begin());
   MPI_Comm node;
-  check_mpi(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node),
-            "MPI_Comm_split_type");
+  check_mpi(MPI_Comm_split(comm, color, rank, &node), "MPI_Comm_split(machine)");
   return node;
 }
 

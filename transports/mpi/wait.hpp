@@ -21,11 +21,12 @@ void wait_one(MPI_Request& request, WaitPolicy policy);
 // spin, which uses MPI_Barrier).
 void barrier(MPI_Comm comm, WaitPolicy policy);
 
-// CPUs this node's ranks of `comm` may run on: the union of their affinity
+// CPUs this node's (machine's) ranks of `comm` may run on: the union of their affinity
 // masks (sched_getaffinity), so ranks pinned to distinct cores count each core
 // once. Collective over comm.
 int usable_cores_on_node(MPI_Comm comm);
-// Ranks of `comm` on this node (MPI_Comm_split_type MPI_COMM_TYPE_SHARED).
+// Ranks of `comm` on this node: the same machine (kernel boot id), also
+// across network namespaces that MPI treats as remote hosts.
 int ranks_on_node(MPI_Comm comm);
 // Whether any node's ranks of `comm` outnumber its usable cores; the same
 // answer on every rank. Collective over comm.

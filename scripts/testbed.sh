@@ -1,0 +1,346 @@
+#!/usr/bin/env bash
+# A testbed cluster on one machine: N "hosts" as network namespaces, each with
+# one veth into a bridge namespace, links shaped to a set one-way latency and
+# bandwidth, driven by collbench through MPICH's ordinary multi-host launch.
+#
+#   scripts/testbed.sh up --hosts N --latency 500us --bandwidth 100Mbit [--name NAME]
+#   scripts/testbed.sh run [--np K] [--grace S] [--name NAME] -- <collbench args>
+#   scripts/testbed.sh status [--name NAME]
+#   scripts/testbed.sh down [--name NAME]
+#
+# Needs root. Details, the design and measured figures: scripts/testbed/README.md.
+# `down`, a failing `up`, and a signal during `up` or `run` leave nothing
+# behind: no namespace, veth, qdisc, iptables rule, daemon or MPI process
+# (qdiscs, rules and veths live only inside the namespaces, so deleting the
+# namespaces after killing their processes removes everything).
+set -Eeuo pipefail
+
+root_dir=$(cd "$(dirname "$0")/.." && pwd)
+build_dir=${CB_BUILD_DIR:-$root_dir/build}
+state_base=/run/collbench-testbed
+subnet=10.77.0          # private, exists only inside the testbed's namespaces
+bridge_ip=$subnet.1     # the bridge namespace's address (mpiexec runs there)
+host_ip() { echo "$subnet.$((10 + $1))"; }
+
+die_usage() { echo "testbed: $*" >&2; exit 2; }
+die() { echo "testbed: $*" >&2; exit 1; }
+
+# ---- argument parsing -------------------------------------------------------
+
+# "500us", "2ms", "0.5ms", "1s", "0" -> microseconds (integer).
+parse_latency() {
+  local v=$1 num unit
+  [[ $v =~ ^([0-9]+(\.[0-9]+)?)(us|ms|s)?$ ]] ||
+    die_usage "--latency '$v' is not a time (accepted: a number with us, ms or s, e.g. 500us, 2ms)"
+  num=${BASH_REMATCH[1]}; unit=${BASH_REMATCH[3]:-us}
+  case $unit in us) m=1 ;; ms) m=1000 ;; s) m=1000000 ;; esac
+  awk -v n="$num" -v m="$m" 'BEGIN { printf "%d\n", n * m + 0.5 }'
+}
+
+# tc-style rates "100Mbit", "1gbit", "500kbit", "2.5Gbit" -> bits per second.
+parse_rate() {
+  local v=$1 num unit m
+  [[ ${v,,} =~ ^([0-9]+(\.[0-9]+)?)(bit|kbit|mbit|gbit)$ ]] ||
+    die_usage "--bandwidth '$v' is not a rate (accepted: a number with bit, kbit, mbit or gbit, e.g. 100Mbit)"
+  num=${BASH_REMATCH[1]}; unit=${BASH_REMATCH[3]}
+  case $unit in bit) m=1 ;; kbit) m=1000 ;; mbit) m=1000000 ;; gbit) m=1000000000 ;; esac
+  local bps
+  bps=$(awk -v n="$num" -v m="$m" 'BEGIN { printf "%d\n", n * m + 0.5 }')
+  [ "$bps" -ge 1000000 ] && [ "$bps" -le 10000000000 ] ||
+    die_usage "--bandwidth '$v' is outside 1Mbit..10Gbit"
+  echo "$bps"
+}
+
+parse_int() {  # flag value lo hi
+  [[ $2 =~ ^[0-9]+$ ]] && [ "$2" -ge "$3" ] && [ "$2" -le "$4" ] ||
+    die_usage "$1 '$2' is not an integer in $3..$4"
+}
+
+name=cbtb
+cmd=${1:-}
+[ $# -gt 0 ] && shift
+case $cmd in
+  up|run|status|down) ;;
+  -h|--help|help) sed -n '2,15p' "$0"; exit 0 ;;
+  "") die_usage "missing command (accepted: up, run, status, down)" ;;
+  *) die_usage "unknown command '$cmd' (accepted: up, run, status, down)" ;;
+esac
+
+hosts=""; latency=""; bandwidth=""; np=""; grace=10; job=()
+while [ $# -gt 0 ]; do
+  case "$cmd:$1" in
+    *:--name) [ $# -ge 2 ] || die_usage "--name needs a value"
+      [[ $2 =~ ^[a-z][a-z0-9]{0,7}$ ]] || die_usage "--name '$2' must be 1-8 of a-z0-9, starting with a letter"
+      name=$2; shift 2 ;;
+    up:--hosts) [ $# -ge 2 ] || die_usage "--hosts needs a value"
+      parse_int --hosts "$2" 2 64; hosts=$2; shift 2 ;;
+    up:--latency) [ $# -ge 2 ] || die_usage "--latency needs a value"
+      latency=$(parse_latency "$2"); shift 2 ;;
+    up:--bandwidth) [ $# -ge 2 ] || die_usage "--bandwidth needs a value"
+      bandwidth=$(parse_rate "$2"); shift 2 ;;
+    run:--np) [ $# -ge 2 ] || die_usage "--np needs a value"
+      parse_int --np "$2" 1 64; np=$2; shift 2 ;;
+    run:--grace) [ $# -ge 2 ] || die_usage "--grace needs a value"
+      parse_int --grace "$2" 1 3600; grace=$2; shift 2 ;;
+    run:--) shift; job=("$@"); break ;;
+    *) die_usage "unknown argument '$1' for '$cmd' (see scripts/testbed.sh --help)" ;;
+  esac
+done
+
+[ "$(id -u)" -eq 0 ] || die_usage "needs root (network namespaces, tc and iptables); run it as root"
+
+state=$state_base/$name
+ns_bridge=$name-br
+ns_host() { echo "$name-h$1"; }
+in_ns() { local ns=$1; shift; ip netns exec "$ns" "$@"; }
+
+# The testbed's namespaces that exist now (also half-built ones).
+our_namespaces() {
+  ip netns list 2>/dev/null | awk '{print $1}' | grep -E "^$name-(br|h[0-9]+)\$" || true
+}
+
+# Kills every process inside our namespaces except `keep` (a pid), TERM then KILL.
+kill_namespace_processes() {
+  local keep=${1:-} ns pids pid tries
+  for tries in 1 2 3 4 5 6 7 8 9 10 11; do
+    pids=()
+    for ns in $(our_namespaces); do
+      for pid in $(ip netns pids "$ns" 2>/dev/null); do
+        [ "$pid" = "$keep" ] || pids+=("$pid")
+      done
+    done
+    [ ${#pids[@]} -eq 0 ] && return 0
+    if [ "$tries" -le 10 ]; then kill -TERM "${pids[@]}" 2>/dev/null || true; sleep 0.2
+    else kill -KILL "${pids[@]}" 2>/dev/null || true; sleep 0.2; fi
+  done
+}
+
+teardown() {
+  local ns
+  kill_namespace_processes
+  for ns in $(our_namespaces); do ip netns del "$ns" 2>/dev/null || true; done
+  rm -rf "$state"
+  rmdir "$state_base" 2>/dev/null || true
+  [ -z "$(our_namespaces)" ] || die "could not delete namespaces: $(our_namespaces | tr '\n' ' ')"
+}
+
+config() { sed -n "s/^$1=//p" "$state/config"; }
+
+# ---- down / status ----------------------------------------------------------
+
+if [ "$cmd" = down ]; then
+  if [ ! -d "$state" ] && [ -z "$(our_namespaces)" ]; then
+    echo "testbed: '$name' is not up; nothing to do" >&2; exit 0
+  fi
+  teardown
+  echo "testbed: '$name' is down (namespaces, links, qdiscs, rules and processes removed)" >&2
+  exit 0
+fi
+
+if [ "$cmd" = status ]; then
+  [ -f "$state/up" ] || { echo "testbed: '$name' is not up"; exit 3; }
+  n=$(config hosts)
+  echo "testbed '$name': $n hosts, one-way latency $(config latency_us) us, bandwidth $(config bandwidth_bps) bit/s, delay by $(config delay_by)"
+  echo "  bridge namespace $ns_bridge ($bridge_ip); hostfile $state/hostfile"
+  for i in $(seq 1 "$n"); do echo "  host $i: namespace $(ns_host "$i"), $(host_ip "$i") on eth0"; done
+  if [ "$(config delay_by)" = nfqueue ]; then
+    pid=$(cat "$state/delay.pid")
+    if kill -0 "$pid" 2>/dev/null; then echo "  delay daemon: pid $pid, running"
+    else echo "  delay daemon: pid $pid, NOT running (packets are dropped: run down, then up)"; fi
+  fi
+  rtt=$(in_ns "$(ns_host 1)" ping -c 3 -i 0.2 -q "$(host_ip 2)" 2>/dev/null |
+        sed -n 's|.*= [0-9.]*/\([0-9.]*\)/.*|\1|p')
+  echo "  ping host 1 -> host 2: mean RTT ${rtt:-(no reply)} ms (expected about $(awk -v l="$(config latency_us)" 'BEGIN{print 2*l/1000}') ms)"
+  exit 0
+fi
+
+# ---- up ---------------------------------------------------------------------
+
+if [ "$cmd" = up ]; then
+  [ -n "$hosts" ] || die_usage "up needs --hosts N (2..64)"
+  [ -n "$latency" ] || die_usage "up needs --latency (e.g. 500us)"
+  [ -n "$bandwidth" ] || die_usage "up needs --bandwidth (e.g. 100Mbit)"
+  if [ -e "$state" ] || [ -n "$(our_namespaces)" ]; then
+    die_usage "'$name' is already up (scripts/testbed.sh down --name $name first)"
+  fi
+  for tool in ip tc ethtool; do
+    command -v $tool >/dev/null || die "'$tool' is missing (bash scripts/install-deps.sh)"
+  done
+
+  # Any failure or signal before the end of `up` removes what was built.
+  up_done=0
+  up_exit() {
+    local s=$?
+    [ "$up_done" = 1 ] && return
+    trap - ERR INT TERM EXIT
+    teardown
+    echo "testbed: up failed (exit status $s); nothing is left behind" >&2
+    exit "$s"
+  }
+  trap up_exit EXIT
+  trap 'exit 1' ERR
+  trap 'exit 130' INT
+  trap 'exit 143' TERM
+  mkdir -p "$state"
+
+  ip netns add "$ns_bridge" 2>/dev/null || die "cannot create network namespaces here (ip netns add failed)"
+  in_ns "$ns_bridge" ip link set lo up
+  # Per-packet delay: netem where the kernel has it, else the NFQUEUE daemon.
+  if in_ns "$ns_bridge" tc qdisc add dev lo root netem delay 1ms 2>/dev/null; then
+    in_ns "$ns_bridge" tc qdisc del dev lo root
+    delay_by=netem
+  else
+    delay_by=nfqueue
+    daemon=$build_dir/scripts/testbed/cb-nfq-delay
+    [ -x "$daemon" ] || die "this kernel has no netem and $daemon is not built (bash scripts/build.sh)"
+    command -v iptables-legacy >/dev/null || die "iptables-legacy is missing (bash scripts/install-deps.sh)"
+  fi
+
+  in_ns "$ns_bridge" ip link add br0 type bridge
+  in_ns "$ns_bridge" ip link set br0 mtu 9000
+  in_ns "$ns_bridge" ip addr add "$bridge_ip/24" dev br0
+  in_ns "$ns_bridge" ip link set br0 up
+
+  rate=${bandwidth}bit
+  bytes_per_s=$((bandwidth / 8))
+  # tbf: a bucket of a few jumbo frames; a queue of 100 ms at the rate (at
+  # least 1 MiB) so that incast in all-to-all queues instead of dropping.
+  burst=$((3 * 9216))
+  limit=$((bytes_per_s / 10)); [ "$limit" -ge 1048576 ] || limit=1048576
+  for i in $(seq 1 "$hosts"); do
+    ns=$(ns_host "$i")
+    ip netns add "$ns"
+    in_ns "$ns" ip link set lo up
+    # Both ends are created inside their namespaces: nothing touches the host's.
+    ip link add "h$i" netns "$ns_bridge" type veth peer name eth0 netns "$ns"
+    for end in "$ns_bridge:h$i" "$ns:eth0"; do
+      ens=${end%%:*}; dev=${end#*:}
+      in_ns "$ens" ip link set "$dev" mtu 9000
+      in_ns "$ens" ethtool -K "$dev" tso off gso off gro off >/dev/null 2>&1 ||
+        in_ns "$ens" ethtool -K "$dev" gso off gro off >/dev/null
+    done
+    in_ns "$ns_bridge" ip link set "h$i" master br0
+    in_ns "$ns_bridge" ip link set "h$i" up
+    in_ns "$ns" ip addr add "$(host_ip "$i")/24" dev eth0
+    in_ns "$ns" ip link set eth0 up
+    in_ns "$ns" sysctl -qw net.ipv4.tcp_congestion_control=reno
+    # Collectives idle between iterations; a restarted slow start would charge
+    # the link's bandwidth with TCP's ramp-up.
+    in_ns "$ns" sysctl -qw net.ipv4.tcp_slow_start_after_idle=0
+    in_ns "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
+    in_ns "$ns_bridge" tc qdisc add dev "h$i" root tbf rate "$rate" burst "$burst" limit "$limit"
+    if [ "$delay_by" = netem ]; then
+      # One-way delay on the host's egress; both ends shaped.
+      in_ns "$ns" tc qdisc add dev eth0 root handle 1: netem delay "${latency}us" limit 100000
+      in_ns "$ns" tc qdisc add dev eth0 parent 1: handle 2: tbf rate "$rate" burst "$burst" limit "$limit"
+    else
+      in_ns "$ns" tc qdisc add dev eth0 root tbf rate "$rate" burst "$burst" limit "$limit"
+    fi
+  done
+  in_ns "$ns_bridge" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
+
+  if [ "$delay_by" = nfqueue ]; then
+    # Bridged IPv4 frames traverse iptables' FORWARD chain (br_netfilter), once
+    # per packet between two hosts: exactly one delay per direction.
+    in_ns "$ns_bridge" sysctl -qw net.bridge.bridge-nf-call-iptables=1 2>/dev/null ||
+      die "the kernel lacks br_netfilter (net.bridge.bridge-nf-call-iptables) and netem: no way to delay packets"
+    ip netns exec "$ns_bridge" setsid "$daemon" --queue 0 --delay-us "$latency" --realtime \
+      </dev/null >"$state/delay.log" 2>&1 &
+    echo $! >"$state/delay.pid"
+    for _ in $(seq 50); do
+      grep -q . <(in_ns "$ns_bridge" cat /proc/net/netfilter/nfnetlink_queue 2>/dev/null) && break
+      kill -0 "$(cat "$state/delay.pid")" 2>/dev/null || die "delay daemon failed: $(cat "$state/delay.log")"
+      sleep 0.1
+    done
+    in_ns "$ns_bridge" iptables-legacy -w -A FORWARD -i br0 -o br0 -j NFQUEUE --queue-num 0
+  fi
+
+  # Hydra's hostfile (one rank slot per host) and its launcher: Hydra runs
+  # `launcher [ssh flags] HOST COMMAND...`; ours enters HOST's namespace.
+  for i in $(seq 1 "$hosts"); do echo "$(host_ip "$i"):1"; done >"$state/hostfile"
+  {
+    echo '#!/bin/sh'
+    echo '# Generated by scripts/testbed.sh: ssh stand-in that enters a testbed host.'
+    echo 'while [ $# -gt 0 ]; do case "$1" in -[ilopFJ]) shift 2 ;; -*) shift ;; *) break ;; esac; done'
+    echo 'host=$1; shift'
+    echo 'case "$host" in'
+    for i in $(seq 1 "$hosts"); do echo "  $(host_ip "$i")) ns=$(ns_host "$i") ;;"; done
+    echo '  *) echo "testbed launcher: unknown host $host" >&2; exit 255 ;;'
+    echo 'esac'
+    echo 'exec ip netns exec "$ns" /bin/sh -c "$*"'
+  } >"$state/launcher"
+  chmod +x "$state/launcher"
+  printf 'hosts=%s\nlatency_us=%s\nbandwidth_bps=%s\ndelay_by=%s\n' \
+    "$hosts" "$latency" "$bandwidth" "$delay_by" >"$state/config"
+
+  # The links must carry traffic before anyone measures over them.
+  in_ns "$(ns_host 1)" ping -c 1 -W 5 "$(host_ip "$hosts")" >/dev/null ||
+    die "host 1 cannot reach host $hosts over the testbed"
+  touch "$state/up"
+  up_done=1
+  trap - ERR INT TERM EXIT
+  echo "testbed: '$name' is up: $hosts hosts, one-way latency ${latency} us, bandwidth ${bandwidth} bit/s (delay by $delay_by)" >&2
+  exit 0
+fi
+
+# ---- run --------------------------------------------------------------------
+
+[ -f "$state/up" ] || die_usage "'$name' is not up (scripts/testbed.sh up --hosts N --latency L --bandwidth R first)"
+[ ${#job[@]} -gt 0 ] || die_usage "run needs '-- <collbench args>'"
+n=$(config hosts)
+np=${np:-$n}
+[ "$np" -le "$n" ] || die_usage "--np $np exceeds the $n hosts that are up"
+collbench=$build_dir/harness/collbench
+[ -x "$collbench" ] || die "$collbench is not built (bash scripts/build.sh)"
+if [ "$(config delay_by)" = nfqueue ] && ! kill -0 "$(cat "$state/delay.pid")" 2>/dev/null; then
+  die "the delay daemon is not running (scripts/testbed.sh down, then up)"
+fi
+
+jobdir=$state/job.$$
+mkdir -p "$jobdir"
+on_signal() {
+  trap - INT TERM ERR
+  teardown
+  echo "testbed: run interrupted; the testbed is torn down and nothing is left behind" >&2
+  exit "$1"
+}
+trap 'on_signal 130' INT
+trap 'on_signal 143' TERM
+trap 'on_signal 1' ERR
+
+keep=""; [ "$(config delay_by)" = nfqueue ] && keep=$(cat "$state/delay.pid")
+# Each rank records its exit status when collbench returns; see the finalize
+# hang below.
+ip netns exec "$ns_bridge" setsid mpiexec -launcher ssh -launcher-exec "$state/launcher" \
+  -localhost "$bridge_ip" -f "$state/hostfile" -n "$np" \
+  -genv UCX_TLS tcp,self -genv UCX_NET_DEVICES eth0 -genv MPIR_CVAR_NOLOCAL 1 \
+  -genv UCX_RNDV_THRESH inf -genv UCX_WARN_UNUSED_ENV_VARS n \
+  /bin/sh -c "\"\$0\" \"\$@\"; s=\$?; echo \$s >\"$jobdir/done.\$PMI_RANK\"; exit \$s" \
+  "$collbench" "${job[@]}" &
+mpiexec_pid=$!
+
+# UCX over TCP can hang in MPI_Finalize with 4 or more ranks (UCX #8738).
+# Once the first rank has finished, the others get `grace` seconds; then the
+# job's processes are killed and the exit status is the finished ranks'.
+first_done=""; killed=0
+while kill -0 "$mpiexec_pid" 2>/dev/null; do
+  if [ -z "$first_done" ] && compgen -G "$jobdir/done.*" >/dev/null; then first_done=$(date +%s); fi
+  if [ -n "$first_done" ] && [ $(( $(date +%s) - first_done )) -ge "$grace" ]; then
+    finished=$(compgen -G "$jobdir/done.*" | wc -l)
+    echo "testbed: $((np - finished)) of $np ranks still running ${grace} s after the first finished (UCX #8738 MPI_Finalize hang over TCP): killed" >&2
+    kill_namespace_processes "$keep"
+    killed=1
+    break
+  fi
+  sleep 0.2
+done
+status=0
+wait "$mpiexec_pid" || status=$?
+kill_namespace_processes "$keep"
+if [ "$killed" = 1 ]; then
+  status=0
+  for f in "$jobdir"/done.*; do s=$(cat "$f"); [ "$s" -le "$status" ] || status=$s; done
+fi
+rm -rf "$jobdir"
+trap - INT TERM ERR
+exit "$status"
