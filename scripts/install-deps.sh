@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(g++ pkg-config meson ninja-build mpich libmpich-dev libcli11-dev libfmt-dev
           libgtest-dev libbenchmark-dev nlohmann-json3-dev python3-matplotlib
-          iproute2 iptables ethtool libnetfilter-queue-dev)
+          iproute2 iptables ethtool iputils-ping libnetfilter-queue-dev)
 
 missing=()
 for pkg in "${packages[@]}"; do

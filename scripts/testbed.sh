@@ -309,25 +309,29 @@ trap 'on_signal 143' TERM
 trap 'on_signal 1' ERR
 
 keep=""; [ "$(config delay_by)" = nfqueue ] && keep=$(cat "$state/delay.pid")
-# Each rank records its exit status when collbench returns; see the finalize
-# hang below.
+# Each rank writes its exit status to done.<rank> just before MPI_Finalize
+# (COLLBENCH_EXIT_FILE, harness/world.hpp); see the finalize hang below.
 ip netns exec "$ns_bridge" setsid mpiexec -launcher ssh -launcher-exec "$state/launcher" \
   -localhost "$bridge_ip" -f "$state/hostfile" -n "$np" \
   -genv UCX_TLS tcp,self -genv UCX_NET_DEVICES eth0 -genv MPIR_CVAR_NOLOCAL 1 \
-  -genv UCX_RNDV_THRESH inf -genv UCX_WARN_UNUSED_ENV_VARS n \
-  /bin/sh -c "\"\$0\" \"\$@\"; s=\$?; echo \$s >\"$jobdir/done.\$PMI_RANK\"; exit \$s" \
+  -genv UCX_RNDV_THRESH inf -genv UCX_WARN_UNUSED_ENV_VARS n -genv COLLBENCH_WAIT sleep \
+  /bin/sh -c "COLLBENCH_EXIT_FILE=\"$jobdir/done.\$PMI_RANK\" exec \"\$0\" \"\$@\"" \
   "$collbench" "${job[@]}" &
 mpiexec_pid=$!
 
 # UCX over TCP can hang in MPI_Finalize with 4 or more ranks (UCX #8738).
-# Once the first rank has finished, the others get `grace` seconds; then the
-# job's processes are killed and the exit status is the finished ranks'.
-first_done=""; killed=0
+# Once every rank has announced its status, the job gets 3 s to exit; once
+# the first has, the rest get `grace` seconds. Then the job's processes are
+# killed and the exit status is the worst announced one.
+first_done=""; all_done=""; killed=0
 while kill -0 "$mpiexec_pid" 2>/dev/null; do
-  if [ -z "$first_done" ] && compgen -G "$jobdir/done.*" >/dev/null; then first_done=$(date +%s); fi
-  if [ -n "$first_done" ] && [ $(( $(date +%s) - first_done )) -ge "$grace" ]; then
-    finished=$(compgen -G "$jobdir/done.*" | wc -l)
-    echo "testbed: $((np - finished)) of $np ranks still running ${grace} s after the first finished (UCX #8738 MPI_Finalize hang over TCP): killed" >&2
+  finished=$(compgen -G "$jobdir/done.*" | grep -vc '\.tmp$' || true)
+  now=$(date +%s)
+  [ -z "$first_done" ] && [ "$finished" -gt 0 ] && first_done=$now
+  [ -z "$all_done" ] && [ "$finished" -ge "$np" ] && all_done=$now
+  if { [ -n "$all_done" ] && [ $((now - all_done)) -ge 3 ]; } ||
+     { [ -n "$first_done" ] && [ $((now - first_done)) -ge "$grace" ]; }; then
+    echo "testbed: $finished of $np ranks finished their work; ending the job stuck in MPI_Finalize (UCX #8738 over TCP)" >&2
     kill_namespace_processes "$keep"
     killed=1
     break
@@ -339,7 +343,11 @@ wait "$mpiexec_pid" || status=$?
 kill_namespace_processes "$keep"
 if [ "$killed" = 1 ]; then
   status=0
-  for f in "$jobdir"/done.*; do s=$(cat "$f"); [ "$s" -le "$status" ] || status=$s; done
+  for f in "$jobdir"/done.*; do
+    s=$(cat "$f" 2>/dev/null || echo 1); [ "$s" -le "$status" ] || status=$s
+  done
+  # A rank that never announced did not finish its work.
+  [ "$finished" -ge "$np" ] || { [ "$status" -ne 0 ] || status=1; }
 fi
 rm -rf "$jobdir"
 trap - INT TERM ERR

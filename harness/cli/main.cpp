@@ -49,11 +49,13 @@ int main(int argc, char** argv) {
                    "collbench: error: {} (see collbench --help, or collbench SUBCOMMAND --help)\n",
                    e.what());
     }
+    cb::announce_exit_status(status);
     cb::finalize_world();
     return status;
   } catch (const cb::UsageError& e) {
     // Every rank sees the same arguments and fails the same way; one prints.
     if (cb::is_reporting_rank()) fmt::print(stderr, "collbench: error: {}\n", e.what());
+    cb::announce_exit_status(2);
     cb::finalize_world();
     return 2;
   } catch (const std::exception& e) {
@@ -61,6 +63,7 @@ int main(int argc, char** argv) {
     cb::abort_world(3);
     return 3;
   }
+  cb::announce_exit_status(cb::exit_status());
   cb::finalize_world();
   return cb::exit_status();
 }

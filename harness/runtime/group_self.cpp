@@ -1,6 +1,8 @@
 // The single-process group, and the wait-policy rule shared by all groups.
+#include <cstdlib>
 #include <memory>
 
+#include "harness/report/row.hpp"
 #include "harness/runtime/group.hpp"
 
 namespace cb {
@@ -29,6 +31,13 @@ std::unique_ptr<Group> make_self_group() { return std::make_unique<SelfGroup>();
 
 WaitPolicy resolve_wait_policy(WaitPolicy requested, bool oversubscribed) {
   if (requested != WaitPolicy::automatic) return requested;
+  // A launcher whose network runs on the ranks' own cores (scripts/testbed.sh
+  // emulates links in the kernel and a delay daemon) says what `auto` means:
+  // spinning ranks would take the CPU the network needs.
+  if (const char* env = std::getenv("COLLBENCH_WAIT"); env != nullptr && *env != '\0') {
+    const WaitPolicy forced = parse_wait_policy(env);
+    if (forced != WaitPolicy::automatic) return forced;
+  }
   return oversubscribed ? WaitPolicy::yield : WaitPolicy::spin;
 }
 

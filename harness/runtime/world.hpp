@@ -22,6 +22,11 @@ bool is_reporting_rank();
 // The MPI library's version string, or "none" when built without MPI.
 std::string mpi_library_version();
 
+// Writes `status` to the file named by $COLLBENCH_EXIT_FILE, if set, before
+// MPI ends: a launcher can then end a job whose MPI_Finalize hangs (UCX over
+// TCP with 4+ ranks, UCX #8738; scripts/testbed.sh) with the right status.
+void announce_exit_status(int status);
+
 // Ends MPI if it was started; call once at exit.
 void finalize_world();
 // Ends every rank of the launch (MPI_Abort when MPI is up) with `status`.

@@ -1,0 +1,233 @@
+// scripts/testbed.sh as a user meets it: bad input gets one line and exit 2;
+// a real 2-host testbed runs a short verified sweep whose fitted bandwidth is
+// within 10% of the configured one; `down`, and a signal during `up` or
+// `run`, leave nothing behind. Needs root and network namespaces (skips,
+// saying which is missing). Each test uses its own testbed name, so runs in
+// several checkouts on one machine do not collide.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Result {
+  int status = -1;  // exit status, or 128 + signal
+  std::string out;  // stdout and stderr together
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> out;
+  std::stringstream in(text);
+  for (std::string l; std::getline(in, l);) out.push_back(l);
+  return out;
+}
+
+Result shell(const std::string& cmd, const fs::path& log) {
+  const int rc = std::system((cmd + " >" + log.string() + " 2>&1").c_str());
+  Result r;
+  r.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : 128 + WTERMSIG(rc);
+  r.out = slurp(log);
+  return r;
+}
+
+class Testbed : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    name_ = "t";
+    name_ += std::to_string(::getpid() % 1000000);
+    dir_ = fs::temp_directory_path() /
+           ("collbench-testbed-" + name_ + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    script_ = std::string(CB_SOURCE_DIR) + "/scripts/testbed.sh";
+  }
+  void TearDown() override {
+    if (::geteuid() == 0) testbed("down");
+    fs::remove_all(dir_);
+  }
+
+  // Runs `testbed.sh CMD --name <ours> ARGS`.
+  Result testbed(const std::string& cmd, const std::string& args = "") {
+    return shell("CB_BUILD_DIR=" + std::string(CB_BUILD_DIR) + " bash " + script_ + " " + cmd +
+                     " --name " + name_ + " " + args,
+                 dir_ / "log");
+  }
+
+  void need_namespaces() {
+    if (::geteuid() != 0) GTEST_SKIP() << "the testbed needs root (network namespaces, tc, iptables)";
+    const std::string probe = name_ + "-probe";
+    if (shell("ip netns add " + probe + " && ip netns del " + probe, dir_ / "probe").status != 0)
+      GTEST_SKIP() << "cannot create network namespaces here (ip netns add failed)";
+    if (!CB_HAVE_NFQ_DELAY)
+      GTEST_SKIP() << "cb-nfq-delay is not built (libnetfilter-queue-dev missing)";
+  }
+
+  // The testbed's namespaces and state directory.
+  std::string leftovers() {
+    std::string left = shell("ip netns list | grep -E '^" + name_ + "-' || true", dir_ / "ns").out;
+    if (fs::exists("/run/collbench-testbed/" + name_)) left += "state directory; ";
+    return left;
+  }
+  std::vector<int> processes_in_namespaces() {
+    const std::string out =
+        shell("for ns in $(ip netns list | awk '{print $1}' | grep -E '^" + name_ +
+                  "-'); do ip netns pids $ns; done",
+              dir_ / "pids")
+            .out;
+    std::vector<int> pids;
+    for (const auto& l : lines_of(out)) pids.push_back(std::stoi(l));
+    return pids;
+  }
+  // Whether `pid` still runs a second after it was killed: a zombie waiting
+  // for init to reap it has ended.
+  static bool alive(int pid) {
+    for (int i = 0; i < 20; ++i) {
+      const std::string stat = slurp("/proc/" + std::to_string(pid) + "/stat");
+      const auto paren = stat.rfind(')');
+      if (stat.empty() || paren == std::string::npos || stat.compare(paren + 2, 1, "Z") == 0)
+        return false;
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    return true;
+  }
+
+  // Bad input: exit 2 with one line that names `needle`.
+  void expect_refused(const std::string& cmd, const std::string& args, const std::string& needle) {
+    SCOPED_TRACE(cmd + " " + args);
+    const Result r = testbed(cmd, args);
+    EXPECT_EQ(r.status, 2) << r.out;
+    const auto lines = lines_of(r.out);
+    ASSERT_EQ(lines.size(), 1u) << r.out;
+    EXPECT_NE(lines[0].find(needle), std::string::npos) << lines[0];
+  }
+
+  // Sends `sig` to a background `testbed.sh` once `ready` (a shell test) holds
+  // or after `after`, and waits for it.
+  int interrupt(const std::string& cmd, const std::string& args, int sig,
+                const std::string& ready, std::chrono::seconds limit) {
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+      const std::string line = "exec env CB_BUILD_DIR=" + std::string(CB_BUILD_DIR) + " bash " +
+                               script_ + " " + cmd + " --name " + name_ + " " + args + " >" +
+                               (dir_ / "bg.log").string() + " 2>&1";
+      ::execl("/bin/sh", "sh", "-c", line.c_str(), static_cast<char*>(nullptr));
+      ::_exit(127);
+    }
+    const auto end = std::chrono::steady_clock::now() + limit;
+    while (std::chrono::steady_clock::now() < end &&
+           shell(ready, dir_ / "ready").status != 0)
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    ::kill(pid, sig);
+    int rc = 0;
+    ::waitpid(pid, &rc, 0);
+    return WIFEXITED(rc) ? WEXITSTATUS(rc) : 128 + WTERMSIG(rc);
+  }
+
+  std::string name_, script_;
+  fs::path dir_;
+};
+
+TEST_F(Testbed, BadInputGetsOneLineAndExitTwo) {
+  expect_refused("up", "--hosts 2 --latency 1ms --bandwidth 100Mbit --frobnicate", "--frobnicate");
+  expect_refused("up", "--hosts 1 --latency 1ms --bandwidth 100Mbit", "--hosts '1'");
+  expect_refused("up", "--hosts 2 --latency 1ms --bandwidth 100Mbps", "'100Mbps'");
+  expect_refused("up", "--hosts 2 --latency fast --bandwidth 100Mbit", "'fast'");
+  expect_refused("launch", "", "'launch'");
+  if (::geteuid() != 0) GTEST_SKIP() << "the rest needs root";
+  expect_refused("run", "-- list", "is not up");
+  // Without root: one line, exit 2 (run as nobody).
+  const Result r = shell("setpriv --reuid=65534 --regid=65534 --clear-groups bash " + script_ +
+                             " status --name " + name_,
+                         dir_ / "nobody");
+  EXPECT_EQ(r.status, 2) << r.out;
+  ASSERT_EQ(lines_of(r.out).size(), 1u) << r.out;
+  EXPECT_NE(r.out.find("needs root"), std::string::npos) << r.out;
+}
+
+TEST_F(Testbed, UpTwiceIsRefusedAndDownLeavesNothing) {
+  need_namespaces();
+  const Result up = testbed("up", "--hosts 2 --latency 1ms --bandwidth 100Mbit");
+  ASSERT_EQ(up.status, 0) << up.out;
+  const std::vector<int> pids = processes_in_namespaces();
+  EXPECT_FALSE(pids.empty()) << "the delay daemon should run in the bridge namespace";
+  expect_refused("up", "--hosts 2 --latency 1ms --bandwidth 100Mbit", "already up");
+  const Result down = testbed("down");
+  EXPECT_EQ(down.status, 0) << down.out;
+  EXPECT_EQ(leftovers(), "");
+  for (int pid : pids) EXPECT_FALSE(alive(pid)) << "process " << pid << " survived down";
+}
+
+TEST_F(Testbed, SignalDuringUpOrRunLeavesNothing) {
+  need_namespaces();
+  // TERM once the bridge namespace exists, in the middle of building links.
+  const int up = interrupt("up", "--hosts 8 --latency 1ms --bandwidth 100Mbit", SIGTERM,
+                           "ip netns list | grep -q '^" + name_ + "-h2'", std::chrono::seconds(30));
+  EXPECT_NE(up, 0);
+  EXPECT_EQ(leftovers(), "") << slurp(dir_ / "bg.log");
+
+  ASSERT_EQ(testbed("up", "--hosts 2 --latency 1ms --bandwidth 100Mbit").status, 0);
+  // INT once collbench ranks are running (a sweep far longer than the wait).
+  const int run = interrupt(
+      "run", "-- run --coll allgather --algo ring -b 1M -e 64M -n 50 -w 1", SIGINT,
+      "ip netns pids " + name_ + "-h2 | grep -q .", std::chrono::seconds(30));
+  EXPECT_NE(run, 0);
+  const std::vector<int> pids = processes_in_namespaces();
+  EXPECT_TRUE(pids.empty());
+  EXPECT_EQ(leftovers(), "") << slurp(dir_ / "bg.log");
+}
+
+TEST_F(Testbed, ShortSweepFitsTheConfiguredBandwidth) {
+  need_namespaces();
+  // 200 Mbit/s: 25e6 B/s on the wire; TCP/IP headers in a 9000 B frame take 0.7%.
+  const double configured = 25e6;
+  ASSERT_EQ(testbed("up", "--hosts 2 --latency 200us --bandwidth 200Mbit").status, 0);
+  const fs::path csv = dir_ / "sweep.csv";
+  const Result run = testbed("run", "-- run --coll allgather --algo ring -b 4K -e 4M -f 4 "
+                                    "--time-budget 0.1 -d float --placement out --csv " +
+                                        csv.string());
+  ASSERT_EQ(run.status, 0) << run.out;  // collbench exits non-zero on a wrong element
+  EXPECT_NE(run.out.find("Wrong elements: 0"), std::string::npos) << run.out;
+  const Result fit = shell(std::string(CB_BUILD_DIR) + "/harness/collbench fit " + csv.string() +
+                               " --out " + (dir_ / "fit").string(),
+                           dir_ / "fit.log");
+  ASSERT_EQ(fit.status, 0) << fit.out;
+  double beta = 0;
+  for (const auto& l : lines_of(slurp(dir_ / "fit" / "fit.csv"))) {
+    if (l.rfind("global,mpi,", 0) != 0) continue;
+    std::vector<std::string> f;
+    std::stringstream in(l);
+    for (std::string x; std::getline(in, x, ',');) f.push_back(x);
+    ASSERT_GT(f.size(), 11u) << l;
+    beta = std::stod(f[11]);  // beta_s_per_B
+  }
+  ASSERT_GT(beta, 0) << slurp(dir_ / "fit" / "fit.csv");
+  const double fitted = 1 / beta;
+  EXPECT_NEAR(fitted / configured, 1.0, 0.10) << "fitted " << fitted << " B/s";
+
+  const std::vector<int> pids = processes_in_namespaces();
+  ASSERT_EQ(testbed("down").status, 0);
+  EXPECT_EQ(leftovers(), "");
+  for (int pid : pids) EXPECT_FALSE(alive(pid)) << "process " << pid << " survived down";
+}
+
+}  // namespace
