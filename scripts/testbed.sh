@@ -203,9 +203,11 @@ if [ "$cmd" = up ]; then
 
   rate=${bandwidth}bit
   bytes_per_s=$((bandwidth / 8))
-  # tbf: a bucket of a few jumbo frames; a queue of 100 ms at the rate (at
+  # tbf: a bucket of one jumbo frame (a larger one lets the first bytes of
+  # every message through at line rate, bending the α-β line below ~100 KiB);
+  # a queue of 100 ms at the rate (at
   # least 1 MiB) so that incast in all-to-all queues instead of dropping.
-  burst=$((3 * 9216))
+  burst=10240
   limit=$((bytes_per_s / 10)); [ "$limit" -ge 1048576 ] || limit=1048576
   for i in $(seq 1 "$hosts"); do
     ns=$(ns_host "$i")
