@@ -313,13 +313,25 @@ trap 'on_signal 1' ERR
 keep=""; [ "$(config delay_by)" = nfqueue ] && keep=$(cat "$state/delay.pid")
 # Each rank writes its exit status to done.<rank> just before MPI_Finalize
 # (COLLBENCH_EXIT_FILE, harness/world.hpp); see the finalize hang below.
+# After the testbed ends a job stuck in MPI_Finalize, Hydra reports its killed
+# processes at length; those lines say nothing the testbed's one line does not,
+# so they are dropped (only then).
+exec {job_err}> >(
+  while IFS= read -r line; do
+    if [ -e "$jobdir/killed" ] && [[ $line =~ ^(\[mpiexec@|\[proxy:|=====|=\ +(BAD|PID|EXIT|CLEANING|YOU)) ]]; then
+      continue
+    fi
+    printf '%s\n' "$line" >&2
+  done)
+filter_pid=$!
 ip netns exec "$ns_bridge" setsid mpiexec -launcher ssh -launcher-exec "$state/launcher" \
   -localhost "$bridge_ip" -f "$state/hostfile" -n "$np" \
   -genv UCX_TLS tcp,self -genv UCX_NET_DEVICES eth0 -genv MPIR_CVAR_NOLOCAL 1 \
   -genv UCX_RNDV_THRESH inf -genv UCX_WARN_UNUSED_ENV_VARS n -genv COLLBENCH_WAIT sleep \
   /bin/sh -c "COLLBENCH_EXIT_FILE=\"$jobdir/done.\$PMI_RANK\" exec \"\$0\" \"\$@\"" \
-  "$collbench" "${job[@]}" &
+  "$collbench" "${job[@]}" 2>&"$job_err" &
 mpiexec_pid=$!
+exec {job_err}>&-
 
 # UCX over TCP can hang in MPI_Finalize with 4 or more ranks (UCX #8738).
 # Once every rank has announced its status, the job gets 3 s to exit; once
@@ -334,6 +346,7 @@ while kill -0 "$mpiexec_pid" 2>/dev/null; do
   if { [ -n "$all_done" ] && [ $((now - all_done)) -ge 3 ]; } ||
      { [ -n "$first_done" ] && [ $((now - first_done)) -ge "$grace" ]; }; then
     echo "testbed: $finished of $np ranks finished their work; ending the job stuck in MPI_Finalize (UCX #8738 over TCP)" >&2
+    touch "$jobdir/killed"
     kill_namespace_processes "$keep"
     killed=1
     break
@@ -351,6 +364,7 @@ if [ "$killed" = 1 ]; then
   # A rank that never announced did not finish its work.
   [ "$finished" -ge "$np" ] || { [ "$status" -ne 0 ] || status=1; }
 fi
+wait "$filter_pid" 2>/dev/null || true
 rm -rf "$jobdir"
 trap - INT TERM ERR
 exit "$status"
