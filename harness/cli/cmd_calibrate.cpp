@@ -35,6 +35,7 @@
 #include "harness/runtime/backend.hpp"
 #include "harness/runtime/group.hpp"
 #include "harness/runtime/world.hpp"
+#include "harness/sweep/sizes.hpp"
 #include "harness/sweep/timing.hpp"
 #include "models/calibration.hpp"
 #include "models/fit_run.hpp"
@@ -46,6 +47,9 @@ namespace {
 struct CalibrateOptions {
   std::string out = "calibration.csv";
   std::string transport = "mpi";
+  // Largest ping-pong and exchange size: a slow network (the testbed's
+  // 100 Mbit/s) would otherwise spend minutes on 20 runs of each 16 MiB one.
+  std::string max_bytes = "16M";
 };
 
 constexpr std::size_t kPingMin = 8, kPingMax = std::size_t{16} << 20;
@@ -173,6 +177,9 @@ void calibrate(const CalibrateOptions& o) {
     throw UsageError(fmt::format("--transport {}: {}", o.transport, t.unavailable_reason));
   if (t.validate) t.validate();
   const std::string label = t.label ? t.label() : std::string(t.name);
+  const std::size_t max_ping = parse_bytes(o.max_bytes, "-e/--maxbytes");
+  if (max_ping < 4096 || max_ping > kPingMax)
+    throw UsageError(fmt::format("-e/--maxbytes '{}' is outside 4K..16M", o.max_bytes));
   const bool root = w.rank() == 0;
   if (root && w.size() > 2)
     fmt::print(stderr, "collbench: calibrating with ranks 0 and 1; the other {} ranks idle\n",
@@ -192,7 +199,7 @@ void calibrate(const CalibrateOptions& o) {
       fmt::print(stderr,
                  "collbench: warning: the 2 ranks share fewer than 2 cores; the calibration "
                  "measures the OS scheduler as much as the transport\n");
-    for (std::size_t b = kPingMin; b <= kPingMax; b *= 2) {
+    for (std::size_t b = kPingMin; b <= max_ping; b *= 2) {
       ping_B.push_back(static_cast<double>(b));
       ping_s.push_back(net(time_schedule(t, label, ping_pong(rank, b, 1), *pair)) / 2);
       ex_B.push_back(static_cast<double>(b));
@@ -282,6 +289,9 @@ void add_calibrate_command(CLI::App& app) {
   cmd->add_option("--out", o->out, "calibration file to write (CSV)")->capture_default_str();
   cmd->add_option("--transport", o->transport,
                   "transport to calibrate: mpi, or ipc (host shared memory)")
+      ->capture_default_str();
+  cmd->add_option("-e,--maxbytes", o->max_bytes,
+                  "largest ping-pong and exchange size, 4K..16M (K/M = 1024^n)")
       ->capture_default_str();
   cmd->callback([o] { calibrate(*o); });
 }

@@ -74,7 +74,7 @@ for s in "${settings[@]}"; do
   if [ ! -s "$d/probe.csv" ]; then
     log "$label: stack overhead probe (2 hosts, delay 0)"
     step "${tb[@]}" up --name $name --hosts 2 --latency 0us --bandwidth 1Gbit
-    step "${tb[@]}" run --name $name -- calibrate --time-budget 0.1 --out "$d/probe.csv" >"$d/probe.txt"
+    step "${tb[@]}" run --name $name -- calibrate -e 1M --out "$d/probe.csv" >"$d/probe.txt"
     step "${tb[@]}" down --name $name
   fi
 
@@ -86,7 +86,7 @@ for s in "${settings[@]}"; do
     "$hosts" "$(nproc)" >"$d/setting.txt"
   if [ ! -s "$d/calibration.csv" ]; then
     log "$label: calibrate (ping-pong between hosts 1 and 2)"
-    step "${tb[@]}" run --name $name --np 2 -- calibrate --time-budget 0.2 \
+    step "${tb[@]}" run --name $name --np 2 -- calibrate -e 1M \
       --out "$d/calibration.csv" >"$d/calibration.txt"
   fi
   resume=(); [ -e "$d/sweep.csv.partial" ] && resume=(--resume)
