@@ -12,7 +12,8 @@
 # MPI and IPC/host (all collectives, every algorithm plus the MPI baseline,
 # fp32 sum, verified) -> fit (in-sample, and out-of-sample from the
 # calibration) -> simulated sweep and crossover map at scale with the fitted
-# parameters -> plots -> report.md.
+# parameters -> plots -> report.md -> the network testbed (root only:
+# testbed/report.md, the model against a configured latency and bandwidth).
 set -Eeuo pipefail  # -E: functions inherit the ERR trap below
 cd "$(dirname "$0")/.."
 
@@ -140,6 +141,16 @@ fi
 log "6/6 plots and report"
 "$python" scripts/plot.py "$out"
 "$python" scripts/report.py "$out"
+
+# The network testbed (network namespaces with shaped links, root only): real
+# multi-host sweeps at p = 2..8 and the model against the configured alpha
+# and beta. About 10 minutes; --quick skips it.
+if [ "$quick" = 1 ]; then
+  log "testbed: skipped in --quick (it takes about 10 minutes; see scripts/testbed/README.md)"
+else
+  log "testbed: multi-host sweeps over shaped links (scripts/testbed/study.sh)"
+  bash scripts/testbed/study.sh "$out/testbed" "${quiet[@]}"
+fi
 
 ln -sfn "$(basename "$out")" results/latest
 log "done in $(( $(date +%s) - start )) s: $out/report.md (results/latest points there)"

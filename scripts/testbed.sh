@@ -203,9 +203,9 @@ if [ "$cmd" = up ]; then
 
   rate=${bandwidth}bit
   bytes_per_s=$((bandwidth / 8))
-  # tbf: a bucket of one jumbo frame (a larger one lets the first bytes of
-  # every message through at line rate, bending the α-β line below ~100 KiB);
-  # a queue of 100 ms at the rate (at
+  # tbf: a bucket of one jumbo frame (the smallest it allows; the first bytes
+  # of a message still pass at once, which the delay daemon's serialization
+  # corrects); a queue of 100 ms at the rate (at
   # least 1 MiB) so that incast in all-to-all queues instead of dropping.
   burst=10240
   limit=$((bytes_per_s / 10)); [ "$limit" -ge 1048576 ] || limit=1048576
@@ -246,7 +246,7 @@ if [ "$cmd" = up ]; then
     # per packet between two hosts: exactly one delay per direction.
     in_ns "$ns_bridge" sysctl -qw net.bridge.bridge-nf-call-iptables=1 2>/dev/null ||
       die "the kernel lacks br_netfilter (net.bridge.bridge-nf-call-iptables) and netem: no way to delay packets"
-    ip netns exec "$ns_bridge" setsid "$daemon" --queue 0 --delay-us "$latency" --realtime \
+    ip netns exec "$ns_bridge" setsid "$daemon" --queue 0 --delay-us "$latency" --rate-bps "$bandwidth" --realtime \
       </dev/null >"$state/delay.log" 2>&1 &
     echo $! >"$state/delay.pid"
     for _ in $(seq 50); do

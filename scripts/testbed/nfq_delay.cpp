@@ -1,17 +1,24 @@
-// cb-nfq-delay: holds every packet of one NFQUEUE for a fixed time, then
-// accepts it, so that an iptables rule `-j NFQUEUE --queue-num Q` adds a
-// per-packet one-way delay on kernels without netem (the testbed's links).
+// cb-nfq-delay: holds every packet of one NFQUEUE until its link would have
+// delivered it, then accepts it, so that an iptables rule in a bridge's
+// namespace (`-j NFQUEUE --queue-num Q`) turns the bridge into a network with
+// a one-way latency on kernels without netem (the testbed's links).
 //
-//   cb-nfq-delay --queue Q --delay-us D [--realtime]
+//   cb-nfq-delay --queue Q --delay-us D [--rate-bps R] [--realtime]
 //
 // Runs in the foreground until SIGTERM/SIGINT; scripts/testbed.sh starts it
 // inside the bridge namespace and kills it on `down`.
 //
-// Packets leave in arrival order (a fixed delay keeps FIFO order), so each
-// wakeup accepts the whole due prefix with one batch verdict. The delay is
-// measured from the moment the packet reaches this daemon; wakeup lateness is
-// kept small with a 1 ns timer slack and, with --realtime, SCHED_FIFO (the
-// daemon blocks in ppoll between packets, so it cannot starve the machine).
+// Each packet is delivered D after the last of its bytes left the sender.
+// With --rate-bps, each bridge port is a link of R bits/s: the packet's frame
+// is serialized on the sender's uplink (after what that port sent before) and
+// on the receiver's downlink (cut-through, after what that port received
+// before), so a message of n bytes takes D + n/R as on a switched network.
+// tbf alone cannot give that: its token bucket (at least one 9000 B frame)
+// lets the first bytes of every message through at once, which bends the
+// alpha-beta line below ~10 KiB. The delay counts from the moment the packet
+// reaches this daemon; wakeup lateness is kept small with a 1 ns timer slack
+// and, with --realtime, SCHED_FIFO (the daemon blocks in ppoll between
+// packets, so it cannot starve the machine).
 #include <arpa/inet.h>
 #include <libnetfilter_queue/libnetfilter_queue.h>
 #include <linux/netfilter.h>
@@ -28,9 +35,12 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
-#include <deque>
+#include <algorithm>
+#include <queue>
 #include <string>
 #include <string_view>
+#include <unordered_map>
+#include <vector>
 
 namespace {
 
@@ -44,27 +54,53 @@ std::int64_t now_ns() {
 }
 
 struct Held {
-  std::uint32_t id;
   std::int64_t due_ns;
+  std::uint32_t id;
+  bool operator>(const Held& o) const { return due_ns > o.due_ns || (due_ns == o.due_ns && id > o.id); }
 };
 
 struct State {
   std::int64_t delay_ns = 0;
-  std::deque<Held> held;
+  double ns_per_byte = 0;  // 0: no serialization
+  // When each bridge port's uplink (from its host) and downlink (to its host)
+  // is free again, by ifindex.
+  std::unordered_map<std::uint32_t, std::int64_t> uplink_free, downlink_free;
+  std::priority_queue<Held, std::vector<Held>, std::greater<>> held;
 };
+
+// Ethernet header: tbf and a real link count the frame, not the IP packet.
+constexpr std::int64_t kEthernetHeader = 14;
 
 int on_packet(nfq_q_handle*, nfgenmsg*, nfq_data* nfa, void* data) {
   auto* st = static_cast<State*>(data);
   const nfqnl_msg_packet_hdr* ph = nfq_get_msg_packet_hdr(nfa);
   if (ph == nullptr) return 0;
-  st->held.push_back({ntohl(ph->packet_id), now_ns() + st->delay_ns});
+  const std::int64_t now = now_ns();
+  std::int64_t sent = now;  // when its last byte left the sender
+  if (st->ns_per_byte > 0) {
+    unsigned char* ip = nullptr;
+    const int got = nfq_get_payload(nfa, &ip);
+    // IPv4 total length (bytes 2-3); the queue copies only the header's start.
+    const std::int64_t ip_len = got >= 4 ? (std::int64_t{ip[2]} << 8 | ip[3]) : 0;
+    const auto ser = static_cast<std::int64_t>(
+        static_cast<double>(ip_len + kEthernetHeader) * st->ns_per_byte);
+    std::uint32_t in = nfq_get_physindev(nfa), out = nfq_get_physoutdev(nfa);
+    if (in == 0) in = nfq_get_indev(nfa);
+    if (out == 0) out = nfq_get_outdev(nfa);
+    std::int64_t& up = st->uplink_free[in];
+    up = std::max(up, now) + ser;
+    std::int64_t& down = st->downlink_free[out];
+    down = std::max(down + ser, up);
+    sent = down;
+  }
+  st->held.push({sent + st->delay_ns, ntohl(ph->packet_id)});
   return 0;
 }
 
 [[noreturn]] void usage(const std::string& why) {
   std::fprintf(stderr,
                "cb-nfq-delay: %s (usage: cb-nfq-delay --queue 0..65535 --delay-us 0..10000000 "
-               "[--realtime])\n",
+               "[--rate-bps 1000000..100000000000] [--realtime])\n",
                why.c_str());
   std::exit(2);
 }
@@ -89,16 +125,19 @@ long parse_number(std::string_view flag, const char* text, long lo, long hi) {
 int main(int argc, char** argv) {
   long queue = -1;
   long delay_us = -1;
+  long rate_bps = 0;
   bool realtime = false;
   for (int i = 1; i < argc; ++i) {
     const std::string_view a = argv[i];
     if (a == "--realtime") {
       realtime = true;
-    } else if ((a == "--queue" || a == "--delay-us") && i + 1 < argc) {
+    } else if ((a == "--queue" || a == "--delay-us" || a == "--rate-bps") && i + 1 < argc) {
       if (a == "--queue")
         queue = parse_number(a, argv[++i], 0, 65535);
-      else
+      else if (a == "--delay-us")
         delay_us = parse_number(a, argv[++i], 0, 10'000'000);
+      else
+        rate_bps = parse_number(a, argv[++i], 1'000'000, 100'000'000'000);
     } else {
       usage("unknown or incomplete argument '" + std::string(a) + "'");
     }
@@ -107,6 +146,7 @@ int main(int argc, char** argv) {
 
   State st;
   st.delay_ns = delay_us * 1000;
+  if (rate_bps > 0) st.ns_per_byte = 8e9 / static_cast<double>(rate_bps);
 
   // Default timer slack (50 µs) would be a tenth of a 500 µs delay.
   prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
@@ -120,8 +160,10 @@ int main(int argc, char** argv) {
   if (h == nullptr) die("nfq_open");
   nfq_q_handle* qh = nfq_create_queue(h, static_cast<std::uint16_t>(queue), &on_packet, &st);
   if (qh == nullptr) die("nfq_create_queue (is another daemon bound to this queue?)");
-  // Only the packet id is needed: no payload is copied to user space.
-  if (nfq_set_mode(qh, NFQNL_COPY_META, 0) < 0) die("nfq_set_mode");
+  // Only the id (and, to serialize, the IP header's length field) is needed.
+  if (nfq_set_mode(qh, rate_bps > 0 ? NFQNL_COPY_PACKET : NFQNL_COPY_META, rate_bps > 0 ? 4 : 0) <
+      0)
+    die("nfq_set_mode");
   // Room for every packet in flight on a fast link plus its delay: a full
   // kernel queue would drop packets (TCP retransmits, timing outliers).
   if (nfq_set_queue_maxlen(qh, 65536) < 0) die("nfq_set_queue_maxlen");
@@ -148,18 +190,14 @@ int main(int argc, char** argv) {
   alignas(8) static char buf[1 << 16];
   while (stop_requested == 0) {
     const std::int64_t now = now_ns();
-    if (!st.held.empty() && st.held.front().due_ns <= now) {
-      std::uint32_t last = 0;
-      while (!st.held.empty() && st.held.front().due_ns <= now) {
-        last = st.held.front().id;
-        st.held.pop_front();
-      }
-      if (nfq_set_verdict_batch(qh, last, NF_ACCEPT) < 0) die("nfq_set_verdict_batch");
+    while (!st.held.empty() && st.held.top().due_ns <= now) {
+      if (nfq_set_verdict(qh, st.held.top().id, NF_ACCEPT, 0, nullptr) < 0) die("nfq_set_verdict");
+      st.held.pop();
     }
     timespec timeout{};
     timespec* tp = nullptr;
     if (!st.held.empty()) {
-      const std::int64_t wait = st.held.front().due_ns - now_ns();
+      const std::int64_t wait = st.held.top().due_ns - now_ns();
       if (wait > 0) {
         timeout.tv_sec = wait / 1'000'000'000;
         timeout.tv_nsec = wait % 1'000'000'000;
@@ -184,7 +222,7 @@ int main(int argc, char** argv) {
     }
   }
   // Let what is still held go on rather than dropping it.
-  if (!st.held.empty()) nfq_set_verdict_batch(qh, st.held.back().id, NF_ACCEPT);
+  for (; !st.held.empty(); st.held.pop()) nfq_set_verdict(qh, st.held.top().id, NF_ACCEPT, 0, nullptr);
   nfq_destroy_queue(qh);
   nfq_close(h);
   return 0;

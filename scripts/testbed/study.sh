@@ -70,10 +70,10 @@ for s in "${settings[@]}"; do
   started=$(date +%s)
 
   # The stack's own per-message overhead: the same ping-pong with the delay at
-  # 0 (and a fast link, so the large sizes take seconds, not minutes).
+  # 0 (same bandwidth: serializing a small frame is part of it).
   if [ ! -s "$d/probe.csv" ]; then
     log "$label: stack overhead probe (2 hosts, delay 0)"
-    step "${tb[@]}" up --name $name --hosts 2 --latency 0us --bandwidth 1Gbit
+    step "${tb[@]}" up --name $name --hosts 2 --latency 0us --bandwidth "$bw"
     step "${tb[@]}" run --name $name -- calibrate -e 1M --out "$d/probe.csv" >"$d/probe.txt"
     step "${tb[@]}" down --name $name
   fi
