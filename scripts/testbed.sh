@@ -232,9 +232,10 @@ if [ "$cmd" = up ]; then
     in_ns "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
     in_ns "$ns_bridge" tc qdisc add dev "h$i" root tbf rate "$rate" burst "$burst" limit "$limit"
     if [ "$delay_by" = netem ]; then
-      # One-way delay on the host's egress; both ends shaped.
-      in_ns "$ns" tc qdisc add dev eth0 root handle 1: netem delay "${latency}us" limit 100000
-      in_ns "$ns" tc qdisc add dev eth0 parent 1: handle 2: tbf rate "$rate" burst "$burst" limit "$limit"
+      # One-way delay on the host's egress, netem's rate serializing each frame
+      # (what cb-nfq-delay does otherwise), tbf under it; both ends shaped.
+      in_ns "$ns" tc qdisc add dev eth0 root handle 1: netem delay "${latency}us" rate "$rate" limit 100000
+      in_ns "$ns" tc qdisc add dev eth0 parent 1:1 handle 10: tbf rate "$rate" burst "$burst" limit "$limit"
     else
       in_ns "$ns" tc qdisc add dev eth0 root tbf rate "$rate" burst "$burst" limit "$limit"
     fi
