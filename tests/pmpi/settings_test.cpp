@@ -6,6 +6,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "algorithms/registry.hpp"
+#include "models/calibration.hpp"
+
 #include "transports/mpi/pmpi/config.hpp"
 #include "transports/mpi/pmpi/counters.hpp"
 #include "transports/mpi/pmpi/selection.hpp"
@@ -54,6 +61,86 @@ TEST(PmpiSettings, BadChoicesNameTheValueAndWhatIsAccepted) {
 TEST(PmpiSettings, EnvironmentNames) {
   EXPECT_EQ(env_name(Collective::allreduce), "COLLBENCH_ALLREDUCE");
   EXPECT_EQ(env_name(Collective::reduce_scatter), "COLLBENCH_REDUCE_SCATTER");
+}
+
+// auto: the closed forms' fastest. Latency-bound (8 B at p = 8): butterfly's
+// lg p rounds; bandwidth-bound (4 MiB): rhd (ring's bytes in fewer rounds).
+TEST(PmpiModelChoice, ClosedFormsPickTheFastest) {
+  Config config;
+  config.params = models::ModelParams{1e-6, 1e-9, 1e-10};
+  EXPECT_EQ(predicted_best(config, Collective::allreduce, 8, DataType::fp32, ReduceOp::sum, false,
+                           2),
+            algorithm_slot(Collective::allreduce, "butterfly"));
+  EXPECT_EQ(predicted_best(config, Collective::allreduce, 8, DataType::fp32, ReduceOp::sum, false,
+                           1 << 20),
+            algorithm_slot(Collective::allreduce, "rhd"));
+}
+
+struct ScopedEnv {
+  std::vector<std::string> names;
+  void set(const char* name, const std::string& value) {
+    setenv(name, value.c_str(), 1);
+    names.emplace_back(name);
+  }
+  ~ScopedEnv() {
+    for (const std::string& n : names) unsetenv(n.c_str());
+  }
+};
+
+std::string read_error() {
+  try {
+    read_config();
+  } catch (const UsageError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+// COLLBENCH_TERMS: read from a calibration file that measured them, used by
+// auto; a file without them, a bad letter or no file is one clear error.
+TEST(PmpiModelChoice, CalibratedTerms) {
+  models::Calibration c;
+  c.params = {1e-6, 1e-10, 2e-10};
+  c.transport = "mpi";
+  c.pingpong_sizes_B = {8, 16, 32, 64, 128, 256};
+  const std::vector<double> pp = {1e-6, 1.01e-6, 1.02e-6, 1.05e-6, 1.1e-6, 1.2e-6};
+  models::fit_terms(c, pp, c.pingpong_sizes_B, pp, {4096, 8192}, {1e-6, 2.2e-6}, {4096, 8192},
+                    {2e-6, 4.5e-6}, {1, 2, 4, 8}, {1e-6, 1.2e-6, 1.6e-6, 2.4e-6}, {1, 2, 4},
+                    {0.1e-6, 0.15e-6, 0.25e-6}, 0.3e-6);
+  const auto path = std::filesystem::temp_directory_path() / "cb-pmpi-calibration.csv";
+  std::ofstream(path) << models::format_calibration(c);
+  {
+    ScopedEnv env;
+    env.set("COLLBENCH_PARAMS", path.string());
+    env.set("COLLBENCH_TERMS", "abcd");
+    const Config config = read_config();
+    EXPECT_EQ(config.terms, "abcd");
+    EXPECT_EQ(config.choice[0].mode, Mode::automatic);
+    const int best = predicted_best(config, Collective::allreduce, 4, DataType::fp32,
+                                    ReduceOp::sum, false, 1000);
+    EXPECT_GT(best, 0);
+    env.set("COLLBENCH_TERMS", "abz");
+    EXPECT_EQ(read_error(), "COLLBENCH_TERMS=abz: 'z' is not a term; accepted: letters of abcd, "
+                            "each once");
+  }
+  {
+    ScopedEnv env;
+    env.set("COLLBENCH_TERMS", "a");
+    EXPECT_NE(read_error().find("COLLBENCH_TERMS=a needs COLLBENCH_PARAMS=FILE"),
+              std::string::npos);
+  }
+  {
+    // A fit.csv holds no terms.
+    const auto fit = std::filesystem::temp_directory_path() / "cb-pmpi-fit.csv";
+    std::ofstream(fit) << "scope,transport,alpha_s,beta_s_per_B,gamma_s_per_B\n"
+                          "global,mpi,1e-06,1e-10,0\n";
+    ScopedEnv env;
+    env.set("COLLBENCH_PARAMS", fit.string());
+    env.set("COLLBENCH_TERMS", "a");
+    EXPECT_NE(read_error().find("does not hold term (a)"), std::string::npos) << read_error();
+    std::filesystem::remove(fit);
+  }
+  std::filesystem::remove(path);
 }
 
 using Json = nlohmann::ordered_json;

@@ -8,6 +8,8 @@
 
 #include "algorithms/registry.hpp"
 #include "models/calibration.hpp"
+#include "models/predict.hpp"
+#include "models/schedule_model.hpp"
 #include "transports/mpi/pmpi/counters.hpp"
 #include "transports/mpi/pmpi/selection.hpp"
 
@@ -113,6 +115,30 @@ Config read_config() {
       throw UsageError(fmt::format("COLLBENCH_PARAMS={}: {}", *path, e.what()));
     }
   }
+  if (const auto letters = env("COLLBENCH_TERMS")) {
+    const auto path = env("COLLBENCH_PARAMS");
+    if (!path)
+      throw UsageError(fmt::format("COLLBENCH_TERMS={} needs COLLBENCH_PARAMS=FILE (a calibration "
+                                   "file from `collbench calibrate` that measured them)",
+                                   *letters));
+    try {
+      config.model_terms = models::load_model_terms(*path);
+    } catch (const std::exception& e) {
+      throw UsageError(fmt::format("COLLBENCH_PARAMS={}: {}", *path, e.what()));
+    }
+    for (char t : *letters) {
+      if (std::string_view("abcd").find(t) == std::string_view::npos ||
+          config.terms.find(t) != std::string::npos)
+        throw UsageError(fmt::format("COLLBENCH_TERMS={}: '{}' is not a term; accepted: letters "
+                                     "of abcd, each once",
+                                     *letters, t));
+      if (!config.model_terms.has(t))
+        throw UsageError(fmt::format("COLLBENCH_TERMS={}: {} does not hold term ({}); accepted: "
+                                     "the terms a calibration file measured",
+                                     *letters, *path, t));
+      config.terms += t;
+    }
+  }
   if (const auto path = env("COLLBENCH_SELECTION")) config.selection = read_selection(*path);
   if (const auto v = env("COLLBENCH_REPORT")) {
     if (*v != "0" && *v != "1")
@@ -143,6 +169,26 @@ Config read_config() {
       choice = parse_choice(coll, "COLLBENCH_ALGO", fallback_default, config, false);
   }
   return config;
+}
+
+int predicted_best(const Config& config, Collective coll, int p, DataType dtype, ReduceOp op,
+                   bool in_place, std::size_t count) {
+  const models::Scenario s{coll, p, dtype, op, in_place};
+  const bool priced = !config.terms.empty() && p <= kMaxTermsRanks;
+  const auto algos = algorithms_for(coll);
+  int best = -1;
+  double best_t = 0;
+  for (std::size_t i = 0; i < algos.size(); ++i) {
+    const double t =
+        priced ? models::priced_seconds(models::features_for(algos[i], s, count), *config.params,
+                                        config.model_terms, config.terms)
+               : models::predict_seconds(algos[i], s, count, *config.params);
+    if (best < 0 || t < best_t) {
+      best = static_cast<int>(i) + 1;
+      best_t = t;
+    }
+  }
+  return best;
 }
 
 }  // namespace cb::pmpi

@@ -10,6 +10,11 @@
 //   COLLBENCH_PARAMS=FILE         a calibration file or fit.csv (alpha, beta,
 //                                 gamma) for `auto`; COLLBENCH_PARAMS_TRANSPORT
 //                                 picks fit.csv's global row (default mpi).
+//   COLLBENCH_TERMS=LETTERS       `auto` prices the schedules with the
+//                                 calibrated terms (a subset of abcd,
+//                                 models/terms.hpp) the COLLBENCH_PARAMS
+//                                 calibration file measured; unset: the
+//                                 alpha-beta-gamma closed forms.
 //   COLLBENCH_SELECTION=FILE      an MPICH selection JSON for `selection`.
 //   COLLBENCH_REPORT=0|1          the counters table at MPI_Finalize.
 //   COLLBENCH_MAX_BYTES=N[K|M|G]  calls with S above N go to the library
@@ -29,6 +34,7 @@
 
 #include "algorithms/types.hpp"
 #include "models/model_params.hpp"
+#include "models/terms.hpp"
 #include "transports/transport.hpp"
 
 namespace cb::pmpi {
@@ -46,6 +52,8 @@ struct Choice {
 struct Config {
   std::array<Choice, 4> choice;  // by Collective
   std::optional<models::ModelParams> params;
+  std::string terms;  // letters of abcd; "" = closed forms
+  models::ModelTerms model_terms;
   std::optional<nlohmann::ordered_json> selection;
   bool report = false;
   std::size_t max_bytes = std::size_t{1} << 30;
@@ -68,5 +76,14 @@ Config read_config();
 
 // The slot of algorithm `name` for `coll`, or -1.
 int algorithm_slot(Collective coll, std::string_view name);
+
+// Above this many ranks `auto` ignores COLLBENCH_TERMS: pricing with terms
+// generates every rank's schedule (as `collbench predict --terms` refuses).
+inline constexpr int kMaxTermsRanks = 1024;
+
+// The slot of the algorithm `config`'s model predicts fastest for the call
+// shape (config.params must be set); the first of equals on a tie.
+int predicted_best(const Config& config, Collective coll, int p, DataType dtype, ReduceOp op,
+                   bool in_place, std::size_t count);
 
 }  // namespace cb::pmpi

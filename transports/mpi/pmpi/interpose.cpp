@@ -20,7 +20,6 @@
 #include <mutex>
 
 #include "algorithms/registry.hpp"
-#include "models/predict.hpp"
 #include "transports/mpi/pmpi/collbench_pmpi.h"
 #include "transports/mpi/pmpi/comm_state.hpp"
 #include "transports/mpi/pmpi/config.hpp"
@@ -158,22 +157,6 @@ int fall_back(const Call& c, Fallback why, const std::string& detail, Pmpi&& pmp
   return pmpi();
 }
 
-// The predicted fastest algorithm's slot.
-int model_choice(const CommState& st, const CallKey& key) {
-  const models::Scenario s{key.coll, st.p, key.dtype, key.op, key.in_place};
-  const auto algos = algorithms_for(key.coll);
-  int best = -1;
-  double best_t = 0;
-  for (std::size_t i = 0; i < algos.size(); ++i) {
-    const double t = models::predict_seconds(algos[i], s, key.count, *lib().config.params);
-    if (best < 0 || t < best_t) {
-      best = static_cast<int>(i) + 1;
-      best_t = t;
-    }
-  }
-  return best;
-}
-
 void choose(const CommState& st, const CallKey& key, Entry& e) {
   const Choice& choice = lib().config.choice[static_cast<int>(key.coll)];
   switch (choice.mode) {
@@ -188,7 +171,8 @@ void choose(const CommState& st, const CallKey& key, Entry& e) {
       }
       return;
     case Mode::automatic:
-      e.slot = model_choice(st, key);
+      e.slot = predicted_best(lib().config, key.coll, st.p, key.dtype, key.op, key.in_place,
+                              key.count);
       return;
     case Mode::selection: {
       const CallShape shape{key.coll, st.p, key.count, element_size(key.dtype), key.in_place};
