@@ -270,6 +270,35 @@ TEST_F(PmpiCollectives, Float16MatchesTheReference) {
 }
 #endif
 
+// MPI_Reduce_scatter with equal counts runs the reduce-scatter schedule,
+// in place and out of place, with MPI's answer.
+TEST_F(PmpiCollectives, ReduceScatterWithEqualCountsRunsTheSchedule) {
+  int p = 0, me = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &p);
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  ASSERT_EQ(api_.set("reduce_scatter", "ring"), 0);
+  const unsigned long long before = api_.calls("reduce_scatter", "ring");
+  const int n = 5;
+  const std::vector<int> counts(static_cast<std::size_t>(p), n);
+  for (bool in_place : {false, true}) {
+    std::vector<std::int32_t> in(static_cast<std::size_t>(n * p));
+    for (std::size_t i = 0; i < in.size(); ++i) in[i] = int_value(me, i, 3);
+    std::vector<std::int32_t> want(static_cast<std::size_t>(n)), got = in;
+    ASSERT_EQ(PMPI_Reduce_scatter_block(in.data(), want.data(), n, MPI_INT32_T, MPI_SUM,
+                                        MPI_COMM_WORLD),
+              MPI_SUCCESS);
+    std::vector<std::int32_t> out(static_cast<std::size_t>(n));
+    ASSERT_EQ(MPI_Reduce_scatter(in_place ? MPI_IN_PLACE : in.data(),
+                                 in_place ? got.data() : out.data(), counts.data(), MPI_INT32_T,
+                                 MPI_SUM, MPI_COMM_WORLD),
+              MPI_SUCCESS);
+    if (in_place) out.assign(got.begin(), got.begin() + n);
+    EXPECT_EQ(out, want) << (in_place ? "in place" : "out of place");
+  }
+  EXPECT_EQ(api_.calls("reduce_scatter", "ring") - before, 2u);
+  EXPECT_EQ(api_.fallbacks("reduce_scatter"), 0u);
+}
+
 // A communicator freed by the application takes its cached state with it;
 // a new one made afterwards works (the attribute's delete callback ran and
 // freed the private copy, or MPI_Comm_free would fail or leak).

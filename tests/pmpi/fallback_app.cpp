@@ -2,7 +2,8 @@
 // tests: it makes calls the library runs (int allreduce, in-place alltoall
 // on a split communicator) and calls it must hand to the MPI library (an
 // allgather of a strided vector datatype, an allreduce with a user-defined
-// op, an allreduce on an intercommunicator), each twice, and checks every answer. Per rank it prints
+// op, an allreduce on an intercommunicator, a reduce-scatter with per-rank
+// counts that differ), each twice, and checks every answer. Per rank it prints
 // "fallback-app: ok" on success; a wrong answer prints what differed and
 // exits 1. With the library preloaded, rank 0 also prints how many calls the
 // library ran and how many fell back (looked up with dlsym, so the program
@@ -87,6 +88,20 @@ int main(int argc, char** argv) {
     MPI_Allreduce(&v, &sum, 1, MPI_INT, op, MPI_COMM_WORLD);
     expect(sum == p * (p + 1) / 2 + p * round, "user-op allreduce", me);
     MPI_Op_free(&op);
+
+    // Falls back: MPI_Reduce_scatter with per-rank counts 1, 2, ..., p.
+    {
+      std::vector<int> counts(static_cast<std::size_t>(p));
+      int total = 0;
+      for (int r = 0; r < p; ++r) total += counts[static_cast<std::size_t>(r)] = r + 1;
+      std::vector<int> send(static_cast<std::size_t>(total)), got(static_cast<std::size_t>(me + 1));
+      for (int i = 0; i < total; ++i) send[static_cast<std::size_t>(i)] = i + me + round;
+      MPI_Reduce_scatter(send.data(), got.data(), counts.data(), MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+      const int first = me * (me + 1) / 2;  // my block's offset
+      for (int k = 0; k <= me; ++k)
+        expect(got[static_cast<std::size_t>(k)] == p * (first + k + round) + p * (p - 1) / 2,
+               "irregular reduce_scatter", me);
+    }
 
     // Falls back: an intercommunicator between the even and the odd ranks;
     // each side gets the sum over the other side.

@@ -85,6 +85,7 @@ std::string_view to_string(Fallback f) {
     case Fallback::type_mismatch: return "send and receive sizes differ";
     case Fallback::no_algorithm: return "no such algorithm for this collective";
     case Fallback::model_choice: return "selection names an MPICH-only algorithm";
+    case Fallback::irregular_counts: return "MPI_Reduce_scatter counts differ per rank";
     case Fallback::count_: break;
   }
   return "?";

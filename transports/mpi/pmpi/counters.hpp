@@ -34,6 +34,7 @@ enum class Fallback : std::uint8_t {
   type_mismatch,       // send and receive sides differ in bytes
   no_algorithm,        // the chosen name does not exist for this collective
   model_choice,        // selection file names an MPICH algorithm collbench lacks
+  irregular_counts,    // MPI_Reduce_scatter with per-rank counts that differ
   count_
 };
 std::string_view to_string(Fallback f);

@@ -1,6 +1,6 @@
 // The intercepted MPI entry points of libcollbench-pmpi.so. Everything but
-// MPI_Init, MPI_Init_thread, MPI_Finalize and the four collectives goes to
-// the MPI library untouched.
+// MPI_Init, MPI_Init_thread, MPI_Finalize, the four collectives and
+// MPI_Reduce_scatter goes to the MPI library untouched.
 //
 // Reentrancy: while the library works inside an intercepted call (a comm
 // split, the wait policy's MPI_Allreduce, the schedule's point-to-point), a
@@ -118,6 +118,7 @@ class Stopwatch {
 // One intercepted call, in collbench's terms.
 struct Call {
   Collective coll = Collective::allreduce;
+  const char* function = nullptr;  // for notices; nullptr: mpi_name(coll)
   MPI_Comm comm = MPI_COMM_NULL;
   const void* send = nullptr;  // nullptr when in place
   void* recv = nullptr;
@@ -152,7 +153,7 @@ int fall_back(const Call& c, Fallback why, const std::string& detail, Pmpi&& pmp
     std::fprintf(stderr,
                  "collbench-pmpi: notice: %s falls back to the MPI library: %s%s%s (shown once; "
                  "COLLBENCH_REPORT=1 counts every fallback)\n",
-                 mpi_name(c.coll), std::string(to_string(why)).c_str(),
+                 c.function ? c.function : mpi_name(c.coll), std::string(to_string(why)).c_str(),
                  detail.empty() ? "" : ", ", detail.c_str());
   return pmpi();
 }
@@ -422,6 +423,32 @@ int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
   c.mpi_count = recvcount;
   c.mpi_type = datatype;
   c.count = static_cast<std::size_t>(recvcount);
+  if (!c.why) classify_reduction(c, datatype, op);
+  return intercept(c, pmpi);
+}
+
+// MPI_Reduce_scatter with every rank's count equal is MPI_Reduce_scatter_block
+// (in place too: the input is the whole receive buffer, the result lands at
+// its start), so it runs the same schedules and counts as reduce_scatter.
+// Per-rank counts that differ go to MPI.
+int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
+                       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  const auto pmpi = [&] {
+    return PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm);
+  };
+  if (t_inside || !recvcounts || comm == MPI_COMM_NULL || !active()) return pmpi();
+  Inside guard;
+  int p = 0, inter = 0;
+  if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter ||
+      PMPI_Comm_size(comm, &p) != MPI_SUCCESS || p < 1 || recvcounts[0] < 0)
+    return pmpi();
+  Call c = make_call(Collective::reduce_scatter, comm, sendbuf, recvbuf);
+  c.function = "MPI_Reduce_scatter";
+  c.mpi_count = recvcounts[0];
+  c.mpi_type = datatype;
+  c.count = static_cast<std::size_t>(recvcounts[0]);
+  for (int r = 1; r < p && !c.why; ++r)
+    if (recvcounts[r] != recvcounts[0]) c.why = Fallback::irregular_counts;
   if (!c.why) classify_reduction(c, datatype, op);
   return intercept(c, pmpi);
 }
