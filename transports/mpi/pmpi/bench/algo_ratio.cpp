@@ -16,6 +16,7 @@
 #include <mpi.h>
 
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,19 @@ std::vector<std::string> split(const std::string& text) {
   return out;
 }
 
+// A whole number > 0, or std::invalid_argument carrying the text.
+long positive(const std::string& text) {
+  std::size_t used = 0;
+  long v = 0;
+  try {
+    v = std::stol(text, &used);
+  } catch (const std::exception&) {
+    throw std::invalid_argument(text);
+  }
+  if (used != text.size() || v <= 0) throw std::invalid_argument(text);
+  return v;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -42,10 +56,20 @@ int main(int argc, char** argv) {
   std::vector<std::string> algos = split(argc > 1 ? argv[1] : "rhd,ring");
   algos.insert(algos.begin(), "mpi");
   std::vector<long> sizes;
-  for (const std::string& s : split(argc > 2 ? argv[2] : "8,1024,65536,1048576"))
-    sizes.push_back(std::stol(s));
-  const int repeats = argc > 3 ? std::stoi(argv[3]) : 41;
-  const long iterations = argc > 4 ? std::stol(argv[4]) : 200;
+  int repeats = 41;
+  long iterations = 200;
+  try {
+    for (const std::string& s : split(argc > 2 ? argv[2] : "8,1024,65536,1048576"))
+      sizes.push_back(positive(s));
+    if (argc > 3) repeats = static_cast<int>(positive(argv[3]));
+    if (argc > 4) iterations = positive(argv[4]);
+  } catch (const std::invalid_argument& e) {
+    if (rank == 0)
+      fmt::print(stderr, "algo_ratio: '{}' is not a whole number > 0; usage: algo_ratio "
+                         "[ALGOS] [SIZES,...] [REPEATS] [ITERATIONS]\n", e.what());
+    MPI_Finalize();
+    return 2;
+  }
   using SetFn = int (*)(const char*, const char*);
   const auto set = reinterpret_cast<SetFn>(dlsym(RTLD_DEFAULT, "collbench_pmpi_set_algorithm"));
   bool ok = set != nullptr;

@@ -45,9 +45,22 @@ int main(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &p);
   const std::string algo = argc > 1 ? argv[1] : "rhd";
-  const std::size_t bytes = argc > 2 ? std::stoul(argv[2]) : 8;
-  const int repeats = argc > 3 ? std::stoi(argv[3]) : 201;
-  const long iterations = argc > 4 ? std::stol(argv[4]) : 500;
+  long numbers[3] = {8, 201, 500};  // bytes, repeats, iterations
+  for (int i = 2; i < argc && i < 5; ++i) {
+    char* end = nullptr;
+    const long v = std::strtol(argv[i], &end, 10);
+    if (!end || *end || v <= 0) {
+      if (rank == 0)
+        fmt::print(stderr, "pmpi_overhead: '{}' is not a whole number > 0; usage: pmpi_overhead "
+                           "[ALGO] [BYTES] [REPEATS] [ITERATIONS]\n", argv[i]);
+      MPI_Finalize();
+      return 2;
+    }
+    numbers[i - 2] = v;
+  }
+  const auto bytes = static_cast<std::size_t>(numbers[0]);
+  const int repeats = static_cast<int>(numbers[1]);
+  const long iterations = numbers[2];
   using SetFn = int (*)(const char*, const char*);
   const auto set = reinterpret_cast<SetFn>(dlsym(RTLD_DEFAULT, "collbench_pmpi_set_algorithm"));
   if (!set || set("allreduce", algo.c_str()) != 0) {
