@@ -195,7 +195,7 @@ std::string report() {
       const std::uint64_t n = c.calls.load(std::memory_order_relaxed);
       if (n == 0) continue;
       any = true;
-      out += fmt::format("  {:<15} {:<40} {:>9} calls {:>14} bytes\n", to_string(coll),
+      out += fmt::format("  {:<15} {:<42} {:>9} calls {:>14} bytes\n", to_string(coll),
                          to_string(static_cast<Fallback>(f)), n,
                          c.bytes.load(std::memory_order_relaxed));
     }
