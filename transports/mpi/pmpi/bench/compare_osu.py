@@ -8,7 +8,7 @@ per-round ratios and their range over rounds, and the ratio of the best
 disturbed run.
 
 usage: compare_osu.py BUILD_DIR [--rounds 5] [--algos rhd,ring] [--ranks 2]
-                      [-m 4:1048576]
+                      [-m 4:1048576] [-i ITERATIONS] [-x SKIP]
 """
 import argparse
 import os
@@ -17,7 +17,7 @@ import subprocess
 import sys
 
 
-def run_once(build, ranks, algo, sizes):
+def run_once(build, ranks, algo, sizes, extra):
     env = dict(os.environ)
     env.pop("COLLBENCH_ALGO", None)
     if algo != "default":
@@ -25,7 +25,7 @@ def run_once(build, ranks, algo, sizes):
     lib = os.path.join(build, "transports/mpi/pmpi/libcollbench-pmpi.so")
     exe = os.path.join(build, "transports/mpi/pmpi/osu_allreduce")
     cmd = ["mpiexec", "-bind-to", "core", "-n", str(ranks), "-genv", "LD_PRELOAD", lib, exe,
-           "-m", sizes]
+           "-m", sizes] + extra
     out = subprocess.run(cmd, env=env, check=True, capture_output=True, text=True).stdout
     result = {}
     for line in out.splitlines():
@@ -42,12 +42,15 @@ def main():
     ap.add_argument("--algos", default="rhd,ring")
     ap.add_argument("--ranks", type=int, default=2)
     ap.add_argument("-m", default="4:1048576")
+    ap.add_argument("-i", type=int, help="osu_allreduce -i (iterations per size)")
+    ap.add_argument("-x", type=int, help="osu_allreduce -x (warm-up calls per size)")
     a = ap.parse_args()
+    extra = (["-i", str(a.i)] if a.i else []) + (["-x", str(a.x)] if a.x else [])
     algos = ["default"] + [x for x in a.algos.split(",") if x]
     runs = {x: [] for x in algos}
     for r in range(a.rounds):
         for algo in algos:
-            runs[algo].append(run_once(a.build, a.ranks, algo, a.m))
+            runs[algo].append(run_once(a.build, a.ranks, algo, a.m, extra))
         print(f"# round {r + 1}/{a.rounds} done", file=sys.stderr)
     sizes = sorted(runs["default"][0])
     head = f"{'bytes':>9} {'default(us)':>12}"
