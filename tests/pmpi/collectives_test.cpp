@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -269,6 +270,30 @@ TEST_F(PmpiCollectives, Float16MatchesTheReference) {
   EXPECT_EQ(api_.fallbacks("allreduce") + api_.fallbacks("reduce_scatter"), 0u);
 }
 #endif
+
+// Unsigned MPI_MIN/MPI_MAX compare as unsigned. (MPICH 4.0.2's own compare
+// as signed, pmodels/mpich#6083, so this checks against the true answer,
+// not against PMPI_.)
+TEST_F(PmpiCollectives, UnsignedMinMaxAreUnsigned) {
+  int p = 0, me = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &p);
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  ASSERT_EQ(api_.set("allreduce", "rhd"), 0);
+  const auto value = [](int r) {
+    return r % 2 == 0 ? 0xF0000000u + static_cast<std::uint32_t>(r) : static_cast<std::uint32_t>(r);
+  };
+  std::uint32_t want_max = value(0), want_min = value(0);
+  for (int r = 1; r < p; ++r) {
+    want_max = std::max(want_max, value(r));
+    want_min = std::min(want_min, value(r));
+  }
+  const std::uint32_t mine = value(me);
+  std::uint32_t got_max = 0, got_min = 0;
+  ASSERT_EQ(MPI_Allreduce(&mine, &got_max, 1, MPI_UINT32_T, MPI_MAX, MPI_COMM_WORLD), MPI_SUCCESS);
+  ASSERT_EQ(MPI_Allreduce(&mine, &got_min, 1, MPI_UINT32_T, MPI_MIN, MPI_COMM_WORLD), MPI_SUCCESS);
+  EXPECT_EQ(got_max, want_max);
+  EXPECT_EQ(got_min, want_min);
+}
 
 // MPI_Reduce_scatter with equal counts runs the reduce-scatter schedule,
 // in place and out of place, with MPI's answer.
