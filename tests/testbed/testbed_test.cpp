@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -222,6 +223,8 @@ TEST_F(Testbed, ShortSweepFitsTheConfiguredBandwidth) {
   }
   ASSERT_GT(beta, 0) << slurp(dir_ / "fit" / "fit.csv");
   const double fitted = 1 / beta;
+  std::printf("fitted bandwidth %.4g B/s, configured %.4g B/s (ratio %.4f)\n", fitted, configured,
+              fitted / configured);
   EXPECT_NEAR(fitted / configured, 1.0, 0.10) << "fitted " << fitted << " B/s";
 
   const std::vector<int> pids = processes_in_namespaces();
