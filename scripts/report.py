@@ -249,6 +249,38 @@ def section_accuracy(directory):
     return out
 
 
+def section_calibration_stability(directory):
+    """Calibrations taken before and after the sweeps (study.sh), side by side: a parameter
+    that moved by more than 25% is flagged, since the out-of-sample errors then say more
+    about the machine than about the model."""
+    out = []
+    for before, after in (("calibration.csv", "calibration-after.csv"),
+                          ("calibration-ipc.csv", "calibration-ipc-after.csv")):
+        paths = [os.path.join(directory, n) for n in (before, after)]
+        if not all(os.path.isfile(p) for p in paths):
+            continue
+        rows = [read_csv(p, ["alpha_s", "beta_s_per_B", "gamma_s_per_B"])[0] for p in paths]
+        if not out:
+            out = ["## Calibration before and after the sweeps", "",
+                   "| transport | parameter | before | after | after / before |",
+                   "|---|---|---|---|---|"]
+        for column, label in (("alpha_s", "α (µs)"), ("beta_s_per_B", "1/β (GB/s)"),
+                              ("gamma_s_per_B", "1/γ (GB/s)")):
+            b, a = (float(r[column]) for r in rows)
+            show = (lambda v: f"{v * 1e6:.3g}") if column == "alpha_s" else \
+                (lambda v: f"{1e-9 / v:.3g}" if v > 0 else "∞")
+            ratio = a / b if b > 0 else float("nan")
+            flag = " **moved**" if not 0.8 <= ratio <= 1.25 else ""
+            out.append(f"| {md(rows[0].get('transport', '?'))} | {label} | {show(b)} | {show(a)} | "
+                       f"{ratio:.2f}{flag} |")
+    if out:
+        out += ["", "A parameter marked **moved** changed by more than 25% within the study: "
+                "the machine changed mode (latency on these virtual machines is bimodal, "
+                "and load changes bandwidth), so out-of-sample errors at those sizes measure "
+                "the machine, not the model.", ""]
+    return out
+
+
 def section_crossovers(directory):
     """Crossovers as `collbench fit` counted them: only where the 95% CIs separate on both
     sides, identical schedules grouped (a=b)."""
@@ -306,6 +338,7 @@ def main(argv):
         lines += section_bandwidth(rows, memcpy, memcpy_in_cache)
         lines += section_params(directory, cal)
         lines += section_accuracy(directory)
+        lines += section_calibration_stability(directory)
         lines += section_error(directory)
         lines += section_crossovers(directory)
         lines += ["## Plots", ""]
