@@ -115,7 +115,11 @@ void fit_terms(Calibration& c, const std::vector<double>& pingpong_s,
                const std::vector<double>& copy_B, const std::vector<double>& copy_s,
                const std::vector<double>& reduce_B, const std::vector<double>& reduce_s,
                const std::vector<double>& multi_k, const std::vector<double>& multi_s,
-               const std::vector<double>& ops_k, const std::vector<double>& ops_s, double run_s) {
+               const std::vector<double>& ops_k, const std::vector<double>& ops_s, double run_s,
+               const std::vector<double>& exchange_reduce_s) {
+  c.exchange_reduce_s = exchange_reduce_s;
+  if (exchange_reduce_s.size() == exchange_B.size())
+    c.terms.exchange_reduce = fit_ranges(exchange_B, exchange_reduce_s);
   c.pingpong_s = pingpong_s;
   c.exchange_sizes_B = exchange_B;
   c.exchange_s = exchange_s;
@@ -151,7 +155,7 @@ std::string format_calibration(const Calibration& c) {
       "gamma_in_cache_s_per_B,gamma_out_of_cache_s_per_B,memcpy_GBps,memcpy_in_cache_GBps,"
       "pingpong_s,oneway_ranges,copy_ws_B,copy_s_per_B,reduce_ws_B,reduce_s_per_B,"
       "exchange_sizes_B,exchange_s,exchange_ranges,multi_messages,multi_s,overhead_s,run_s,"
-      "local_ops_k,local_ops_s,local_op_s\n";
+      "local_ops_k,local_ops_s,local_op_s,exchange_reduce_s,exchange_reduce_ranges\n";
   const auto optional = [](double v) { return v > 0 ? csv_number(v) : std::string(); };
   out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},",
                      csv_number(c.params.alpha_s), csv_number(c.params.beta_s_per_B),
@@ -163,7 +167,7 @@ std::string format_calibration(const Calibration& c) {
                      csv_number(c.gamma_out_of_cache_s_per_B), optional(c.memcpy_GBps),
                      optional(c.memcpy_in_cache_GBps));
   const bool measured = !c.pingpong_s.empty();
-  out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", join(c.pingpong_s),
+  out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", join(c.pingpong_s),
                      csv_escape(format_ranges(c.terms.oneway)), join(c.terms.copy.size_B),
                      join(c.terms.copy.s_per_B), join(c.terms.reduce.size_B),
                      join(c.terms.reduce.s_per_B), join(c.exchange_sizes_B), join(c.exchange_s),
@@ -171,7 +175,8 @@ std::string format_calibration(const Calibration& c) {
                      join(c.multi_s), measured ? fmt::format("{}", c.terms.overhead_s) : std::string(),
                      measured ? fmt::format("{}", c.terms.run_s) : std::string(), join(c.local_ops_k),
                      join(c.local_ops_s),
-                     measured ? fmt::format("{}", c.terms.local_op_s) : std::string());
+                     measured ? fmt::format("{}", c.terms.local_op_s) : std::string(),
+                     join(c.exchange_reduce_s), csv_escape(format_ranges(c.terms.exchange_reduce)));
   return out;
 }
 
@@ -228,6 +233,8 @@ Calibration read_calibration(const std::string& path) {
   c.exchange_sizes_B = numbers(t, r, "exchange_sizes_B");
   c.exchange_s = numbers(t, r, "exchange_s");
   c.terms.exchange = ranges("exchange_ranges");
+  c.exchange_reduce_s = numbers(t, r, "exchange_reduce_s");
+  c.terms.exchange_reduce = ranges("exchange_reduce_ranges");
   c.multi_messages = numbers(t, r, "multi_messages");
   c.multi_s = numbers(t, r, "multi_s");
   c.terms.overhead_measured = t.has("overhead_s") && !t.cell(r, "overhead_s").empty();

@@ -26,7 +26,9 @@
 // of every rank at once), `reduce_ws_B` and `reduce_s_per_B` (b: the same
 // for the fp32-sum reduce), `exchange_sizes_B`, `exchange_s` and
 // `exchange_ranges` (c: both ranks send and receive at once: time of one
-// exchange, and its ranges), `multi_messages` and `multi_s` (d: half round
+// exchange step, and its ranges), `exchange_reduce_s` and
+// `exchange_reduce_ranges` (c: the same exchange reducing what arrives, fp32
+// sum, at exchange_sizes_B), `multi_messages` and `multi_s` (d: half round
 // trip of k 8-byte messages per direction) and `overhead_s` (d: o, the slope
 // over k), `run_s` (a: an empty run's time, subtracted from every
 // microbenchmark and charged once per collective), `local_ops_k`,
@@ -57,7 +59,7 @@ struct Calibration {
   double memcpy_GBps = 0, memcpy_in_cache_GBps = 0;  // 0 = not measured
   ModelTerms terms;
   std::vector<double> pingpong_s, exchange_sizes_B, exchange_s, multi_messages, multi_s;
-  std::vector<double> local_ops_k, local_ops_s;
+  std::vector<double> local_ops_k, local_ops_s, exchange_reduce_s;
 };
 
 // The richer terms from their microbenchmarks (fills c.terms and the raw
@@ -71,7 +73,8 @@ void fit_terms(Calibration& c, const std::vector<double>& pingpong_s,
                const std::vector<double>& copy_B, const std::vector<double>& copy_s,
                const std::vector<double>& reduce_B, const std::vector<double>& reduce_s,
                const std::vector<double>& multi_k, const std::vector<double>& multi_s,
-               const std::vector<double>& ops_k, const std::vector<double>& ops_s, double run_s);
+               const std::vector<double>& ops_k, const std::vector<double>& ops_s, double run_s,
+               const std::vector<double>& exchange_reduce_s);
 
 // The model parameters from calibration measurements (fills params,
 // pingpong_knees_B, the size lists and the gamma references):

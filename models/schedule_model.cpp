@@ -29,7 +29,10 @@ ScheduleFeatures schedule_features(std::span<const Schedule> all_ranks) {
       for (const Send& m : st.sends) x.out_B += static_cast<double>(m.src.count) * esize;
       for (const Recv& m : st.recvs) {
         x.in_B += static_cast<double>(m.dst.count) * esize;
-        if (m.mode == RecvMode::reduce) x.reduced_B += static_cast<double>(m.dst.count) * esize;
+        if (m.mode == RecvMode::reduce) {
+          x.reduced_B += static_cast<double>(m.dst.count) * esize;
+          x.recv_reduced_B += static_cast<double>(m.dst.count) * esize;
+        }
       }
       for (const Local& l : st.locals) {
         const double b = static_cast<double>(l.dst.count) * esize;
@@ -91,17 +94,20 @@ double priced_seconds(const ScheduleFeatures& f, const ModelParams& base, const 
     double slowest = 0;
     for (std::size_t r = 0; r < step.size(); ++r) {
       const RankStep& x = step[r];
-      double time = gamma[r] * x.reduced_B + delta[r] * x.copied_B +
-                    (b ? t.local_op_s * x.local_ops : 0);
+      const bool both = x.out_B > 0 && x.in_B > 0;
+      // The reducing exchange's ranges price the reduce of what arrives too.
+      const bool fused = c && both && x.recv_reduced_B == x.in_B && !t.exchange_reduce.empty();
+      double time = gamma[r] * (x.reduced_B - (fused ? x.recv_reduced_B : 0)) +
+                    delta[r] * x.copied_B + (b ? t.local_op_s * x.local_ops : 0);
       const double k = std::max(x.sends, x.recvs);
       if (k > 0) {
         const double wire = std::max(x.out_B, x.in_B);
         const double m = wire / k;
         double alpha = base.alpha_s, beta = base.beta_s_per_B;
-        const bool both = x.out_B > 0 && x.in_B > 0;
-        const SizeRange* range = c && both ? range_for(t.exchange, m)
-                                 : a       ? range_for(t.oneway, m)
-                                           : nullptr;
+        const SizeRange* range = fused     ? range_for(t.exchange_reduce, m)
+                                 : c && both ? range_for(t.exchange, m)
+                                 : a         ? range_for(t.oneway, m)
+                                             : nullptr;
         if (range) {
           alpha = range->alpha_s;
           beta = range->beta_s_per_B;
@@ -123,7 +129,7 @@ bool same_work(const ScheduleFeatures& a, const ScheduleFeatures& b) {
       const RankStep& x = a.steps[i][r];
       const RankStep& y = b.steps[i][r];
       if (x.sends != y.sends || x.recvs != y.recvs || x.out_B != y.out_B || x.in_B != y.in_B ||
-          x.reduced_B != y.reduced_B)
+          x.reduced_B != y.reduced_B || x.recv_reduced_B != y.recv_reduced_B)
         return false;
     }
   }

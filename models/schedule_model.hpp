@@ -24,6 +24,7 @@ struct RankStep {
   double reduced_B = 0;        // reduce-receives plus local reduces
   double copied_B = 0;         // local copies (staging, out-of-place copy-in)
   double local_ops = 0;        // local copies and reduces (not the avg division)
+  double recv_reduced_B = 0;   // the part of reduced_B that reduce-receives bring
 };
 
 struct ScheduleFeatures {
@@ -47,7 +48,10 @@ ScheduleFeatures features_for(const AlgorithmEntry& algo, const Scenario& s, std
 //   wire    = beta(m) * max(bytes sent, bytes received)
 //             alpha(m), beta(m): the one-way ping-pong's range holding m with
 //             (a), the exchange's range when the rank also sends and receives
-//             in the step with (c), else the baseline alpha and beta
+//             in the step with (c), else the baseline alpha and beta; with
+//             (c), a step that sends and reduce-receives everything it
+//             receives takes the reducing exchange's range, which includes
+//             the reduce of those bytes
 //   local   = gamma * reduced   or, with (b), gamma(ws) * reduced + delta(ws) * copied
 //             + local_op_s * (local copies and reduces)
 // and with (a) the run's fixed cost run_s is added once. A term the

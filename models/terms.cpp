@@ -52,7 +52,8 @@ std::string term_description(char term) {
              "calibrations, every rank at once";
     case 'c':
       return "(c) concurrency: α and β per size range when a rank sends and receives in one "
-             "step: pairwise-exchange size sweep";
+             "step, and when it also reduces what arrives (receive and reduce priced as one): "
+             "pairwise-exchange size sweeps, copying and reducing";
     case 'd':
       return "(d) LogGP overhead o: each message after the first in a step costs o instead of "
              "α: ping-pong of k small messages per direction";

@@ -12,7 +12,9 @@
 //      of k 8-byte copies in one step over k);
 //  (c) concurrency: alpha and beta per size range for a rank that sends and
 //      receives in the same step (both directions streaming at once), from a
-//      size sweep of a pairwise exchange;
+//      size sweep of a pairwise exchange, and of the same exchange reducing
+//      what it receives (priced as one: a transport may fuse the reduce into
+//      the receive, as IPC does);
 //  (d) LogGP overhead o: messages a rank posts together in one step overlap
 //      their latency; each one after the first costs o (seconds), the slope
 //      of a ping-pong of k small messages per direction over k.
@@ -52,6 +54,7 @@ struct ModelTerms {
   Curve copy;                       // (b) delta(working set), s/B copied
   Curve reduce;                     // (b) gamma(working set), s/B reduced
   std::vector<SizeRange> exchange;  // (c) sending and receiving at once
+  std::vector<SizeRange> exchange_reduce;  // (c) the same, reducing what arrives
   double run_s = 0;                 // (a) one run's fixed cost, once per collective
   double local_op_s = 0;            // (b) fixed cost of one local copy or reduce
   double overhead_s = 0;            // (d) o per extra message in a step

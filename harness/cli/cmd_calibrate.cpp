@@ -8,7 +8,8 @@
 //    trip, 8 B .. 16 MiB. Gives the baseline alpha and beta
 //    (models/calibration.hpp) and term (a), alpha/beta per size range.
 //  - exchange: both ranks send and receive m bytes in one step (two such
-//    steps, halved), 8 B .. 16 MiB: term (c), both directions streaming at once.
+//    steps, halved), 8 B .. 16 MiB: term (c), both directions streaming at
+//    once; and the same exchange reducing (fp32 sum) what arrives.
 //  - k messages: a ping-pong of k 8-byte messages per direction in one step,
 //    k = 1..16: term (d), the per-message overhead o (slope over k).
 //  - k local copies of 8 bytes in one step: term (b)'s cost per local op.
@@ -104,6 +105,18 @@ Schedule exchange(int rank, std::size_t m) {
   return micro(Collective::alltoall, DataType::uint8, rank, m, std::move(steps));
 }
 
+// As exchange(), but each rank reduces (fp32 sum) what it receives into its
+// output, as reduce-scatter and all-reduce steps do.
+Schedule exchange_reduce(int rank, std::size_t m) {
+  const std::size_t n = m / sizeof(float);
+  std::vector<Step> steps(2);
+  for (Step& s : steps) {
+    s.sends.push_back({1 - rank, Region{kInput, 0, n}});
+    s.recvs.push_back({1 - rank, Region{kOutput, 0, n}, RecvMode::reduce});
+  }
+  return micro(Collective::allreduce, DataType::fp32, rank, n, std::move(steps));
+}
+
 // k local copies of `bytes` each in one step (k = 1: one copy).
 Schedule local_copies(int rank, std::size_t bytes, int k) {
   std::vector<Step> steps(1);
@@ -186,7 +199,7 @@ void calibrate(const CalibrateOptions& o) {
                w.size() - 2);
   std::unique_ptr<Group> pair = w.first_ranks(2, WaitPolicy::automatic);
   std::vector<double> ping_B, ping_s, ex_B, ex_s, multi_k, multi_s, copy_B, copy_s, red_B, red_s;
-  std::vector<double> ops_k, ops_s;
+  std::vector<double> ops_k, ops_s, exr_s;
   double run_s = 0;
   if (pair) {
     const int rank = pair->rank();
@@ -204,6 +217,7 @@ void calibrate(const CalibrateOptions& o) {
       ping_s.push_back(net(time_schedule(t, label, ping_pong(rank, b, 1), *pair)) / 2);
       ex_B.push_back(static_cast<double>(b));
       ex_s.push_back(net(time_schedule(t, label, exchange(rank, b), *pair)) / 2);
+      exr_s.push_back(net(time_schedule(t, label, exchange_reduce(rank, b), *pair)) / 2);
     }
     for (int k = 1; k <= kMaxMessages; k *= 2) {
       multi_k.push_back(k);
@@ -223,7 +237,7 @@ void calibrate(const CalibrateOptions& o) {
 
   models::Calibration c = models::fit_calibration(ping_B, ping_s, red_B, red_s);
   models::fit_terms(c, ping_s, ex_B, ex_s, copy_B, copy_s, red_B, red_s, multi_k, multi_s, ops_k,
-                    ops_s, run_s);
+                    ops_s, run_s, exr_s);
   const RunMetadata meta = collect_metadata();
   c.transport = label;
   c.ranks = 2;
@@ -245,6 +259,7 @@ void calibrate(const CalibrateOptions& o) {
   print_table("ping-pong: half round trip", ping_B, ping_s);
   print_table("exchange: both ranks send and receive at once, per step (GB/s per direction)",
               ex_B, ex_s);
+  print_table("exchange reducing what arrives (fp32 sum), per step", ex_B, exr_s);
   fmt::print("# k messages of {} B per direction in one step: half round trip\n{:>12} {:>12}\n",
              kSmallMessage, "k", "time(us)");
   for (std::size_t i = 0; i < multi_k.size(); ++i)
@@ -268,6 +283,7 @@ void calibrate(const CalibrateOptions& o) {
              c.memcpy_in_cache_GBps, kMemcpyInCache, c.memcpy_GBps, kLocalMax,
              c.terms.local_op_s * 1e6);
   fmt::print("(c) exchange ranges: {}\n", ranges_text(c.terms.exchange));
+  fmt::print("(c) reducing exchange ranges: {}\n", ranges_text(c.terms.exchange_reduce));
   fmt::print("(d) overhead o {:.3f} us per extra message in a step\n", c.terms.overhead_s * 1e6);
 
   const std::filesystem::path out(o.out);

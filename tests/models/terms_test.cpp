@@ -73,6 +73,15 @@ TEST(Terms, EachTermPricesWhatItSays) {
   // (d): rank 0's second message costs o, not alpha.
   EXPECT_NEAR(priced_seconds(f, base, t, "abcd"),
               0.7e-6 + (2e-6 + 0.1e-6 + 0.5e-9 * 2000) + (3e-6 + 2e-9 * 500 + local_b), 1e-15);
+  // (c) with a reducing exchange measured: step 1 reduce-receives all it
+  // receives, so that range prices wire and reduce together.
+  ScheduleFeatures g = f;
+  for (RankStep& x : g.steps[1]) x.recv_reduced_B = x.reduced_B;
+  ModelTerms tr = t;
+  tr.exchange_reduce = {{0, 4e-6, 3e-9}};
+  EXPECT_NEAR(priced_seconds(g, base, tr, "abc"),
+              0.7e-6 + step0_a + (4e-6 + 3e-9 * 500 + 0.1e-9 * 100 + 2 * 0.01e-6), 1e-15);
+  EXPECT_DOUBLE_EQ(priced_seconds(g, base, t, "abc"), priced_seconds(f, base, t, "abc"));
   // A term the calibration lacks is left out.
   ModelTerms no_c = t;
   no_c.exchange.clear();
@@ -112,7 +121,7 @@ TEST(Terms, CalibrationFileCarriesEveryTerm) {
   const std::vector<double> pp = {1e-6, 1.01e-6, 1.02e-6, 1.05e-6, 1.1e-6, 1.2e-6};
   fit_terms(c, pp, c.pingpong_sizes_B, pp, {4096, 8192}, {1e-6, 2.2e-6}, {4096, 8192},
             {2e-6, 4.5e-6}, {1, 2, 4, 8}, {1e-6, 1.2e-6, 1.6e-6, 2.4e-6}, {1, 2, 4},
-            {0.1e-6, 0.15e-6, 0.25e-6}, 0.3e-6);
+            {0.1e-6, 0.15e-6, 0.25e-6}, 0.3e-6, pp);
   EXPECT_NEAR(c.terms.overhead_s, 0.2e-6, 1e-9);
   EXPECT_NEAR(c.terms.local_op_s, 0.05e-6, 1e-9);
   EXPECT_DOUBLE_EQ(c.terms.run_s, 0.3e-6);
@@ -125,6 +134,8 @@ TEST(Terms, CalibrationFileCarriesEveryTerm) {
   EXPECT_EQ(back.params, c.params);
   EXPECT_EQ(back.terms.oneway, c.terms.oneway);
   EXPECT_EQ(back.terms.exchange, c.terms.exchange);
+  EXPECT_FALSE(back.terms.exchange_reduce.empty());
+  EXPECT_EQ(back.terms.exchange_reduce, c.terms.exchange_reduce);
   EXPECT_EQ(back.terms.copy, c.terms.copy);
   EXPECT_EQ(back.terms.reduce, c.terms.reduce);
   EXPECT_DOUBLE_EQ(back.terms.overhead_s, c.terms.overhead_s);
