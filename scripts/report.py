@@ -266,10 +266,12 @@ def section_calibration_stability(directory):
                    "|---|---|---|---|---|"]
         for column, label in (("alpha_s", "α (µs)"), ("beta_s_per_B", "1/β (GB/s)"),
                               ("gamma_s_per_B", "1/γ (GB/s)")):
-            b, a = (float(r[column]) for r in rows)
-            show = (lambda v: f"{v * 1e6:.3g}") if column == "alpha_s" else \
-                (lambda v: f"{1e-9 / v:.3g}" if v > 0 else "∞")
-            ratio = a / b if b > 0 else float("nan")
+            # The shown quantity: α in µs, the others as bandwidths.
+            b, a = (float(r[column]) * 1e6 if column == "alpha_s" else
+                    (1e-9 / float(r[column]) if float(r[column]) > 0 else float("inf"))
+                    for r in rows)
+            show = lambda v: f"{v:.3g}"  # noqa: E731
+            ratio = a / b if 0 < b < float("inf") else float("nan")
             flag = " **moved**" if not 0.8 <= ratio <= 1.25 else ""
             out.append(f"| {md(rows[0].get('transport', '?'))} | {label} | {show(b)} | {show(a)} | "
                        f"{ratio:.2f}{flag} |")
