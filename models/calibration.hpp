@@ -66,15 +66,16 @@ struct Calibration {
 // lists): ping-pong half round trips (c.pingpong_sizes_B must be set),
 // exchange times per size, copy and reduce times per copied/reduced size
 // `local_B` (every rank at once; the working set is twice that: source and
-// destination), k-message half round trips, k-local-copy step times, all
-// net of an empty run's time `run_s`.
+// destination), k-message half round trips, k-local-copy step times and
+// (optional: without them no reducing-exchange ranges) the reducing
+// exchange's step times at exchange_B, all net of an empty run's time `run_s`.
 void fit_terms(Calibration& c, const std::vector<double>& pingpong_s,
                const std::vector<double>& exchange_B, const std::vector<double>& exchange_s,
                const std::vector<double>& copy_B, const std::vector<double>& copy_s,
                const std::vector<double>& reduce_B, const std::vector<double>& reduce_s,
                const std::vector<double>& multi_k, const std::vector<double>& multi_s,
                const std::vector<double>& ops_k, const std::vector<double>& ops_s, double run_s,
-               const std::vector<double>& exchange_reduce_s);
+               const std::vector<double>& exchange_reduce_s = {});
 
 // The model parameters from calibration measurements (fills params,
 // pingpong_knees_B, the size lists and the gamma references):
