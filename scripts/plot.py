@@ -360,10 +360,8 @@ def plot_crossovers(directory, out):
     ax.plot(line, line, "k-", lw=1, label="y = x")
     ax.fill_between(line, [v / 2 for v in line], [v * 2 for v in line], color="grey", alpha=0.2,
                     label="within 2x")
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    for axis in (ax.xaxis, ax.yaxis):
-        axis.set_major_formatter(FuncFormatter(size_label))
+    size_axis(ax, "x")
+    size_axis(ax, "y")
     ax.set_xlabel("measured crossover size (CIs separate on both sides)")
     ax.set_ylabel("predicted crossover size")
     ax.set_title("Crossovers: predicted vs measured" +
