@@ -229,6 +229,11 @@ if [ "$cmd" = up ]; then
     # Collectives idle between iterations; a restarted slow start would charge
     # the link's bandwidth with TCP's ramp-up.
     in_ns "$ns" sysctl -qw net.ipv4.tcp_slow_start_after_idle=0
+    # Socket buffers that hold a whole message: the kernel then keeps the link
+    # busy while a rank waits for a core (2 cores, up to 8 ranks, the links'
+    # own emulation), instead of the link idling until UCX is progressed.
+    in_ns "$ns" sysctl -qw net.ipv4.tcp_wmem="4096 1048576 67108864"
+    in_ns "$ns" sysctl -qw net.ipv4.tcp_rmem="4096 1048576 67108864"
     in_ns "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
     in_ns "$ns_bridge" tc qdisc add dev "h$i" root tbf rate "$rate" burst "$burst" limit "$limit"
     if [ "$delay_by" = netem ]; then
