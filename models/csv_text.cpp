@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -82,6 +83,9 @@ const std::string& CsvTable::cell(const CsvRecord& row, std::string_view column)
 }
 
 std::string read_text_file(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw UsageError(fmt::format("cannot read {}: it is a directory (give a CSV file)", path));
   std::ifstream in(path, std::ios::binary);
   if (!in) throw UsageError(fmt::format("cannot read {}: {}", path, std::strerror(errno)));
   std::ostringstream ss;

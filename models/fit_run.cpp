@@ -8,7 +8,9 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 
+#include "io/output_file.hpp"
 #include "models/calibration.hpp"
 #include "models/mpich_selection.hpp"
 #include "models/outputs.hpp"
@@ -22,31 +24,16 @@ std::vector<std::string> write_files_atomically(
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) throw UsageError(fmt::format("cannot create directory {}: {}", dir, ec.message()));
-  std::vector<std::string> temps, finals;
-  const auto cleanup = [&] {
-    for (const std::string& t : temps) std::remove(t.c_str());
-  };
+  // Every file is written in full before any is renamed into place, so a
+  // failure leaves the earlier set of files as it was (and no temporaries).
+  std::vector<std::unique_ptr<io::OutputFile>> outputs;
+  std::vector<std::string> finals;
   for (const auto& [name, text] : files) {
-    const std::string final_path = (fs::path(dir) / name).string();
-    const std::string tmp = (fs::path(dir) / fmt::format(".{}.tmp.{}", name, ::getpid())).string();
-    temps.push_back(tmp);
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << text;
-    out.close();
-    if (!out) {
-      const std::string why = std::strerror(errno);
-      cleanup();
-      throw UsageError(fmt::format("cannot write {}: {}", tmp, why));
-    }
-    finals.push_back(final_path);
+    finals.push_back((fs::path(dir) / name).string());
+    outputs.push_back(std::make_unique<io::OutputFile>(finals.back(), "--out", false));
+    outputs.back()->write(text);
   }
-  for (std::size_t i = 0; i < temps.size(); ++i) {
-    if (std::rename(temps[i].c_str(), finals[i].c_str()) != 0) {
-      const std::string why = std::strerror(errno);
-      cleanup();
-      throw UsageError(fmt::format("cannot rename {} to {}: {}", temps[i], finals[i], why));
-    }
-  }
+  for (auto& out : outputs) out->commit();
   return finals;
 }
 

@@ -38,6 +38,7 @@
 #include "harness/runtime/world.hpp"
 #include "harness/sweep/sizes.hpp"
 #include "harness/sweep/timing.hpp"
+#include "io/output_file.hpp"
 #include "models/calibration.hpp"
 #include "models/fit_run.hpp"
 #include "models/robust_fit.hpp"
@@ -155,7 +156,8 @@ double time_schedule(const TransportSpec& t, const std::string& label, const Sch
   plan.budget_s = 0.1;
   plan.ci_rel = 0.02;
   plan.min_iterations = 20;
-  const std::vector<double> samples = time_samples(*op, pair, plan);
+  bool interrupted = false;  // calibrate records no signals: never set
+  const std::vector<double> samples = time_samples(*op, pair, plan, interrupted);
   return pair.rank() == 0 ? models::median(samples) : 0.0;
 }
 
@@ -177,6 +179,9 @@ std::string ranges_text(const std::vector<models::SizeRange>& ranges) {
 }
 
 void calibrate(const CalibrateOptions& o) {
+  // Before measuring: an unusable --out (a directory, a missing directory,
+  // an empty name) fails at once; no directory is created.
+  io::check_output_path(o.out, "--out");
   Group& w = world();
   if (w.size() < 2)
     throw UsageError(
@@ -286,11 +291,8 @@ void calibrate(const CalibrateOptions& o) {
   fmt::print("(c) reducing exchange ranges: {}\n", ranges_text(c.terms.exchange_reduce));
   fmt::print("(d) overhead o {:.3f} us per extra message in a step\n", c.terms.overhead_s * 1e6);
 
-  const std::filesystem::path out(o.out);
-  const std::string dir = out.has_parent_path() ? out.parent_path().string() : ".";
-  for (const std::string& p : models::write_files_atomically(
-           dir, {{out.filename().string(), models::format_calibration(c)}}))
-    fmt::print("wrote {}\n", p);
+  io::write_whole_file(o.out, "--out", models::format_calibration(c));
+  if (!io::is_stdout(o.out)) fmt::print("wrote {}\n", o.out);
 }
 
 }  // namespace

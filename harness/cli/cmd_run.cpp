@@ -16,21 +16,43 @@
 #include "harness/report/row.hpp"
 #include "harness/sweep/sweep.hpp"
 #include "harness/runtime/world.hpp"
+#include "io/output_file.hpp"
+#include "transports/watchdog.hpp"
 
 namespace cb {
 namespace {
 
+// Output options every rank can check alone, before anything else is said.
+void check_output_options(const RunOptions& o) {
+  if (o.resume && o.csv.empty())
+    throw UsageError("--resume needs --csv FILE: the results file whose rows it keeps");
+  if (o.resume && io::is_stdout(o.csv))
+    throw UsageError("--resume needs a --csv file, not - (standard output keeps no rows)");
+  if (io::is_stdout(o.csv) && io::is_stdout(o.json))
+    throw UsageError("--csv - and --json - both ask for standard output: name a file for one");
+  if (!(o.timeout_s >= 0) || o.timeout_s > 7 * 86400.0)
+    throw UsageError(fmt::format(
+        "bad --timeout {} (seconds a single wait may last: 0 = no bound, up to 604800)",
+        o.timeout_s));
+}
+
 void run(const RunOptions& options) {
+  check_output_options(options);
+  set_wait_timeout(options.timeout_s);
+  // Before MPI_Init: a Ctrl-C during start-up must be recorded, not kill a
+  // rank by the signal (which makes mpiexec's status random).
+  install_interrupt_handlers();
   // The world is needed before the plan: --ranks is checked against it.
   const WaitPolicy wait = parse_wait_policy(options.wait);
   Group& w = world(wait);
-  install_interrupt_handlers();
+  set_watchdog_rank(w.rank());
   const bool root = w.rank() == 0;
   const Plan plan = make_plan(options, w.size(), w.ranks_on_node(), available_memory_bytes());
-  if (root && plan.transport->per_process && w.size() == 1)
-    fmt::print(stderr,
-               "collbench: running as a single rank; launch more ranks with "
-               "`mpiexec -n N collbench run ...`\n");
+  SweepOutput out{options.csv, options.json, options.resume, options.quiet};
+  if (plan.transport->per_process && w.size() == 1)
+    out.notice =
+        "collbench: running as a single rank; launch more ranks with "
+        "`mpiexec -n N collbench run ...`";
 
   SweepFormat format;
   format.load_resume = [](const std::string& csv) { return load_resume(csv); };
@@ -49,9 +71,7 @@ void run(const RunOptions& options) {
     info.in_place = plan.in_place;
   }
   const std::unique_ptr<Measurer> measurer = make_measurer(*plan.transport, root);
-  run_sweep(plan, w, measurer.get(),
-            SweepOutput{options.csv, options.json, options.resume, options.quiet}, format,
-            std::move(info));
+  run_sweep(plan, w, measurer.get(), out, format, std::move(info));
 }
 
 }  // namespace
@@ -99,15 +119,27 @@ void add_run_command(CLI::App& app) {
   cmd->add_option("--segment", o.segment,
                   "Pipelining segment in bytes for ring/tree/dbtree (0 = algorithm default)")
       ->capture_default_str();
-  cmd->add_option("--csv", o.csv, "Write tidy CSV rows to FILE (streamed via FILE.partial)");
-  cmd->add_option("--json", o.json, "Write rows, configuration and metadata to FILE");
+  CLI::Option* csv = cmd->add_option(
+      "--csv", o.csv,
+      "Write tidy CSV rows to FILE (streamed via FILE.partial; - = standard output)");
+  CLI::Option* json = cmd->add_option(
+      "--json", o.json, "Write rows, configuration and metadata to FILE (- = standard output)");
+  cmd->add_option("--timeout", o.timeout_s,
+                  "Watchdog: seconds any single wait for a peer may last before every surviving "
+                  "rank reports where it waits and the run ends, keeping finished rows (0 = off)")
+      ->capture_default_str();
   cmd->add_flag("--quiet", o.quiet, "No progress lines on stderr");
   cmd->add_flag("--resume", o.resume,
                 "Skip configurations the --csv file (or its .partial from an interrupted run) "
                 "already holds; keep those rows and add the rest");
   for (TransportSpec& t : transports())
     if (t.add_options) t.add_options(*cmd);
-  cmd->callback([options] {
+  cmd->callback([options, csv, json] {
+    // `--csv "$UNSET"` is a mistake, not "no CSV".
+    if (csv->count() > 0 && options->csv.empty())
+      throw UsageError("empty file name for --csv (give a file, or - for standard output)");
+    if (json->count() > 0 && options->json.empty())
+      throw UsageError("empty file name for --json (give a file, or - for standard output)");
     options->command_line = command_line();
     run(*options);
   });

@@ -29,6 +29,12 @@ void add_map_command(CLI::App& app);
 void set_command_line(int argc, char** argv);
 const std::vector<std::string>& command_line();
 
+// Exit statuses (USAGE.md): 0 ok, 1 wrong elements, 2 bad input, 3 internal
+// error, 4 an output could not be written (full disk, closed stdout), 5 the
+// watchdog expired (a peer stopped), 128 + signal when interrupted.
+inline constexpr int kExitWriteFailed = 4;
+inline constexpr int kExitWatchdog = 5;
+
 // Exit status main() returns once the command's callback finished (default 0).
 void set_exit_status(int status);
 int exit_status();

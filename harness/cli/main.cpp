@@ -5,13 +5,17 @@
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
+#include <system_error>
 
 #include "algorithms/check.hpp"
 #include "algorithms/types.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/config.hpp"
 #include "harness/runtime/world.hpp"
+#include "io/output_file.hpp"
+#include "transports/watchdog.hpp"
 
 namespace {
 
@@ -35,6 +39,8 @@ int main(int argc, char** argv) {
   cb::set_command_line(argc, argv);
   try {
     app.parse(argc, argv);
+    // `list > /dev/full` must not exit 0: a failed stdout write is an error.
+    if (cb::is_reporting_rank()) cb::io::check_stdout();
   } catch (const CLI::ParseError& e) {
     // A CLI11 ParseError may escape before any command ran: MPI is not up yet.
     // --help and --version are "errors" with exit code 0: CLI11 prints them.
@@ -58,6 +64,29 @@ int main(int argc, char** argv) {
     cb::announce_exit_status(2);
     cb::finalize_world();
     return 2;
+  } catch (const std::system_error& e) {
+    // fmt::print's failed write to stdout (`list > /dev/full` with a long list).
+    try {
+      cb::io::rethrow_print_error(e, "standard output");
+    } catch (const cb::io::WriteError& w) {
+      fmt::print(stderr, "collbench: error: {}\n", w.what());
+    } catch (const std::exception& other) {
+      fmt::print(stderr, "collbench: internal error: {}\n", other.what());
+      cb::abort_world(3);
+    }
+    if (cb::world_started() && cb::world().size() > 1) cb::abort_world(cb::kExitWriteFailed);
+    cb::finalize_world();
+    return cb::kExitWriteFailed;
+  } catch (const cb::io::WriteError& e) {
+    // A full disk or a closed stdout: one line; other ranks may be waiting.
+    fmt::print(stderr, "collbench: error: {}\n", e.what());
+    if (cb::world_started() && cb::world().size() > 1) cb::abort_world(cb::kExitWriteFailed);
+    cb::finalize_world();
+    return cb::kExitWriteFailed;
+  } catch (const cb::WatchdogExpired& e) {
+    fmt::print(stderr, "collbench: error: {}\n", e.what());
+    std::fflush(stderr);
+    std::_Exit(cb::kExitWatchdog);  // no MPI_Finalize: it would wait for the stopped peer
   } catch (const std::exception& e) {
     fmt::print(stderr, "collbench: internal error: {}\n", e.what());
     cb::abort_world(3);

@@ -27,6 +27,7 @@ struct RunOptions {
   std::string segment = "0";        // --segment (bytes; 0 = algorithm default)
   std::string csv;                  // --csv FILE
   std::string json;                 // --json FILE
+  double timeout_s = 300;           // --timeout: watchdog bound on one wait (s; 0 = off)
   bool quiet = false;               // no progress lines
   bool resume = false;              // --resume: skip configurations already in --csv
   std::vector<std::string> command_line;

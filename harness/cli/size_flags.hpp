@@ -12,13 +12,16 @@ namespace cb {
 struct SizeFlags {
   std::string min_bytes = "8";    // -b, bytes with K/M/G suffixes (powers of 1024)
   std::string max_bytes = "64M";  // -e
-  std::size_t factor = 2;         // -f
+  std::string factor = "2";       // -f, an integer >= 2 (text: "-2" must not wrap around)
   std::string increment = "0";    // -i, bytes; 0 = use -f
 };
 
 // Adds -b/--minbytes, -e/--maxbytes, -f/--stepfactor, -i/--stepbytes bound to
 // `f` (whose current values are the defaults shown in --help).
 void add_size_flags(CLI::App& cmd, SizeFlags& f);
+
+// -f as a number: UsageError unless it is a plain integer >= 2.
+std::size_t parse_factor(const std::string& text);
 
 // The sizes S (bytes) the flags ask for; UsageError naming the flag on bad input.
 std::vector<std::size_t> requested_sizes(const SizeFlags& f);

@@ -1,62 +1,28 @@
 #include "harness/report/csv_file.hpp"
 
-#include <fmt/format.h>
-
-#include <cerrno>
-#include <cstring>
-#include <stdexcept>
-
-#include "algorithms/types.hpp"
 #include "harness/report/columns.hpp"
 #include "harness/report/reporter.hpp"
 
 namespace cb {
 
+// The file (a new temporary, io/output_file.hpp) gets the header and any
+// earlier rows first and only then becomes PATH.partial, so a crash at any
+// moment leaves every earlier row in place; new rows are then appended.
 CsvFile::CsvFile(std::string path, const std::vector<std::string_view>& header,
                  const std::vector<std::vector<std::string>>& earlier_rows)
-    : path_(std::move(path)), partial_(path_ + kPartialSuffix) {
-  if (!earlier_rows.empty()) {
-    keep_earlier_rows(header, earlier_rows);
-    return;
-  }
-  file_ = std::fopen(partial_.c_str(), "w");
-  if (!file_)
-    throw UsageError(fmt::format("cannot write --csv '{}': {}", partial_, std::strerror(errno)));
+    : file_(std::move(path), "--csv", /*keep_on_failure=*/true) {
   write_cells(header);
+  for (const auto& row : earlier_rows) write_cells(row);
+  file_.show_as(kPartialSuffix);
 }
 
-CsvFile::~CsvFile() {
-  if (file_) std::fclose(file_);
-}
+CsvFile::~CsvFile() = default;
 
 void CsvFile::finish(bool complete) {
-  if (!file_) return;
-  std::fclose(file_);
-  file_ = nullptr;
-  if (complete && std::rename(partial_.c_str(), path_.c_str()) != 0)
-    throw std::runtime_error(
-        fmt::format("cannot rename '{}' to '{}': {}", partial_, path_, std::strerror(errno)));
-}
-
-// The earlier rows (possibly read from PATH.partial itself) are rewritten
-// into a temporary file renamed over PATH.partial, so a crash now still
-// leaves them all; new rows are then appended.
-void CsvFile::keep_earlier_rows(const std::vector<std::string_view>& header,
-                                const std::vector<std::vector<std::string>>& rows) {
-  const std::string tmp = partial_ + ".tmp";
-  file_ = std::fopen(tmp.c_str(), "w");
-  if (!file_)
-    throw UsageError(fmt::format("cannot write --csv '{}': {}", tmp, std::strerror(errno)));
-  write_cells(header);
-  for (const auto& row : rows) write_cells(row);
-  std::fclose(file_);
-  file_ = nullptr;
-  if (std::rename(tmp.c_str(), partial_.c_str()) != 0)
-    throw UsageError(
-        fmt::format("cannot rename '{}' to '{}': {}", tmp, partial_, std::strerror(errno)));
-  file_ = std::fopen(partial_.c_str(), "a");
-  if (!file_)
-    throw UsageError(fmt::format("cannot append to '{}': {}", partial_, std::strerror(errno)));
+  if (complete)
+    file_.commit();
+  else
+    file_.keep();
 }
 
 template <class Strings>
@@ -71,11 +37,11 @@ void CsvFile::write_cells(const Strings& cells) {
   write_line(std::move(line));
 }
 
+// One write per line: a kill between rows leaves only whole rows (a full
+// disk may cut the last one, which --resume drops).
 void CsvFile::write_line(std::string line) {
   line += '\n';
-  if (std::fwrite(line.data(), 1, line.size(), file_) != line.size() || std::fflush(file_) != 0)
-    throw std::runtime_error(
-        fmt::format("writing '{}' failed: {}", partial_, std::strerror(errno)));
+  file_.write(line);
 }
 
 }  // namespace cb

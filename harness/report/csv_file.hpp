@@ -1,21 +1,25 @@
-// A CSV results file written safely: rows are streamed to PATH.partial, one
-// fwrite and flush per line, so a kill between rows leaves only whole rows;
-// finish(true) renames PATH.partial to PATH (atomic), finish(false) leaves
-// PATH.partial holding every finished row, so PATH itself never exists
-// truncated. Shared by `run`'s results CSV and `map`'s crossover CSV.
+// A CSV results file written safely (io/output_file.hpp: a regular file only,
+// created O_EXCL|O_NOFOLLOW beside the target): rows are streamed to
+// PATH.partial, one write per line, so a kill between rows leaves only whole
+// rows; finish(true) renames PATH.partial to PATH (atomic), finish(false)
+// leaves PATH.partial holding every finished row, so PATH itself never exists
+// truncated. PATH "-" streams to standard output. Shared by `run`'s results
+// CSV and `map`'s crossover CSV. Write errors throw io::WriteError.
 #pragma once
 
-#include <cstdio>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "io/output_file.hpp"
 
 namespace cb {
 
 class CsvFile {
  public:
-  // Opens PATH.partial (throws UsageError when it cannot be written) and
-  // writes `header`, then `earlier_rows` (the rows --resume keeps) when given.
+  // Writes `header`, then `earlier_rows` (the rows --resume keeps) when
+  // given, into a new file that then becomes PATH.partial (throws UsageError
+  // or io::WriteError when it cannot be written).
   CsvFile(std::string path, const std::vector<std::string_view>& header,
           const std::vector<std::vector<std::string>>& earlier_rows = {});
   ~CsvFile();
@@ -25,16 +29,15 @@ class CsvFile {
   // One line of already rendered cells (csv_cell, or plain text).
   void write_line(std::string line);
   void finish(bool complete);
-  const std::string& partial() const { return partial_; }
+  // Where the rows are now (PATH.partial, or "standard output").
+  const std::string& partial() const { return file_.current_path(); }
+  bool to_stdout() const { return file_.to_stdout(); }
 
  private:
-  void keep_earlier_rows(const std::vector<std::string_view>& header,
-                         const std::vector<std::vector<std::string>>& rows);
   template <class Strings>
   void write_cells(const Strings& cells);
 
-  std::string path_, partial_;
-  std::FILE* file_ = nullptr;
+  io::OutputFile file_;
 };
 
 }  // namespace cb

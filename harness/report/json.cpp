@@ -1,14 +1,12 @@
 #include <fmt/format.h>
 
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <fstream>
-#include <stdexcept>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "algorithms/types.hpp"
 #include "harness/report/columns.hpp"
 #include "harness/report/reporter.hpp"
+#include "io/output_file.hpp"
 
 namespace cb {
 namespace {
@@ -38,17 +36,17 @@ nlohmann::json to_json(const std::string& cell) {
   return cell;
 }
 
+void remove_regular_file(const std::string& path) {
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) ::unlink(path.c_str());
+}
+
 class JsonReporter final : public Reporter {
  public:
   JsonReporter(std::string path, const ResumeData* resume)
       : path_(std::move(path)), resume_(resume) {
     // Fail on an unwritable destination now, before anything is measured.
-    const std::string probe = path_ + ".tmp";
-    std::FILE* f = std::fopen(probe.c_str(), "w");
-    if (!f)
-      throw UsageError(fmt::format("cannot write --json '{}': {}", path_, std::strerror(errno)));
-    std::fclose(f);
-    std::remove(probe.c_str());
+    io::check_output_path(path_, "--json");
   }
 
   void begin(const RunInfo& info) override {
@@ -81,16 +79,11 @@ class JsonReporter final : public Reporter {
 
   void finish(bool complete) override {
     doc_["complete"] = complete;
-    const std::string dest = complete ? path_ : path_ + kPartialSuffix;
-    const std::string tmp = dest + ".tmp";
-    {
-      std::ofstream out(tmp);
-      out << doc_.dump(1) << '\n';
-      if (!out.flush()) throw std::runtime_error(fmt::format("writing '{}' failed", tmp));
-    }
-    if (std::rename(tmp.c_str(), dest.c_str()) != 0)
-      throw std::runtime_error(
-          fmt::format("cannot rename '{}' to '{}': {}", tmp, dest, std::strerror(errno)));
+    const bool out = io::is_stdout(path_);
+    const std::string dest = complete || out ? path_ : path_ + kPartialSuffix;
+    io::write_whole_file(dest, "--json", doc_.dump(1) + '\n');
+    // An earlier interrupted run's PATH.partial is superseded by the whole file.
+    if (complete && !out) remove_regular_file(path_ + kPartialSuffix);
   }
 
  private:

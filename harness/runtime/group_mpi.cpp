@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "transports/mpi/wait.hpp"
+#include "transports/watchdog.hpp"
 
 namespace cb {
 
@@ -19,7 +20,10 @@ MpiGroup::~MpiGroup() {
   if (comm_ != MPI_COMM_WORLD) MPI_Comm_free(&comm_);
 }
 
-void MpiGroup::barrier() { cb::barrier(comm_, wait_); }
+void MpiGroup::barrier() {
+  note_wait_step("harness barrier");
+  cb::barrier(comm_, wait_);
+}
 
 void MpiGroup::max_to_root(std::span<double> values) {
   const int n = static_cast<int>(values.size());
@@ -29,7 +33,8 @@ void MpiGroup::max_to_root(std::span<double> values) {
   MPI_Request req;
   check_mpi(MPI_Ireduce(in.data(), values.data(), n, MPI_DOUBLE, MPI_MAX, 0, comm_, &req),
             "MPI_Ireduce(times)");
-  wait_one(req, wait_);
+  note_wait_step("harness reduction of the sample times");
+  wait_collective(req, wait_, comm_);
 }
 
 std::uint64_t MpiGroup::sum_to_root(std::uint64_t value) {
@@ -37,7 +42,8 @@ std::uint64_t MpiGroup::sum_to_root(std::uint64_t value) {
   MPI_Request req;
   check_mpi(MPI_Ireduce(&value, &out, 1, MPI_UINT64_T, MPI_SUM, 0, comm_, &req),
             "MPI_Ireduce(wrong)");
-  wait_one(req, wait_);
+  note_wait_step("harness sum of wrong elements");
+  wait_collective(req, wait_, comm_);
   return out;
 }
 
@@ -46,14 +52,16 @@ bool MpiGroup::any(bool flag, std::optional<WaitPolicy> wait) {
   int out = 0;
   MPI_Request req;
   check_mpi(MPI_Iallreduce(&in, &out, 1, MPI_INT, MPI_MAX, comm_, &req), "MPI_Iallreduce(flag)");
-  wait_one(req, wait.value_or(wait_));
+  note_wait_step("harness agreement between ranks");
+  wait_collective(req, wait.value_or(wait_), comm_);
   return out != 0;
 }
 
 std::int64_t MpiGroup::broadcast_from_root(std::int64_t value) {
   MPI_Request req;
   check_mpi(MPI_Ibcast(&value, 1, MPI_INT64_T, 0, comm_, &req), "MPI_Ibcast");
-  wait_one(req, wait_);
+  note_wait_step("harness broadcast from rank 0");
+  wait_collective(req, wait_, comm_);
   return value;
 }
 

@@ -1,22 +1,37 @@
 #include "harness/sweep/interrupt.hpp"
 
+#include <time.h>
+#include <unistd.h>
+
+#include <atomic>
 #include <csignal>
 
 namespace cb {
 namespace {
 
 volatile std::sig_atomic_t g_signal = 0;
+std::atomic<long long> g_first_ns{0};
+std::atomic<void (*)()> g_hook{nullptr};
+static_assert(std::atomic<long long>::is_always_lock_free);
 
-// The first signal asks for a clean stop at the next case boundary; a second
-// one (the user insists, or a peer died and this rank waits forever) ends
-// the process the default way.
+long long monotonic_ns() {
+  timespec ts{};
+  ::clock_gettime(CLOCK_MONOTONIC, &ts);  // async-signal-safe
+  return static_cast<long long>(ts.tv_sec) * 1000000000LL + ts.tv_nsec;
+}
+
+constexpr long long kSameSignalNs = 1000000000LL;
+
 extern "C" void record_signal(int sig) {
-  if (g_signal != 0) {
-    std::signal(sig, SIG_DFL);
-    std::raise(sig);
+  const long long now = monotonic_ns();
+  if (g_signal == 0) {
+    g_first_ns.store(now);
+    g_signal = sig;
     return;
   }
-  g_signal = sig;
+  if (now - g_first_ns.load() < kSameSignalNs) return;  // the same Ctrl-C, delivered twice
+  if (void (*hook)() = g_hook.load()) hook();
+  ::_exit(128 + g_signal);
 }
 
 }  // namespace
@@ -26,10 +41,15 @@ void install_interrupt_handlers() {
   sa.sa_handler = record_signal;
   sigemptyset(&sa.sa_mask);
   sa.sa_flags = SA_RESTART;
-  sigaction(SIGINT, &sa, nullptr);
-  sigaction(SIGTERM, &sa, nullptr);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaction(sig, &sa, nullptr);
 }
 
 int interrupt_signal() { return g_signal; }
+
+void set_abrupt_exit_hook(void (*hook)()) { g_hook.store(hook); }
+
+void run_abrupt_exit_hook() {
+  if (void (*hook)() = g_hook.load()) hook();
+}
 
 }  // namespace cb

@@ -56,6 +56,8 @@ struct Measurement {
   // Wrong elements summed over ranks; nullopt when not verified.
   std::optional<std::uint64_t> wrong;
   bool oversubscribed = false;
+  // A signal stopped the measurement part-way (every rank agrees): no row.
+  bool interrupted = false;
   // The resolved policy ranks waited with; none for computed (simulated) times.
   std::optional<WaitPolicy> wait;
   // Model parameters of simulated rows (CSV alpha_s, beta_s_per_B, gamma_s_per_B).

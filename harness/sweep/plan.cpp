@@ -18,7 +18,8 @@ std::vector<std::string> split_list(const std::string& text) {
   std::vector<std::string> out;
   std::stringstream in(text);
   for (std::string item; std::getline(in, item, ',');)
-    if (!item.empty()) out.push_back(item);
+    if (!item.empty() && std::find(out.begin(), out.end(), item) == out.end())
+      out.push_back(item);
   return out;
 }
 
@@ -52,11 +53,12 @@ std::vector<int> parse_ranks(const std::string& text, int max, const std::string
     if (a < 1 || b < a)
       throw UsageError(
           fmt::format("bad --ranks range '{}' (need 1 <= A <= B; accepted: {})", text, accepted));
-    // The powers of two from A to B, with A and B themselves.
+    // B is checked against the limit below; the loop runs in 64 bits so a B
+    // near INT_MAX cannot overflow it.
     out.push_back(a);
-    int p = 1;
+    long long p = 1;
     while (p <= a) p *= 2;
-    for (; p < b; p *= 2) out.push_back(p);
+    for (; p < b && p <= max; p *= 2) out.push_back(static_cast<int>(p));
     if (b != a) out.push_back(b);
   } else {
     for (const std::string& item : split_list(text)) out.push_back(parse_int(item, text));
@@ -87,13 +89,24 @@ std::size_t available_memory_bytes() {
   return 0;
 }
 
-std::size_t estimate_rank_bytes(const Case& c, bool baseline) {
+namespace {
+// What one schedule step costs a rank in memory besides the data: the step
+// itself (sends, receives, local ops) and a transport's plan of it. A tiny
+// --segment turns a large message into millions of steps.
+// Measured: ~640 B per step per rank for ring over MPI at 16 B segments.
+constexpr std::size_t kBytesPerStep = 1024;
+// Step bookkeeping beyond this and beyond the data itself means the segment
+// is too small to be a meaningful pipelining study.
+constexpr std::size_t kMaxStepBytes = std::size_t{1} << 30;
+}  // namespace
+
+RankMemory estimate_rank_memory(const Case& c, bool baseline) {
   const std::size_t elem = element_size(c.dtype);
   const std::size_t in = input_count(c.coll, c.ranks, c.count);
   const std::size_t out = output_count(c.coll, c.ranks, c.count);
   // Verification keeps the input it wrote, the output it read and the expected output.
   const std::size_t verify = in + 2 * out;
-  if (baseline) return (in + out + verify) * elem;
+  if (baseline) return {(in + out + verify) * elem, 0};
   const CollParams params{c.coll,  c.ranks, 0, c.count, c.dtype, c.op, c.in_place,
                           c.segment_bytes};
   // An empty step window declares the scratch buffers without building the
@@ -103,15 +116,26 @@ std::size_t estimate_rank_bytes(const Case& c, bool baseline) {
   for (std::size_t n : s.scratch_counts) total += n;
   // Staging for reduce-receives: at most one input's worth per step.
   const std::size_t staging = is_reducing(c.coll) ? in : 0;
-  return (total + staging + verify) * elem;
+  return {(total + staging + verify) * elem, s.total_steps * kBytesPerStep};
+}
+
+std::size_t estimate_rank_bytes(const Case& c, bool baseline) {
+  const RankMemory m = estimate_rank_memory(c, baseline);
+  return m.data_bytes + m.step_bytes;
 }
 
 namespace {
 
+// Two names for one thing (float,fp32) make one entry: rows must have unique keys.
+template <class T>
+void add_once(std::vector<T>& list, T value) {
+  if (std::find(list.begin(), list.end(), value) == list.end()) list.push_back(value);
+}
+
 std::vector<Collective> resolve_collectives(const std::string& text) {
   if (text == "all") return {std::begin(kAllCollectives), std::end(kAllCollectives)};
   std::vector<Collective> out;
-  for (const std::string& name : split_list(text)) out.push_back(parse_collective(name));
+  for (const std::string& name : split_list(text)) add_once(out, parse_collective(name));
   if (out.empty()) throw UsageError("empty --coll (give a list of collectives or 'all')");
   return out;
 }
@@ -119,7 +143,7 @@ std::vector<Collective> resolve_collectives(const std::string& text) {
 std::vector<DataType> resolve_datatypes(const std::string& text) {
   if (text == "all") return {std::begin(kAllDataTypes), std::end(kAllDataTypes)};
   std::vector<DataType> out;
-  for (const std::string& name : split_list(text)) out.push_back(parse_datatype(name));
+  for (const std::string& name : split_list(text)) add_once(out, parse_datatype(name));
   if (out.empty()) throw UsageError("empty -d (give a datatype, a list or 'all')");
   return out;
 }
@@ -127,7 +151,7 @@ std::vector<DataType> resolve_datatypes(const std::string& text) {
 std::vector<ReduceOp> resolve_ops(const std::string& text) {
   if (text == "all") return {std::begin(kAllReduceOps), std::end(kAllReduceOps)};
   std::vector<ReduceOp> out;
-  for (const std::string& name : split_list(text)) out.push_back(parse_reduce_op(name));
+  for (const std::string& name : split_list(text)) add_once(out, parse_reduce_op(name));
   if (out.empty()) throw UsageError("empty -o (give an op, a list or 'all')");
   return out;
 }
@@ -212,7 +236,7 @@ nlohmann::json Plan::to_json(const RunOptions& o) const {
   j["algorithms"] = o.algos;
   j["min_bytes"] = o.sizes.min_bytes;
   j["max_bytes"] = o.sizes.max_bytes;
-  j["factor"] = o.sizes.factor;
+  j["factor"] = parse_factor(o.sizes.factor);
   j["increment"] = o.sizes.increment;
   j["datatypes"] = o.datatypes;
   j["ops"] = o.ops;
@@ -242,13 +266,20 @@ Plan make_plan(const RunOptions& o, int world_size, int ranks_per_node,
   plan.transport_label = t.label ? t.label() : std::string(t.name);
   plan.wait = parse_wait_policy(o.wait);
 
-  if (o.iterations < 0)
-    throw UsageError(fmt::format("bad -n {} (must be >= 1, or 0 for --time-budget)", o.iterations));
-  if (o.warmup < 0) throw UsageError(fmt::format("bad -w {} (must be >= 0)", o.warmup));
+  // Upper bounds keep every count an int and every sample vector allocatable.
+  constexpr int kMaxIterations = 10'000'000;
+  constexpr double kMaxBudget_s = 86400;
+  if (o.iterations < 0 || o.iterations > kMaxIterations)
+    throw UsageError(fmt::format("bad -n {} (accepted: 1 to {}, or 0 for --time-budget)",
+                                 o.iterations, kMaxIterations));
+  if (o.warmup < 0 || o.warmup > kMaxIterations)
+    throw UsageError(fmt::format("bad -w {} (accepted: 0 to {})", o.warmup, kMaxIterations));
   if (o.check != 0 && o.check != 1)
     throw UsageError(fmt::format("bad -c {} (must be 0 or 1)", o.check));
-  if (!(o.time_budget_s > 0))
-    throw UsageError(fmt::format("bad --time-budget {} (must be > 0 seconds)", o.time_budget_s));
+  // !(x > 0) also refuses NaN; inf fails the upper bound.
+  if (!(o.time_budget_s > 0) || !(o.time_budget_s <= kMaxBudget_s))
+    throw UsageError(fmt::format("bad --time-budget {} (accepted: seconds > 0, at most {})",
+                                 o.time_budget_s, kMaxBudget_s));
   plan.sampling.warmup = o.warmup;
   plan.sampling.iterations = o.iterations;
   plan.sampling.budget_s = o.time_budget_s;
@@ -324,9 +355,18 @@ Plan make_plan(const RunOptions& o, int world_size, int ranks_per_node,
       }
     for (const auto& [key, c] : largest) {
       const bool baseline = is_baseline_name(c->algorithm);
-      const std::size_t per_rank = estimate_rank_bytes(*c, baseline);
+      const RankMemory memory = estimate_rank_memory(*c, baseline);
+      const std::size_t per_rank = memory.data_bytes + memory.step_bytes;
       const int here = std::min(c->ranks, std::max(1, ranks_per_node));
       const double need = static_cast<double>(per_rank) * here;
+      if (c->segment_bytes > 0 && memory.step_bytes > memory.data_bytes &&
+          (memory.step_bytes > kMaxStepBytes || need > 0.9 * static_cast<double>(available_bytes)))
+        throw UsageError(fmt::format(
+            "--segment {} cuts {}/{} at {} on {} ranks into {} steps, whose bookkeeping needs "
+            "about {} per rank, more than the data ({}): raise --segment",
+            o.segment, to_string(c->coll), c->algorithm, format_bytes(c->bytes()), c->ranks,
+            memory.step_bytes / kBytesPerStep, format_bytes(memory.step_bytes),
+            format_bytes(memory.data_bytes)));
       if (need > 0.9 * static_cast<double>(available_bytes))
         throw UsageError(fmt::format(
             "size {} (-e {}) needs about {} per rank for {}/{} {} on {} ranks, {} on this node, "

@@ -46,9 +46,15 @@ std::vector<std::string> split_list(const std::string& text);
 // (naming `max_what`, e.g. "the 4 processes of this launch").
 std::vector<int> parse_ranks(const std::string& text, int max, const std::string& max_what);
 
-// Memory one rank needs for a case (buffers, scratch, staging, verification),
-// in bytes; a generous estimate made before anything is allocated.
-std::size_t estimate_rank_bytes(const Case& c, bool baseline);
+// Memory one rank needs for a case, in bytes; a generous estimate made before
+// anything is allocated: data (buffers, scratch, staging, verification) and
+// the schedule's steps (a tiny --segment makes millions of them).
+struct RankMemory {
+  std::size_t data_bytes = 0;
+  std::size_t step_bytes = 0;
+};
+RankMemory estimate_rank_memory(const Case& c, bool baseline);
+std::size_t estimate_rank_bytes(const Case& c, bool baseline);  // data + steps
 
 // MemAvailable of /proc/meminfo in bytes (0 when unknown).
 std::size_t available_memory_bytes();

@@ -31,7 +31,8 @@ class ProcessMeasurer final : public Measurer {
     m.wait = group.wait_policy();
     // Timed runs work on real data (the verification pattern of another seed).
     write_case_input(*op, c, group.rank(), plan.seed);
-    m.times_s = time_samples(*op, group, plan);
+    m.times_s = time_samples(*op, group, plan, m.interrupted);
+    if (m.interrupted) return m;
     if (plan.verify) m.wrong = verify_case(*op, c, group, plan.seed + 1);
     return m;
   }

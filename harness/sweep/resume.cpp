@@ -22,7 +22,14 @@ ResumeData load_resume(const std::string& csv_path, const std::vector<std::strin
   else
     return data;
 
-  const models::CsvTable table(models::read_text_file(data.source), data.source);
+  std::string text = models::read_text_file(data.source);
+  // Rows are written one whole line at a time, so only a failed write (a full
+  // disk) can leave a last line without its newline: that row is incomplete.
+  if (!text.empty() && text.back() != '\n') {
+    text.resize(text.rfind('\n') == std::string::npos ? 0 : text.rfind('\n') + 1);
+    data.dropped_partial_row = true;
+  }
+  const models::CsvTable table(text, data.source);
   std::vector<std::string_view> header(table.header().begin(), table.header().end());
   if (header != columns)
     throw UsageError(fmt::format(

@@ -21,6 +21,7 @@ struct ResumeData {
   std::string source;                          // the file read ("" = nothing to resume)
   std::vector<std::vector<std::string>> rows;  // cells aligned with result_columns()
   std::unordered_set<std::string> keys;        // row_key of every row
+  bool dropped_partial_row = false;            // a cut-off last line was left out
 };
 
 // The identity of one row of a CSV table, as case_key() spells it for the
@@ -30,7 +31,8 @@ using RowKeyFn =
 
 // Reads the rows a previous run left for `csv_path`, a table with `columns`.
 // Throws UsageError naming the file when its header is not `columns` (a file
-// of another version or another tool) or a row is malformed.
+// of another version or another tool) or a row is malformed. A last line without its newline (a write cut off by
+// a full disk) is dropped, not refused.
 ResumeData load_resume(const std::string& csv_path, const std::vector<std::string_view>& columns,
                        const RowKeyFn& key);
 // `collbench run`'s results CSV (columns.hpp, keys = key_columns()).

@@ -4,11 +4,27 @@
 
 #include <csignal>
 #include <cstdio>
+#include <optional>
+#include <system_error>
+#include <string>
 
 #include "harness/sweep/interrupt.hpp"
 #include "harness/report/row.hpp"
+#include "io/output_file.hpp"
+#include "transports/watchdog.hpp"
 
 namespace cb {
+namespace {
+
+// The configuration as the watchdog's message names it.
+std::string describe_case(const Case& c) {
+  return fmt::format("{} {} {} {}{} {} ({} B) on {} ranks", c.transport, to_string(c.coll),
+                     c.algorithm, to_string(c.dtype),
+                     is_reducing(c.coll) ? fmt::format(" {}", to_string(c.op)) : "",
+                     c.in_place ? "in-place" : "out-of-place", c.bytes(), c.ranks);
+}
+
+}  // namespace
 
 RunOutcome run_plan(const Plan& plan, Group& world, Measurer* measurer,
                     std::vector<std::unique_ptr<Reporter>>& reporters,
@@ -35,7 +51,8 @@ RunOutcome run_plan(const Plan& plan, Group& world, Measurer* measurer,
                    "than the transport (rows are marked oversubscribed=1)\n",
                    block.ranks, to_string(group->wait_policy()));
       for (std::size_t i = 0; i < block.cases.size(); ++i) {
-        if (group->any(interrupt_signal() != 0)) {
+        const WatchdogLabel label(WatchdogLabel::configuration, describe_case(block.cases[i]));
+        if (group->any(interrupt_signal() != 0 || !outcome.write_error.empty())) {
           stop = true;
           break;
         }
@@ -45,19 +62,45 @@ RunOutcome run_plan(const Plan& plan, Group& world, Measurer* measurer,
         SamplingPlan sampling = plan.sampling;
         sampling.seed = 2 * (case_index + i) + 1;
         const Measurement m = measurer->measure(c, sampling, *group);
+        if (m.interrupted) {
+          stop = true;
+          break;
+        }
         if (!root) continue;
         const Row row = make_row(c, m);
-        for (auto& r : reporters) r->row(row);
+        // A failed write (a full disk) stops the sweep like a signal would:
+        // every rank learns it at the next case boundary.
+        try {
+          for (auto& r : reporters) r->row(row);
+        } catch (const io::WriteError& e) {
+          outcome.write_error = e.what();
+        } catch (const std::system_error& e) {
+          try {
+            io::rethrow_print_error(e, "standard output");
+          } catch (const io::WriteError& w) {
+            outcome.write_error = w.what();
+          }
+        }
         ++outcome.rows;
         if (row.wrong) outcome.wrong += *row.wrong;
       }
     }
     case_index += block.cases.size();
-    // Ranks outside the group were waiting here, asleep.
-    stop = world.any(stop || interrupt_signal() != 0, WaitPolicy::sleep);
+    {
+      // Ranks outside the group were waiting here, asleep, as long as the
+      // group measured: no watchdog bound for them (the group's own waits
+      // are bounded, and its ranks' exit ends the launch).
+      std::optional<WatchdogOff> idle;
+      if (!group) idle.emplace();
+      stop = world.any(stop || interrupt_signal() != 0 || !outcome.write_error.empty(),
+                       WaitPolicy::sleep);
+    }
     if (stop) break;
   }
-  if (stop) outcome.signal = interrupt_signal() ? interrupt_signal() : SIGINT;
+  if (stop && outcome.write_error.empty() && world.rank() == 0)
+    outcome.signal = interrupt_signal() ? interrupt_signal() : SIGINT;
+  // One status for every rank: rank 0's (it may have stopped for a write error).
+  outcome.signal = static_cast<int>(world.broadcast_from_root(outcome.signal));
   return outcome;
 }
 

@@ -20,7 +20,8 @@ namespace cb {
 struct RunOutcome {
   std::uint64_t wrong = 0;  // wrong elements over all verified rows
   std::size_t rows = 0;
-  int signal = 0;  // interrupting signal, 0 when complete
+  int signal = 0;  // interrupting signal (the same on every rank), 0 otherwise
+  std::string write_error;  // rank 0: a row could not be written (the sweep stopped)
 };
 
 // Collective over `world`. `measurer` (sweep.hpp's make_measurer) and

@@ -63,8 +63,10 @@ std::vector<std::size_t> size_sweep(std::size_t begin, std::size_t end, std::siz
   std::vector<std::size_t> sizes;
   for (std::size_t s = begin; s <= end;) {
     sizes.push_back(s);
-    const std::size_t next = increment > 0 ? s + increment : s * factor;
-    if (next <= s) break;  // overflow
+    std::size_t next = 0;
+    const bool overflow = increment > 0 ? __builtin_add_overflow(s, increment, &next)
+                                        : __builtin_mul_overflow(s, factor, &next);
+    if (overflow) break;  // the next size would not fit: s was the last
     s = next;
   }
   return sizes;

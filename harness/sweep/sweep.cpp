@@ -3,9 +3,15 @@
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <system_error>
 
 #include "harness/cli/commands.hpp"
+#include "harness/sweep/interrupt.hpp"
 #include "harness/sweep/process_measurer.hpp"
+#include "io/output_file.hpp"
+#include "transports/watchdog.hpp"
 
 namespace cb {
 
@@ -15,6 +21,11 @@ std::unique_ptr<Measurer> make_measurer(const TransportSpec& t, bool root) {
 }
 
 namespace {
+
+// With --csv - or --json - standard output carries the data, not the table.
+bool data_on_stdout(const SweepOutput& out) {
+  return io::is_stdout(out.csv) || io::is_stdout(out.json);
+}
 
 // Output files are opened on rank 0 only; every rank must learn if that
 // failed, or the others would wait forever for a measurement.
@@ -31,30 +42,58 @@ std::vector<std::unique_ptr<Reporter>> open_reporters(Group& w, const SweepOutpu
           throw UsageError("--resume needs --csv FILE: the results file whose rows it keeps");
         resume = format.load_resume(out.csv);
         if (!resume.source.empty())
-          fmt::print(stderr, "collbench: resuming from {}: {} rows kept\n", resume.source,
-                     resume.rows.size());
+          fmt::print(stderr, "collbench: resuming from {}: {} rows kept{}\n", resume.source,
+                     resume.rows.size(),
+                     resume.dropped_partial_row ? " (a cut-off last row was dropped)" : "");
       }
+      // Both paths are checked before either file is created: a refused
+      // --json must not leave a --csv file behind.
+      if (!out.csv.empty()) io::check_output_path(out.csv, "--csv");
+      if (!out.json.empty()) io::check_output_path(out.json, "--json");
       reporters = format.files(out, resume);
     } catch (const UsageError& e) {
+      setup_error = e.what();
+    } catch (const io::WriteError& e) {
       setup_error = e.what();
     }
   }
   if (w.any(!setup_error.empty(), WaitPolicy::sleep))
     throw UsageError(root ? setup_error : "output files could not be opened on rank 0");
   if (root) {
-    reporters.insert(reporters.begin(), format.console());
-    if (!out.quiet) reporters.insert(reporters.begin() + 1, make_progress_reporter(stderr));
+    if (!out.notice.empty()) fmt::print(stderr, "{}\n", out.notice);
+    if (!data_on_stdout(out)) reporters.insert(reporters.begin(), format.console());
+    if (!out.quiet)
+      reporters.insert(reporters.begin() + (data_on_stdout(out) ? 0 : 1),
+                       make_progress_reporter(stderr));
   }
   return reporters;
 }
 
-void report_interruption(const Plan& plan, const SweepOutput& out, const RunOutcome& outcome) {
+// The .partial files that are really there (a full disk may have kept the
+// JSON from being written at all).
+std::string kept_files(const SweepOutput& out) {
   std::string kept;
-  if (!out.csv.empty()) kept += fmt::format(" {}{}", out.csv, kPartialSuffix);
-  if (!out.json.empty()) kept += fmt::format(" {}{}", out.json, kPartialSuffix);
-  fmt::print(stderr, "collbench: interrupted (signal {}) after {} of {} configurations{}{}\n",
-             outcome.signal, outcome.rows, plan.total_cases(),
-             kept.empty() ? "" : "; finished rows kept in", kept);
+  for (const std::string& f : {out.csv, out.json}) {
+    std::error_code ec;
+    if (!f.empty() && !io::is_stdout(f) &&
+        std::filesystem::is_regular_file(f + kPartialSuffix, ec))
+      kept += fmt::format(" {}{}", f, kPartialSuffix);
+  }
+  return kept;
+}
+
+// A reporter's write that failed, as one line (fmt's own error included).
+template <class Write>
+void catch_write_error(std::string& error, Write&& write) {
+  try {
+    try {
+      write();
+    } catch (const std::system_error& e) {
+      io::rethrow_print_error(e, "standard output");
+    }
+  } catch (const io::WriteError& e) {
+    if (error.empty()) error = e.what();
+  }
 }
 
 }  // namespace
@@ -70,16 +109,52 @@ RunOutcome run_sweep(const Plan& plan, Group& w, Measurer* measurer, const Sweep
     info.done = &resume.keys;
     for (auto& r : reporters) r->begin(info);
   }
-  const RunOutcome outcome = run_plan(plan, w, measurer, reporters, resume.keys);
-  const bool complete = outcome.signal == 0;
-  for (auto& r : reporters) r->finish(complete);
-  if (root && !complete) report_interruption(plan, out, outcome);
+  RunOutcome outcome;
+  try {
+    outcome = run_plan(plan, w, measurer, reporters, resume.keys);
+  } catch (const WatchdogExpired& e) {
+    // A peer is stopped: no collective can complete any more. Each surviving
+    // rank says where it waited; rank 0 keeps the finished rows; the exit
+    // (without MPI_Finalize, which would wait too) makes mpiexec end the rest.
+    fmt::print(stderr, "collbench: error: {}\n", e.what());
+    if (root)
+      for (auto& r : reporters) {
+        try {
+          r->finish(false);
+        } catch (const std::exception&) {
+          // the watchdog's line is the one that matters
+        }
+      }
+    std::fflush(stderr);
+    std::fflush(stdout);
+    run_abrupt_exit_hook();
+    std::_Exit(kExitWatchdog);
+  }
+  const bool complete = outcome.signal == 0 && outcome.write_error.empty();
+  std::string write_error = outcome.write_error;
+  if (root) {
+    for (auto& r : reporters) catch_write_error(write_error, [&] { r->finish(complete); });
+    if (write_error.empty() && !data_on_stdout(out))
+      catch_write_error(write_error, [] { io::check_stdout(); });
+  }
+  const std::string kept = root ? kept_files(out) : "";
+  if (root && !write_error.empty())
+    fmt::print(stderr, "collbench: error: {}{}{}\n", write_error,
+               outcome.rows > 0 && !kept.empty() ? "; finished rows kept in" : "",
+               outcome.rows > 0 ? kept : "");
+  else if (root && !complete)
+    fmt::print(stderr, "collbench: interrupted (signal {}) after {} of {} configurations{}{}\n",
+               outcome.signal, outcome.rows, plan.total_cases(),
+               kept.empty() ? "" : "; finished rows kept in", kept);
   // Every rank exits alike, so mpiexec's status is the run's status.
   const bool failed = w.any(outcome.wrong > 0, WaitPolicy::sleep);
+  const bool write_failed = w.any(!write_error.empty(), WaitPolicy::sleep);
   if (root && failed)
     fmt::print(stderr, "collbench: FAILED: {} wrong elements (see the #wrong column)\n",
                outcome.wrong);
-  if (!complete)
+  if (write_failed)
+    set_exit_status(kExitWriteFailed);
+  else if (outcome.signal != 0)
     set_exit_status(128 + outcome.signal);
   else if (failed)
     set_exit_status(1);

@@ -21,6 +21,7 @@ struct SweepOutput {
   std::string csv, json;  // files to write ("" = none)
   bool resume = false;    // keep the rows --csv (or its .partial) holds, skip their cases
   bool quiet = false;     // no progress lines
+  std::string notice;     // a line for stderr once the files are open (rank 0)
 };
 
 struct SweepFormat {
@@ -40,8 +41,13 @@ std::unique_ptr<Measurer> make_measurer(const TransportSpec& t, bool root);
 
 // Runs `plan` over `world` with `measurer` (see make_measurer), reporting
 // through `format`. info.meta, info.configuration and the placements are the
-// caller's; the rest is filled here. Sets the exit status: 128 + signal when
-// interrupted, 1 when a verified row had wrong elements.
+// caller's; the rest is filled here. "-" as csv or json streams that to
+// standard output (then no table is printed). Sets the exit status, the same
+// on every rank: 4 when an output could not be written (the sweep stops at
+// the next configuration, whole rows kept), 128 + signal when interrupted,
+// 1 when a verified row had wrong elements. When the watchdog expires
+// (transports/watchdog.hpp) it prints that line, keeps the finished rows and
+// _Exits with 5.
 RunOutcome run_sweep(const Plan& plan, Group& world, Measurer* measurer, const SweepOutput& out,
                      const SweepFormat& format, RunInfo info);
 

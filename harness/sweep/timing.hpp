@@ -6,7 +6,9 @@
 //  - fixed count (plan.iterations > 0), or adaptive: batches that double in
 //    size until the median's nonparametric 95% CI lies within plan.ci_rel of
 //    the median (and at least min_iterations), or plan.budget_s of wall time
-//    is spent, or max_iterations is reached; rank 0 decides and broadcasts.
+//    is spent, or max_iterations is reached; rank 0 decides and broadcasts;
+//  - batches last at most ~0.5 s, and between batches (and before each
+//    warm-up run) the ranks agree on a pending signal (interrupt.hpp).
 #pragma once
 
 #include <vector>
@@ -17,7 +19,9 @@
 namespace cb {
 
 // Collective over `group`. Returns the per-sample times in seconds on rank 0
-// (max over ranks); an empty vector elsewhere.
-std::vector<double> time_samples(Operation& op, Group& group, const SamplingPlan& plan);
+// (max over ranks); an empty vector elsewhere. `interrupted`: a signal
+// stopped sampling (every rank agrees; the samples are dropped).
+std::vector<double> time_samples(Operation& op, Group& group, const SamplingPlan& plan,
+                                 bool& interrupted);
 
 }  // namespace cb

@@ -13,7 +13,9 @@
 
 #include "harness/runtime/backend.hpp"
 #include "harness/runtime/group_mpi.hpp"
+#include "harness/sweep/interrupt.hpp"
 #include "transports/ipc/ipc.hpp"
+#include "transports/ipc/shm/segment.hpp"
 
 namespace cb {
 namespace {
@@ -89,6 +91,8 @@ void add_ipc_transport(std::vector<TransportSpec>& list) {
                    "nccl baseline: NCCL_PROTO, e.g. simple, ll, ll128 (default: NCCL's choice)");
   };
   t.validate = [] {
+    // A second signal _exits at once (interrupt.hpp): no name may stay behind.
+    set_abrupt_exit_hook(ipc::unlink_linked_segments);
     const ipc::MemoryKind kind = ipc::parse_memory_kind(flags().mem);
     if (kind == ipc::MemoryKind::cuda && !ipc::cuda_backend_built())
       throw UsageError("--mem cuda: this collbench was built without CUDA (nvcc/libcudart not "

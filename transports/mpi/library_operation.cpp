@@ -90,7 +90,7 @@ void MpiLibraryOperation::run() {
   } else {
     MPI_Request req;
     start(&req);
-    wait_one(req, wait_);
+    wait_collective(req, wait_, comm_);
   }
   if (op_ == ReduceOp::avg && is_reducing(coll_))
     divide_inplace(dtype_, output_, output_bytes_ / elem_, p_);

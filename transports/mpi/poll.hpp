@@ -6,13 +6,18 @@
 //        that has work, which is what keeps oversubscribed runs from stalling.
 // sleep: test, then sleep kSleepQuantum: the waiter costs almost no CPU (used
 //        for ranks idling outside the measured sub-communicator).
+//
+// With a watchdog timeout set (watchdog.hpp), a wait that lasts longer throws
+// WatchdogExpired naming `peer()`, the rank(s) waited on.
 #pragma once
 
 #include <sched.h>
 
 #include <chrono>
+#include <string>
 #include <thread>
 
+#include "transports/watchdog.hpp"
 #include "transports/transport.hpp"
 
 namespace cb {
@@ -21,8 +26,13 @@ inline constexpr std::chrono::microseconds kSleepQuantum{50};
 
 // Calls done() until it returns true, giving the core away between calls as
 // `policy` says. WaitPolicy::automatic must be resolved before (it spins).
-template <class Done>
-void poll_until(Done&& done, WaitPolicy policy) {
+// peer() is called only when the watchdog expires.
+template <class Done, class Peer>
+void poll_until(Done&& done, WaitPolicy policy, Peer&& peer) {
+  using Clock = std::chrono::steady_clock;
+  const double limit_s = wait_timeout();
+  Clock::time_point start{};
+  unsigned polls = 0;
   while (!done()) {
     switch (policy) {
       case WaitPolicy::yield:
@@ -35,7 +45,21 @@ void poll_until(Done&& done, WaitPolicy policy) {
       case WaitPolicy::spin:
         break;
     }
+    // The clock is read every 256 polls only: a spinning wait stays a tight loop.
+    if (limit_s <= 0 || (++polls & 255u) != 1) continue;
+    const Clock::time_point now = Clock::now();
+    if (polls == 1) {
+      start = now;
+      continue;
+    }
+    const double waited = std::chrono::duration<double>(now - start).count();
+    if (waited > limit_s) watchdog_expired(waited, peer());
   }
+}
+
+template <class Done>
+void poll_until(Done&& done, WaitPolicy policy) {
+  poll_until(std::forward<Done>(done), policy, [] { return std::string("a peer"); });
 }
 
 }  // namespace cb

@@ -6,6 +6,7 @@
 #include "algorithms/check.hpp"
 #include "transports/kernels/reduce.hpp"
 #include "transports/mpi/wait.hpp"
+#include "transports/watchdog.hpp"
 
 namespace cb {
 
@@ -78,7 +79,9 @@ MpiSchedulePlan plan_schedule(const Schedule& s) {
 void run_plan(const MpiSchedulePlan& plan, std::span<std::byte* const> bases, MPI_Comm comm,
               WaitPolicy wait, std::span<MPI_Request> requests) {
   const auto at = [&](MpiSchedulePlan::Ref r) { return bases[r.slot] + r.byte_offset; };
+  long index = 0;
   for (const MpiSchedulePlan::PlannedStep& step : plan.steps) {
+    note_wait_step("schedule step", index++);
     const std::size_t n = step.posts.size();
     for (std::size_t i = 0; i < n; ++i) {
       const MpiSchedulePlan::Post& post = step.posts[i];
@@ -88,7 +91,7 @@ void run_plan(const MpiSchedulePlan& plan, std::span<std::byte* const> bases, MP
                                                 step.tag, comm, &requests[i]);
       check_mpi(rc, post.is_send ? "MPI_Isend_c" : "MPI_Irecv_c");
     }
-    wait_all(requests.first(n), wait);
+    wait_all(requests.first(n), wait, [&step](std::size_t i) { return step.posts[i].peer; });
     for (const MpiSchedulePlan::Apply& a : step.reduces)
       reduce_inplace(plan.dtype, plan.reduce_op, at(a.dst), at(a.src), a.count);
     for (const MpiSchedulePlan::LocalOp& l : step.locals) {

@@ -23,34 +23,71 @@ void check_mpi(int rc, const char* what) {
   throw std::runtime_error(fmt::format("{} failed: {}", what, std::string_view(text, len)));
 }
 
-void wait_all(std::span<MPI_Request> requests, WaitPolicy policy) {
+void wait_all(std::span<MPI_Request> requests, WaitPolicy policy,
+              const std::function<int(std::size_t)>& peer_of) {
   if (requests.empty()) return;
   const int n = static_cast<int>(requests.size());
-  if (policy == WaitPolicy::spin || policy == WaitPolicy::automatic) {
+  // A blocking MPI_Waitall cannot be bounded: with a watchdog, spin polls too.
+  if ((policy == WaitPolicy::spin || policy == WaitPolicy::automatic) && wait_timeout() <= 0) {
     check_mpi(MPI_Waitall(n, requests.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
     return;
   }
+  const auto peer = [&] {
+    if (!peer_of) return std::string("a peer");
+    // The first request still open names the rank this one waits on.
+    for (int i = 0; i < n; ++i) {
+      int done = 0;
+      if (requests[i] != MPI_REQUEST_NULL &&
+          MPI_Test(&requests[i], &done, MPI_STATUS_IGNORE) == MPI_SUCCESS && !done)
+        return fmt::format("rank {}", peer_of(static_cast<std::size_t>(i)));
+    }
+    return std::string("a peer");
+  };
   poll_until(
       [&] {
         int done = 0;
         check_mpi(MPI_Testall(n, requests.data(), &done, MPI_STATUSES_IGNORE), "MPI_Testall");
         return done != 0;
       },
-      policy);
+      policy == WaitPolicy::automatic ? WaitPolicy::spin : policy, peer);
 }
 
 void wait_one(MPI_Request& request, WaitPolicy policy) {
   wait_all(std::span<MPI_Request>(&request, 1), policy);
 }
 
+std::string collective_peers(MPI_Comm comm) {
+  int rank = 0, size = 0;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  if (size == 2) return fmt::format("rank {} (a collective of ranks 0-1)", 1 - rank);
+  return fmt::format("one of ranks 0-{} other than {} (a collective; MPI does not say which)",
+                     size - 1, rank);
+}
+
+void wait_collective(MPI_Request& request, WaitPolicy policy, MPI_Comm comm) {
+  if ((policy == WaitPolicy::spin || policy == WaitPolicy::automatic) && wait_timeout() <= 0) {
+    check_mpi(MPI_Wait(&request, MPI_STATUS_IGNORE), "MPI_Wait");
+    return;
+  }
+  poll_until(
+      [&] {
+        int done = 0;
+        check_mpi(MPI_Test(&request, &done, MPI_STATUS_IGNORE), "MPI_Test");
+        return done != 0;
+      },
+      policy == WaitPolicy::automatic ? WaitPolicy::spin : policy,
+      [&] { return collective_peers(comm); });
+}
+
 void barrier(MPI_Comm comm, WaitPolicy policy) {
-  if (policy == WaitPolicy::spin || policy == WaitPolicy::automatic) {
+  if ((policy == WaitPolicy::spin || policy == WaitPolicy::automatic) && wait_timeout() <= 0) {
     check_mpi(MPI_Barrier(comm), "MPI_Barrier");
     return;
   }
   MPI_Request req;
   check_mpi(MPI_Ibarrier(comm, &req), "MPI_Ibarrier");
-  wait_one(req, policy);
+  wait_collective(req, policy, comm);
 }
 
 namespace {

@@ -4,7 +4,10 @@
 
 #include <mpi.h>
 
+#include <cstddef>
+#include <functional>
 #include <span>
+#include <string>
 
 #include "transports/transport.hpp"
 
@@ -14,11 +17,18 @@ namespace cb {
 // MPI_Testall and give the core away between polls, because MPICH's blocking
 // waits busy-poll inside UCX even when ranks outnumber cores (measured: a 4 B
 // MPI_Allreduce took ~6 ms with 4 ranks on 2 cores).
-void wait_all(std::span<MPI_Request> requests, WaitPolicy policy);
+// With a watchdog timeout (watchdog.hpp) every policy polls, and a wait that
+// outlasts it throws WatchdogExpired; peer_of(i) (optional, called only
+// then) is the rank requests[i] talks to, named in that message.
+void wait_all(std::span<MPI_Request> requests, WaitPolicy policy,
+              const std::function<int(std::size_t)>& peer_of = {});
 void wait_one(MPI_Request& request, WaitPolicy policy);
+// Completes a collective's request on `comm` (the expiry message names the
+// other ranks of comm: MPI does not say which one is late).
+void wait_collective(MPI_Request& request, WaitPolicy policy, MPI_Comm comm);
 
-// Barrier on `comm` that waits with `policy` (MPI_Ibarrier + wait_one unless
-// spin, which uses MPI_Barrier).
+// Barrier on `comm` that waits with `policy` (MPI_Ibarrier + wait_collective
+// unless spin without a watchdog, which uses MPI_Barrier).
 void barrier(MPI_Comm comm, WaitPolicy policy);
 
 // CPUs this node's (machine's) ranks of `comm` may run on: the union of their affinity

@@ -18,7 +18,7 @@ void agree(MPI_Comm comm, WaitPolicy wait, std::exception_ptr local, const char*
   // costs milliseconds per call when ranks outnumber cores.
   MPI_Request req;
   check_mpi(MPI_Iallreduce(&mine, &first_failed, 1, MPI_INT, MPI_MIN, comm, &req), "MPI_Iallreduce");
-  wait_one(req, wait);
+  wait_collective(req, wait, comm);
   if (local) std::rethrow_exception(local);
   if (first_failed != INT_MAX)
     throw std::runtime_error(

@@ -3,10 +3,13 @@
 #include <algorithm>
 #include <array>
 
+#include <fmt/format.h>
+
 #include "algorithms/check.hpp"
 #include "transports/ipc/common/fuse.hpp"
 #include "transports/mpi/poll.hpp"
 #include "transports/mpi/wait.hpp"
+#include "transports/watchdog.hpp"
 
 namespace cb::ipc {
 namespace {
@@ -31,7 +34,7 @@ std::vector<std::vector<SendDescriptor>> exchange_send_descriptors(const Schedul
   MPI_Request req;
   check_mpi(MPI_Ialltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, comm, &req),
             "MPI_Ialltoall");
-  wait_one(req, wait);
+  wait_collective(req, wait, comm);
   std::vector<std::uint64_t> out, in;
   for (int b = 0; b < p; ++b) {
     send_displs[b] = static_cast<int>(out.size());
@@ -47,7 +50,7 @@ std::vector<std::vector<SendDescriptor>> exchange_send_descriptors(const Schedul
                            in.data(), recv_counts.data(), recv_displs.data(), MPI_UINT64_T, comm,
                            &req),
             "MPI_Ialltoallv");
-  wait_one(req, wait);
+  wait_collective(req, wait, comm);
 
   std::vector<std::vector<SendDescriptor>> from(p);
   for (int a = 0; a < p; ++a)
@@ -181,12 +184,20 @@ void IpcExecutor::receive(CompiledStep& step, std::uint64_t run) {
     }
     return acked == step.groups.size();
   };
-  if (!step.groups.empty()) poll_until(progress, policy_);
+  // The watchdog names the first peer whose data has not arrived.
+  const auto late_peer = [&] {
+    for (const PeerGroup& g : step.groups)
+      if (!ready(g)) return fmt::format("rank {} (its data for this step)", g.peer);
+    return std::string("a peer");
+  };
+  if (!step.groups.empty()) poll_until(progress, policy_, late_peer);
 }
 
 void IpcExecutor::run() {
   const std::uint64_t run = runs_++;
+  long index = 0;
   for (CompiledStep& step : steps_) {
+    note_wait_step("ipc step", index++);
     for (const SendGroup& g : step.sends)
       store_release(mem_.control.ready(g.peer), run * per_run_to_[g.peer] + g.through);
     receive(step, run);
@@ -206,7 +217,8 @@ void IpcExecutor::run() {
     for (const SendGroup& g : step.sends) {
       const std::uint64_t target = run * per_run_to_[g.peer] + g.through;
       const std::uint64_t* ack = mem_.peer_control[g.peer].ack(rank_);
-      poll_until([&] { return load_acquire(ack) >= target; }, policy_);
+      poll_until([&] { return load_acquire(ack) >= target; }, policy_,
+                 [&] { return fmt::format("rank {} (to read this step's data)", g.peer); });
     }
     if (!step.locals.empty()) mover_.complete();
   }

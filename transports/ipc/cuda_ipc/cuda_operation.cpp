@@ -74,7 +74,7 @@ CudaIpcOperation::CudaIpcOperation(const Schedule& s, MPI_Comm comm, WaitPolicy 
   check_mpi(MPI_Iallgather(&mine, sizeof mine, MPI_BYTE, cards.data(), sizeof mine, MPI_BYTE, comm,
                            &req),
             "MPI_Iallgather");
-  wait_one(req, wait);
+  wait_collective(req, wait, comm);
 
   mem_.data = device_data_;
   mem_.control = OwnControl(control_.data(), p);

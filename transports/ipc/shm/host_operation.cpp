@@ -61,7 +61,7 @@ HostIpcOperation::HostIpcOperation(const Schedule& s, MPI_Comm comm, WaitPolicy 
   check_mpi(MPI_Iallgather(&mine, sizeof mine, MPI_BYTE, cards.data(), sizeof mine, MPI_BYTE, comm,
                            &req),
             "MPI_Iallgather");
-  wait_one(req, wait);
+  wait_collective(req, wait, comm);
 
   mem_.data = own_.data() + control_bytes;
   mem_.control = OwnControl(own_.data(), p);

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <sys/mman.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -11,6 +12,7 @@
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -41,27 +43,52 @@ LinkedSlot g_linked[kMaxLinked];
 constexpr int kCleanupSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGABRT, SIGSEGV, SIGBUS};
 struct sigaction g_previous[std::size(kCleanupSignals)];
 
-void unlink_all_linked() {
+}  // namespace
+
+void unlink_linked_segments() {
   for (auto& slot : g_linked)
     if (slot.state.load(std::memory_order_acquire) == kSlotReady) ::unlink(slot.path);
 }
 
-void on_fatal_signal(int sig) {
-  unlink_all_linked();
-  // Restore whatever was installed before us (the default action, or MPI's
-  // handler) and deliver the signal again so the process ends as it would have.
-  for (std::size_t i = 0; i < std::size(kCleanupSignals); ++i)
-    if (kCleanupSignals[i] == sig) ::sigaction(sig, &g_previous[i], nullptr);
-  ::raise(sig);
+namespace {
+
+// A handler installed before ours that returns (the harness records a
+// Ctrl-C and stops at the next configuration) means the process goes on:
+// the name must stay until the peers have mapped it, or they fail setup.
+bool chains_to_handler(const struct sigaction& previous, int sig) {
+  const bool may_continue = sig == SIGINT || sig == SIGTERM || sig == SIGHUP || sig == SIGQUIT;
+  if (!may_continue) return false;
+  if (previous.sa_flags & SA_SIGINFO) return previous.sa_sigaction != nullptr;
+  return previous.sa_handler != SIG_DFL && previous.sa_handler != SIG_IGN;
+}
+
+void on_fatal_signal(int sig, siginfo_t* info, void* context) {
+  for (std::size_t i = 0; i < std::size(kCleanupSignals); ++i) {
+    if (kCleanupSignals[i] != sig) continue;
+    const struct sigaction& previous = g_previous[i];
+    if (chains_to_handler(previous, sig)) {
+      if (previous.sa_flags & SA_SIGINFO)
+        previous.sa_sigaction(sig, info, context);
+      else
+        previous.sa_handler(sig);
+      return;
+    }
+    unlink_linked_segments();
+    // Restore whatever was installed before us (the default action) and
+    // deliver the signal again so the process ends as it would have.
+    ::sigaction(sig, &previous, nullptr);
+    ::raise(sig);
+    return;
+  }
 }
 
 void install_cleanup_handlers() {
-  std::atexit(unlink_all_linked);
+  std::atexit(unlink_linked_segments);
   for (std::size_t i = 0; i < std::size(kCleanupSignals); ++i) {
     struct sigaction action {};
-    action.sa_handler = on_fatal_signal;
+    action.sa_sigaction = on_fatal_signal;
     sigemptyset(&action.sa_mask);
-    action.sa_flags = 0;
+    action.sa_flags = SA_SIGINFO | SA_RESTART;
     ::sigaction(kCleanupSignals[i], &action, &g_previous[i]);
   }
 }
@@ -105,12 +132,26 @@ unsigned long long process_start_ticks(pid_t pid) {
   return 0;
 }
 
+std::uint64_t random_u64() {
+  std::uint64_t v = 0;
+  auto* bytes = reinterpret_cast<unsigned char*>(&v);
+  std::size_t got = 0;
+  while (got < sizeof v) {
+    const ssize_t n = ::getrandom(bytes + got, sizeof v - got, 0);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) throw sys_error("getrandom", "for a segment name");
+    got += static_cast<std::size_t>(n);
+  }
+  return v;
+}
+
+// The last field is random, so another local user cannot create our names in
+// advance and make the run fail (peers learn the names from the setup's
+// exchange of segment cards, never by guessing).
 std::string next_unique_name() {
-  static std::atomic<unsigned> serial{0};
   // Not cached: a forked child must name its segments after itself.
   const pid_t pid = ::getpid();
-  return fmt::format("{}{}-{}-{}", kSegmentPrefix, pid, process_start_ticks(pid),
-                     serial.fetch_add(1));
+  return fmt::format("{}{}-{}-{}", kSegmentPrefix, pid, process_start_ticks(pid), random_u64());
 }
 
 void* map_fd(int fd, std::size_t bytes, int prot, const std::string& name) {
@@ -129,9 +170,14 @@ ShmSegment ShmSegment::create(std::size_t bytes) {
     install_cleanup_handlers();
   });
   ShmSegment seg;
-  seg.name_ = next_unique_name();
   seg.size_ = bytes == 0 ? 1 : bytes;  // mmap refuses length 0
-  const int fd = ::shm_open(("/" + seg.name_).c_str(), O_CREAT | O_EXCL | O_RDWR, 0600);
+  // A name already taken (by chance, or planted) is skipped for a fresh one.
+  int fd = -1;
+  for (int attempt = 0; attempt < 16 && fd < 0; ++attempt) {
+    seg.name_ = next_unique_name();
+    fd = ::shm_open(("/" + seg.name_).c_str(), O_CREAT | O_EXCL | O_RDWR | O_NOFOLLOW, 0600);
+    if (fd < 0 && errno != EEXIST) break;
+  }
   if (fd < 0) throw sys_error("shm_open", "/dev/shm/" + seg.name_);
   // Registered before anything else can fail, so every later error path
   // (and a signal arriving now) removes it.

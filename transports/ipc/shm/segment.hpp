@@ -1,10 +1,12 @@
 // POSIX shared-memory segments with hygiene: unique names, removal on every
 // exit path, and detection of a crashed earlier run's leftovers.
 //
-// Names are "/collbench-<pid>-<starttime>-<serial>": the owner's pid and its
+// Names are "/collbench-<pid>-<starttime>-<random>": the owner's pid and its
 // start time (clock ticks since boot, /proc/<pid>/stat field 22) identify the
-// owning process even after the pid is reused, and the per-process serial
-// makes each name unique. Segments are created with O_EXCL, so a name is never
+// owning process even after the pid is reused, and a random 64-bit number
+// (getrandom) makes each name unique and unpredictable, so another local user
+// cannot block a run by creating its names first. Segments are created with
+// O_EXCL (a taken name is retried with a fresh number), so a name is never
 // reused. A name lives only from create() until the owner calls unlink() (the
 // IPC transport unlinks right after every peer has mapped it); until then it is
 // registered for removal in the destructor, at exit(), and on SIGINT, SIGTERM,
@@ -66,11 +68,15 @@ struct SegmentOwner {
   pid_t pid = 0;
   unsigned long long start_ticks = 0;
 };
-// Parses "collbench-<pid>-<starttime>-<serial>"; false for any other name.
+// Parses "collbench-<pid>-<starttime>-<random>"; false for any other name.
 bool parse_segment_name(const std::string& name, SegmentOwner& owner);
 // Whether the process that created such a name still runs (same pid and same
 // start time, so a reused pid does not count).
 bool owner_alive(const SegmentOwner& owner);
+
+// Unlinks every name still linked (async-signal-safe): the exit and signal
+// paths call it, and so may a program's own abrupt-exit path.
+void unlink_linked_segments();
 
 // Scans `dir` (the shm mount, /dev/shm) for collbench segments whose owner no
 // longer runs, removes them and returns their names; each one is also reported

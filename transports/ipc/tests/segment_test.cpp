@@ -14,6 +14,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <vector>
 #include <algorithm>
 
 #include "transports/ipc/shm/segment.hpp"
@@ -79,6 +80,28 @@ TEST(Segment, NamesAreUniqueAndNeverReused) {
   ShmSegment a = ShmSegment::create(64);
   ShmSegment b = ShmSegment::create(64);
   EXPECT_NE(a.name(), b.name());
+}
+
+// The last field is random (not a serial), so another user cannot create a
+// run's names in advance: consecutive names share nothing predictable.
+TEST(Segment, NamesEndInARandomNumber) {
+  std::vector<unsigned long long> last;
+  std::vector<ShmSegment> segs;
+  for (int i = 0; i < 8; ++i) {
+    segs.push_back(ShmSegment::create(64));
+    const std::string& name = segs.back().name();
+    SegmentOwner owner;
+    ASSERT_TRUE(parse_segment_name(name, owner)) << name;
+    EXPECT_EQ(owner.pid, ::getpid());
+    last.push_back(std::stoull(name.substr(name.rfind('-') + 1)));
+  }
+  int small = 0, consecutive = 0;
+  for (std::size_t i = 0; i < last.size(); ++i) {
+    small += last[i] < (1ull << 32);
+    if (i > 0) consecutive += last[i] == last[i - 1] + 1;
+  }
+  EXPECT_LT(small, 3);  // a serial would be 0, 1, 2, ...
+  EXPECT_EQ(consecutive, 0);
 }
 
 TEST(Segment, ErrorExitRemovesTheName) {
