@@ -53,7 +53,7 @@ struct MapOptions {
   std::string colls = "allreduce";
   std::string algos = "all";
   std::string ranks = "2..1024";
-  SizeFlags sizes{"8", "1G", 2, "0"};
+  SizeFlags sizes{"8", "1G", "2", "0"};
   std::string datatype = "float";
   std::string op = "sum";
   std::string placement = "out";
@@ -201,7 +201,7 @@ void run_map(const MapOptions& o) {
   info.in_place = plan.in_place;
   info.out_of_place = plan.out_of_place;
   const RunOutcome outcome = run_sweep(plan, *self, measurer.get(),
-                                       SweepOutput{o.csv, "", o.resume, o.quiet}, format, info);
+                                       SweepOutput{o.csv, "", o.resume, o.quiet, ""}, format, info);
   if (outcome.signal == 0 && !o.quiet) fmt::print(stderr, "map: wrote {}\n", o.csv);
 }
 

@@ -48,7 +48,7 @@ void run(const RunOptions& options) {
   set_watchdog_rank(w.rank());
   const bool root = w.rank() == 0;
   const Plan plan = make_plan(options, w.size(), w.ranks_on_node(), available_memory_bytes());
-  SweepOutput out{options.csv, options.json, options.resume, options.quiet};
+  SweepOutput out{options.csv, options.json, options.resume, options.quiet, ""};
   if (plan.transport->per_process && w.size() == 1)
     out.notice =
         "collbench: running as a single rank; launch more ranks with "
