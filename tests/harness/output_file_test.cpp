@@ -1,0 +1,111 @@
+// io::OutputFile, the one way collbench writes files: regular files only,
+// never through a link, temporaries removed unless shown, one-line errors.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+#include "algorithms/types.hpp"
+#include "io/output_file.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+class OutputFileTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("collbench-io-" + std::to_string(::getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::size_t entries() const {
+    std::size_t n = 0;
+    for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir_)) ++n;
+    return n;
+  }
+  fs::path dir_;
+};
+
+TEST_F(OutputFileTest, CommitReplacesARegularFileAtomically) {
+  const fs::path target = dir_ / "r.csv";
+  std::ofstream(target) << "old\n";
+  {
+    cb::io::OutputFile f(target.string(), "--csv", true);
+    f.write("new\n");
+    EXPECT_EQ(slurp(target), "old\n");  // untouched until commit
+    f.commit();
+  }
+  EXPECT_EQ(slurp(target), "new\n");
+  EXPECT_EQ(entries(), 1u);
+}
+
+TEST_F(OutputFileTest, ShownFilesStayOnFailureTemporariesDoNot) {
+  const fs::path target = dir_ / "r.csv";
+  {
+    cb::io::OutputFile f(target.string(), "--csv", true);
+    f.write("header\n");
+    f.show_as(".partial");
+    f.write("row\n");
+  }  // no commit: an exception unwound past it
+  EXPECT_EQ(slurp(dir_ / "r.csv.partial"), "header\nrow\n");
+  fs::remove(dir_ / "r.csv.partial");
+  { cb::io::OutputFile f(target.string(), "--csv", true); }
+  { cb::io::OutputFile f(target.string(), "--json", false); }
+  EXPECT_EQ(entries(), 0u);
+}
+
+TEST_F(OutputFileTest, RefusesWhatIsNotARegularFile) {
+  fs::create_directories(dir_ / "d");
+  EXPECT_THROW(cb::io::check_output_path((dir_ / "d").string(), "--csv"), cb::UsageError);
+  EXPECT_THROW(cb::io::check_output_path("/dev/null", "--csv"), cb::UsageError);
+  EXPECT_THROW(cb::io::check_output_path("", "--csv"), cb::UsageError);
+  EXPECT_THROW(cb::io::check_output_path((dir_ / "no/such.csv").string(), "--csv"),
+               cb::UsageError);
+  EXPECT_NO_THROW(cb::io::check_output_path("-", "--csv"));
+  EXPECT_NO_THROW(cb::io::check_output_path((dir_ / "new.csv").string(), "--csv"));
+  // A link at the name the file is shown under is never replaced or followed.
+  std::ofstream(dir_ / "victim") << "keep\n";
+  fs::create_symlink(dir_ / "victim", dir_ / "r.csv.partial");
+  {
+    cb::io::OutputFile f((dir_ / "r.csv").string(), "--csv", true);
+    EXPECT_THROW(f.show_as(".partial"), cb::io::WriteError);
+  }
+  EXPECT_EQ(slurp(dir_ / "victim"), "keep\n");
+  EXPECT_TRUE(fs::is_symlink(dir_ / "r.csv.partial"));
+  EXPECT_EQ(entries(), 3u);  // d, victim, the link: the temporary is gone
+}
+
+TEST_F(OutputFileTest, WriteErrorsAreOneLineNamingTheFile) {
+  // After keep() the descriptor is closed, so a further write fails (EBADF),
+  // which stands in for ENOSPC here (the fault suite fills a real tmpfs).
+  cb::io::OutputFile f((dir_ / "r.csv").string(), "--csv", true);
+  f.write("x\n");
+  f.show_as(".partial");
+  f.keep();
+  try {
+    f.write("y\n");
+    FAIL() << "writing a closed file succeeded";
+  } catch (const cb::io::WriteError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("r.csv.partial"), std::string::npos) << what;
+    EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+  }
+}
+
+}  // namespace
