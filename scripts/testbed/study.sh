@@ -10,7 +10,7 @@
 # exits 0. Finished settings (OUTDIR/<setting>/fit/fit.csv) are kept and
 # skipped on a rerun; an interrupted sweep resumes.
 #
-# Budget (2 cores; measured 13 min 43 s, README.md here): sizes 16 B..1 MiB (x4), 5 timed
+# Budget (2 cores; measured 13 min 32 s, README.md here): sizes 16 B..1 MiB (x4), 5 timed
 # iterations + 1 warm-up per configuration. Every algorithm at 16 MiB over
 # 100 Mbit/s would take 275 s for a single iteration of the sweep (simulator
 # estimate), so the full 8 B..16 MiB range is left to a manual run.
