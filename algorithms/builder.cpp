@@ -46,11 +46,6 @@ std::uint64_t ScheduleBuilder::step() {
   return index;
 }
 
-std::uint64_t ScheduleBuilder::current_step() const {
-  CB_CHECK(next_step_ > 0, "no step started");
-  return next_step_ - 1;
-}
-
 Step* ScheduleBuilder::current() {
   CB_CHECK(next_step_ > 0, "{}: op added before the first step()", sched_.algorithm);
   const std::uint64_t index = next_step_ - 1;

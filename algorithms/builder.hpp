@@ -34,8 +34,6 @@ class ScheduleBuilder {
 
   // Starts the next step (round); returns its index.
   std::uint64_t step();
-  // Index of the current step; only valid after the first step().
-  std::uint64_t current_step() const;
 
   void send(int peer, Region src);
   void recv(int peer, Region dst);         // dst = message

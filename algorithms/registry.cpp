@@ -7,16 +7,42 @@
 
 #include "algorithms/check.hpp"
 
+#include "algorithms/algorithm.hpp"
+
+// The generators and cost functions the table names (algorithm.hpp).
+#define CB_ALGORITHM(coll, name, segmented, mpich, pow2, summary) \
+  namespace cb::coll {                                              \
+  void name(const CollParams&, ScheduleBuilder&);                   \
+  Cost name##_cost(const CollParams&);                              \
+  }
+#include "algorithms/registry_table.inc"
+#undef CB_ALGORITHM
+
 namespace cb {
 
+namespace {
+
+constexpr AlgorithmEntry kTable[] = {
+#define CB_ALGORITHM(coll, name, segmented, mpich, pow2, summary) \
+  {Collective::coll, #name, summary, coll::name, coll::name##_cost, segmented, mpich, pow2},
+#include "algorithms/registry_table.inc"
+#undef CB_ALGORITHM
+};
+
+}  // namespace
+
+std::span<const AlgorithmEntry> algorithm_table() { return kTable; }
+
 std::span<const AlgorithmEntry> algorithms_for(Collective coll) {
-  switch (coll) {
-    case Collective::allreduce: return allreduce_algorithms();
-    case Collective::reduce_scatter: return reduce_scatter_algorithms();
-    case Collective::allgather: return allgather_algorithms();
-    case Collective::alltoall: return alltoall_algorithms();
-  }
-  throw std::logic_error("bad Collective");
+  // Rows are grouped by collective: the rows of `coll` are one run.
+  const auto first = std::find_if(std::begin(kTable), std::end(kTable),
+                                  [coll](const AlgorithmEntry& e) { return e.coll == coll; });
+  const auto last = std::find_if(first, std::end(kTable),
+                                 [coll](const AlgorithmEntry& e) { return e.coll != coll; });
+  CB_CHECK(std::none_of(last, std::end(kTable),
+                        [coll](const AlgorithmEntry& e) { return e.coll == coll; }),
+           "registry_table.inc: the rows of {} are not together", to_string(coll));
+  return {first, last};
 }
 
 std::vector<const AlgorithmEntry*> all_algorithms() {
@@ -32,6 +58,19 @@ std::vector<std::string_view> all_algorithm_names() {
     if (std::find(names.begin(), names.end(), e->name) == names.end())
       names.push_back(e->name);
   return names;
+}
+
+std::string segmented_algorithm_names(std::string_view separator) {
+  std::vector<std::string_view> names;
+  for (const AlgorithmEntry& e : kTable)
+    if (e.segmented && std::find(names.begin(), names.end(), e.name) == names.end())
+      names.push_back(e.name);
+  std::string out;
+  for (std::string_view n : names) {
+    if (!out.empty()) out += separator;
+    out += n;
+  }
+  return out;
 }
 
 const AlgorithmEntry& find_algorithm(Collective coll, std::string_view name) {

@@ -2,8 +2,9 @@
 // their schedules and what they cost in closed form. The key "allreduce/ring"
 // is also the CLI value (--coll allreduce --algo ring) and the CSV columns.
 //
-// Adding an algorithm = one file in algorithms/<collective>/ plus one line in
-// that collective's index.cpp; tests, CLI, simulator and models pick it up.
+// Adding an algorithm = one file algorithms/<collective>/<name>.cpp plus one
+// row in registry_table.inc (see algorithms/README.md for the exact diff);
+// meson, tests, CLI, simulator, models and the MPICH export pick it up.
 #pragma once
 
 #include <cstdint>
@@ -30,19 +31,22 @@ struct AlgorithmEntry {
   GenerateFn generate;
   CostFn cost;
   bool segmented = false;  // honours CollParams::segment_bytes
+  // MPICH's same algorithm: the MPIR_CVAR_<COLL>_INTRA_ALGORITHM value ("" =
+  // none) and whether MPICH's version needs a power-of-two communicator.
+  std::string_view mpich;
+  bool mpich_pow2_only = false;
 };
 
-// Per-collective tables, defined in algorithms/<collective>/index.cpp.
-std::span<const AlgorithmEntry> allreduce_algorithms();
-std::span<const AlgorithmEntry> reduce_scatter_algorithms();
-std::span<const AlgorithmEntry> allgather_algorithms();
-std::span<const AlgorithmEntry> alltoall_algorithms();
-
+// Every row of registry_table.inc, collective by collective.
+std::span<const AlgorithmEntry> algorithm_table();
+// The rows of one collective.
 std::span<const AlgorithmEntry> algorithms_for(Collective coll);
 // Every entry, collective by collective.
 std::vector<const AlgorithmEntry*> all_algorithms();
 // Distinct algorithm names over all collectives, in first-seen order.
 std::vector<std::string_view> all_algorithm_names();
+// Distinct names of the algorithms that honour --segment ("ring/tree/dbtree").
+std::string segmented_algorithm_names(std::string_view separator = "/");
 
 // Throws UsageError naming the bad value and listing the algorithms that exist
 // for `coll` when the pair is undefined.

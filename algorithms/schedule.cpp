@@ -1,40 +1,26 @@
 #include "algorithms/schedule.hpp"
 
-#include <stdexcept>
+#include <algorithm>
 
 #include "algorithms/check.hpp"
+#include "algorithms/collective.hpp"
 
 namespace cb {
 
 std::size_t input_count(Collective coll, int p, std::size_t count) {
-  switch (coll) {
-    case Collective::allreduce:
-    case Collective::allgather: return count;
-    case Collective::reduce_scatter:
-    case Collective::alltoall: return count * static_cast<std::size_t>(p);
-  }
-  throw std::logic_error("bad Collective");
+  return collective_spec(coll).input_per_rank ? count * static_cast<std::size_t>(p) : count;
 }
 
 std::size_t output_count(Collective coll, int p, std::size_t count) {
-  switch (coll) {
-    case Collective::allreduce:
-    case Collective::reduce_scatter: return count;
-    case Collective::allgather:
-    case Collective::alltoall: return count * static_cast<std::size_t>(p);
-  }
-  throw std::logic_error("bad Collective");
+  return collective_spec(coll).output_per_rank ? count * static_cast<std::size_t>(p) : count;
 }
 
 InPlaceLayout in_place_layout(Collective coll, int p, int rank, std::size_t count) {
+  const CollectiveSpec& spec = collective_spec(coll);
   const std::size_t block = count * static_cast<std::size_t>(rank);
-  switch (coll) {
-    case Collective::allreduce: return {count, 0, 0};
-    case Collective::reduce_scatter: return {count * static_cast<std::size_t>(p), 0, block};
-    case Collective::allgather: return {count * static_cast<std::size_t>(p), block, 0};
-    case Collective::alltoall: return {count * static_cast<std::size_t>(p), 0, 0};
-  }
-  throw std::logic_error("bad Collective");
+  return {std::max(input_count(coll, p, count), output_count(coll, p, count)),
+          spec.in_place_input_at_own_block ? block : 0,
+          spec.in_place_output_at_own_block ? block : 0};
 }
 
 std::size_t Schedule::input_count() const { return cb::input_count(coll, p, count); }

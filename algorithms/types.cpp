@@ -1,5 +1,7 @@
 #include "algorithms/types.hpp"
 
+#include "algorithms/collective.hpp"
+
 #include <fmt/format.h>
 
 #include <array>
@@ -25,15 +27,7 @@ E parse_named(std::string_view what, std::string_view name,
 
 }  // namespace
 
-std::string_view to_string(Collective c) {
-  switch (c) {
-    case Collective::allreduce: return "allreduce";
-    case Collective::reduce_scatter: return "reduce_scatter";
-    case Collective::allgather: return "allgather";
-    case Collective::alltoall: return "alltoall";
-  }
-  throw std::logic_error("bad Collective");
-}
+std::string_view to_string(Collective c) { return collective_spec(c).name; }
 
 std::string_view to_string(DataType t) {
   switch (t) {
@@ -124,8 +118,6 @@ bool is_floating(DataType t) {
          t == DataType::fp64;
 }
 
-bool is_reducing(Collective c) {
-  return c == Collective::allreduce || c == Collective::reduce_scatter;
-}
+bool is_reducing(Collective c) { return collective_spec(c).reducing; }
 
 }  // namespace cb

@@ -7,7 +7,7 @@
 // Non-negative, relatively weighted and robust (robust_fit.hpp), with
 // percentile bootstrap intervals.
 //
-// Identification (cost-models.md, fitting notes): within one algorithm C/B is
+// Identification (algorithms/README.md, fitting notes): within one algorithm C/B is
 // fixed, so beta and gamma are told apart by the collectives without a
 // reduction (allgather, alltoall: C = 0) and by algorithms with different C/B
 // ratios. A parameter whose column is zero in every row (e.g. gamma when only

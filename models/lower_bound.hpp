@@ -1,5 +1,5 @@
 // Lower bounds on any algorithm's cost (Chan et al. 2007; see
-// /work/shared/reference/cost-models.md), as Cost coefficients so they
+// algorithms/README.md), as Cost coefficients so they
 // price with the same ModelParams as the algorithms. Each term bounds
 // separately; together they bound T from below for every algorithm under
 // the single-port, full-duplex model.

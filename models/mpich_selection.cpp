@@ -3,8 +3,10 @@
 #include <fmt/format.h>
 
 #include <map>
+#include <nlohmann/json.hpp>
 
 #include "algorithms/check.hpp"
+#include "algorithms/collective.hpp"
 #include "algorithms/registry.hpp"
 #include "models/predict.hpp"
 
@@ -13,23 +15,10 @@ namespace cb::models {
 using Json = nlohmann::ordered_json;
 
 std::string mpich_algorithm(Collective coll, std::string_view algorithm) {
-  static const std::map<std::pair<Collective, std::string_view>, std::string> table = {
-      {{Collective::allreduce, "butterfly"}, "MPIR_Allreduce_intra_recursive_doubling"},
-      {{Collective::allreduce, "rhd"}, "MPIR_Allreduce_intra_reduce_scatter_allgather"},
-      {{Collective::reduce_scatter, "pairwise"}, "MPIR_Reduce_scatter_block_intra_pairwise"},
-      {{Collective::reduce_scatter, "rhd"}, "MPIR_Reduce_scatter_block_intra_recursive_halving"},
-      {{Collective::reduce_scatter, "butterfly"},
-       "MPIR_Reduce_scatter_block_intra_recursive_doubling"},
-      {{Collective::allgather, "ring"}, "MPIR_Allgather_intra_ring"},
-      {{Collective::allgather, "bruck"}, "MPIR_Allgather_intra_brucks"},
-      {{Collective::allgather, "rhd"}, "MPIR_Allgather_intra_recursive_doubling"},
-      {{Collective::allgather, "butterfly"}, "MPIR_Allgather_intra_recursive_doubling"},
-      {{Collective::alltoall, "pairwise"}, "MPIR_Alltoall_intra_pairwise"},
-      {{Collective::alltoall, "bruck"}, "MPIR_Alltoall_intra_brucks"},
-      {{Collective::alltoall, "naive"}, "MPIR_Alltoall_intra_scattered"},
-  };
-  const auto it = table.find({coll, algorithm});
-  return it == table.end() ? std::string() : it->second;
+  for (const AlgorithmEntry& e : algorithms_for(coll))
+    if (e.name == algorithm && !e.mpich.empty())
+      return fmt::format("MPIR_{}_intra_{}", collective_spec(coll).mpich_name, e.mpich);
+  return {};
 }
 
 namespace {
@@ -53,7 +42,7 @@ Json choice(Collective coll, std::string_view ours) {
 }
 
 bool needs_pow2(Collective coll, std::string_view ours) {
-  return coll == Collective::allgather && (ours == "rhd" || ours == "butterfly");
+  return find_algorithm(coll, ours).mpich_pow2_only;
 }
 
 // Size buckets at one comm size: runs of the same predicted best candidate.

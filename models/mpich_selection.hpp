@@ -40,7 +40,7 @@
 // i.e. collbench's S except for alltoall (S / p).
 #pragma once
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include <string>
 #include <vector>

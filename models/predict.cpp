@@ -4,15 +4,16 @@
 #include <cmath>
 
 #include "algorithms/check.hpp"
+#include "algorithms/collective.hpp"
 #include "models/lower_bound.hpp"
 
 namespace cb::models {
 
 namespace {
-// Bytes of S per unit of count: S = count * elem (allreduce) or count * elem * p.
+// Bytes of S per unit of count (collective.hpp's size_per_rank).
 std::uint64_t bytes_per_count(Collective coll, int p, DataType dtype) {
   const std::uint64_t elem = element_size(dtype);
-  return coll == Collective::allreduce ? elem : elem * static_cast<std::uint64_t>(p);
+  return collective_spec(coll).size_per_rank ? elem * static_cast<std::uint64_t>(p) : elem;
 }
 }  // namespace
 

@@ -1,4 +1,4 @@
-// Reader of the results CSV (/tmp/team/CSV.md, written by `collbench run`),
+// Reader of the results CSV (harness/report/CSV.md, written by `collbench run`),
 // validated up front so a fit either sees clean data or writes nothing.
 //
 // Every problem is a cb::UsageError of one line naming the file, the row (its

@@ -12,10 +12,10 @@
 // Cost (L = ceil(log2 p), n = count = elements per block, s = element size):
 //   Cost = L·α + (p-1)·n·s·β
 // (round k moves min(2^k, p - 2^k) blocks, p - 1 in all for any p), as in
-// cost-models.md; the final rotation is a local copy and not costed.
+// algorithms/README.md; the final rotation is a local copy and not costed.
 #include <algorithm>
 
-#include "algorithms/allgather/allgather.hpp"
+#include "algorithms/algorithm.hpp"
 #include "algorithms/common/in_place.hpp"
 #include "algorithms/common/partition.hpp"
 

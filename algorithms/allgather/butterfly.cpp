@@ -18,7 +18,7 @@
 // table's lg p·α + (p-1)/p·nβ. If p is not a power of two add
 // 2·alpha + (c + n)·beta for the fold (one block) and unfold (everything).
 // p = 1: a local copy (none in place).
-#include "algorithms/allgather/allgather.hpp"
+#include "algorithms/algorithm.hpp"
 #include "algorithms/common/cost_sum.hpp"
 #include "algorithms/common/pow2_fold.hpp"
 #include "algorithms/common/recursive_phases.hpp"

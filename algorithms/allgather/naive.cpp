@@ -6,10 +6,10 @@
 //
 // Cost (n = count = elements per block, s = element size):
 //   Cost = (p-1)·α + (p-1)·n·s·β
-// i.e. cost-models.md's direct row, (p-1)/p of the p·n-element output for β,
+// i.e. algorithms/README.md's direct row, (p-1)/p of the p·n-element output for β,
 // except α: the one round posts p-1 messages and the convention counts them
 // all; 0 for p = 1.
-#include "algorithms/allgather/allgather.hpp"
+#include "algorithms/algorithm.hpp"
 #include "algorithms/common/in_place.hpp"
 
 namespace cb::allgather {

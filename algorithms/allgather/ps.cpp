@@ -8,8 +8,8 @@
 // Cost (n = count = elements per block, s = element size):
 //   Cost = 2(p-1)·α + (p-1)(p+1)·n·s·β
 // (round 1: the root receives p-1 blocks; round 2: it sends p-1 vectors of
-// p·n). Not in cost-models.md's table; 0 for p = 1.
-#include "algorithms/allgather/allgather.hpp"
+// p·n). Not in algorithms/README.md's table; 0 for p = 1.
+#include "algorithms/algorithm.hpp"
 #include "algorithms/common/in_place.hpp"
 
 namespace cb::allgather {

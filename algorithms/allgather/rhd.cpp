@@ -15,7 +15,7 @@
 // table's lg p·α + (p-1)/p·nβ); if p is not a power of two add
 // 2·alpha + (c + n)·beta for the fold (one block) and unfold (everything).
 // p = 1: a local copy (none in place).
-#include "algorithms/allgather/allgather.hpp"
+#include "algorithms/algorithm.hpp"
 #include "algorithms/common/cost_sum.hpp"
 #include "algorithms/common/in_place.hpp"
 #include "algorithms/common/pow2_fold.hpp"

@@ -10,7 +10,7 @@
 // per segment (pipeline.hpp); with n = p·c this is the table's
 // (p-1)α + (p-1)/p·nβ.
 // p = 1: a local copy (none in place).
-#include "algorithms/allgather/allgather.hpp"
+#include "algorithms/algorithm.hpp"
 #include "algorithms/common/ring_phases.hpp"
 
 namespace cb::allgather {

@@ -15,14 +15,14 @@
 //   C = 1:  Cost = 2L·α + (p - 1 + L·p)·n·s·β
 //           (gather: min(2^k, p - 2^k) blocks at level k, p - 1 in all for any
 //           p; broadcast: the whole p·n in each of its L rounds). Not in
-//           cost-models.md's table (binomial gather + binomial broadcast).
+//           algorithms/README.md's table (binomial gather + binomial broadcast).
 //   C > 1:  the gather's L rounds above, plus the L + C - 1 pipelined
 //           broadcast rounds summed round by round (chunk c = partition block
 //           c of p·n into C). tree_cost() tallies one rank per (level,
 //           #children, subtree size).
 #include <tuple>
 
-#include "algorithms/allgather/allgather.hpp"
+#include "algorithms/algorithm.hpp"
 #include "algorithms/common/binomial_tree.hpp"
 #include "algorithms/common/in_place.hpp"
 #include "algorithms/common/round_cost.hpp"

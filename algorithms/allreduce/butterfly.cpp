@@ -12,7 +12,7 @@
 // Cost = l·alpha + l·n·beta + l·n·gamma for powers of two, else
 // (l+2)·alpha + (l+2)·n·beta + (l+1)·n·gamma (n = vector bytes): the table.
 // p = 1: a local copy (none in place).
-#include "algorithms/allreduce/allreduce.hpp"
+#include "algorithms/algorithm.hpp"
 #include "algorithms/common/cost_sum.hpp"
 #include "algorithms/common/messages.hpp"
 #include "algorithms/common/pow2_fold.hpp"

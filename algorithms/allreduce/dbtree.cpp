@@ -35,7 +35,7 @@
 #include <array>
 #include <cstdint>
 
-#include "algorithms/allreduce/allreduce.hpp"
+#include "algorithms/algorithm.hpp"
 #include "algorithms/common/double_binary_tree.hpp"
 #include "algorithms/common/in_place.hpp"
 #include "algorithms/common/pipeline.hpp"

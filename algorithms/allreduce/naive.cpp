@@ -9,9 +9,9 @@
 //
 // Cost (n = count, s = element size): p-1 messages per rank in one round,
 //   Cost = (p-1)·α + (p-1)·n·s·β + (p-1)·n·s·γ
-// as in cost-models.md (the round's α counts every posted message, so the
+// as in algorithms/README.md (the round's α counts every posted message, so the
 // one round costs p-1 α); 0 for p = 1.
-#include "algorithms/allreduce/allreduce.hpp"
+#include "algorithms/algorithm.hpp"
 
 namespace cb::allreduce {
 

@@ -8,8 +8,8 @@
 //
 // Cost (n = count, s = element size):
 //   Cost = 2(p-1)·α + 2(p-1)·n·s·β + (p-1)·n·s·γ
-// as in cost-models.md (all at the root); 0 for p = 1.
-#include "algorithms/allreduce/allreduce.hpp"
+// as in algorithms/README.md (all at the root); 0 for p = 1.
+#include "algorithms/algorithm.hpp"
 
 namespace cb::allreduce {
 

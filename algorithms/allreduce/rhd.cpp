@@ -14,7 +14,7 @@
 // (fold and unfold of the whole vector). This is the table's
 // (2l+2)α + (2(p'-1)/p' + 2)nβ + (1 + (p'-1)/p')nγ.
 // p = 1: a local copy (none in place).
-#include "algorithms/allreduce/allreduce.hpp"
+#include "algorithms/algorithm.hpp"
 #include "algorithms/common/cost_sum.hpp"
 #include "algorithms/common/pow2_fold.hpp"
 #include "algorithms/common/recursive_phases.hpp"

@@ -12,7 +12,7 @@
 // per segment (pipeline.hpp). For p dividing n this is the table's
 // 2(p-1)α + 2(p-1)/p·nβ + (p-1)/p·nγ; uneven splits pay for the largest block.
 // p = 1: a local copy (none in place).
-#include "algorithms/allreduce/allreduce.hpp"
+#include "algorithms/algorithm.hpp"
 #include "algorithms/common/cost_sum.hpp"
 #include "algorithms/common/ring_phases.hpp"
 

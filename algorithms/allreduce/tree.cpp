@@ -13,7 +13,7 @@
 // (a local step, as MPICH does) so every message is reduced straight into it.
 //
 // Cost (L = ceil(log2 p), n = count, s = element size):
-//   C = 1:  Cost = 2L·α + 2L·n·s·β + L·n·s·γ   (the cost-models.md row)
+//   C = 1:  Cost = 2L·α + 2L·n·s·β + L·n·s·γ   (the algorithms/README.md row)
 //   C > 1:  Cost = sum over the 2L + C - 1 rounds of the per-round maxima of
 //           the Cost convention, with chunk c = partition block c of n into C
 //           (a rank may post up to one message per tree level in a round, so
@@ -22,7 +22,7 @@
 //           maxima: exact, and O(p + L^3·(2L+C)) work.
 #include <utility>
 
-#include "algorithms/allreduce/allreduce.hpp"
+#include "algorithms/algorithm.hpp"
 #include "algorithms/common/binomial_tree.hpp"
 #include "algorithms/common/in_place.hpp"
 #include "algorithms/common/round_cost.hpp"

@@ -13,11 +13,11 @@
 // Cost (L = ceil(log2 p), n = count = elements per block, s = element size,
 // m_k = #{i in [0, p) : bit k of i is set}):
 //   Cost = L·α + (sum over k < L of m_k)·n·s·β
-// as in cost-models.md ((1/p)·Σ_k m_k of the p·n elements each rank sends;
+// as in algorithms/README.md ((1/p)·Σ_k m_k of the p·n elements each rank sends;
 // about L/2 for large p); rotations and packing are local and not costed.
 #include <algorithm>
 
-#include "algorithms/alltoall/alltoall.hpp"
+#include "algorithms/algorithm.hpp"
 #include "algorithms/common/in_place.hpp"
 #include "algorithms/common/partition.hpp"
 

@@ -27,7 +27,7 @@
 // p = 1: a local copy (none in place).
 #include <algorithm>
 
-#include "algorithms/alltoall/alltoall.hpp"
+#include "algorithms/algorithm.hpp"
 #include "algorithms/common/cost_sum.hpp"
 #include "algorithms/common/in_place.hpp"
 #include "algorithms/common/messages.hpp"

@@ -9,9 +9,9 @@
 //
 // Cost (n = count = elements per block, s = element size):
 //   Cost = (p-1)·α + (p-1)·n·s·β
-// as in cost-models.md ((p-1)/p of the p·n elements each rank sends; the one
+// as in algorithms/README.md ((p-1)/p of the p·n elements each rank sends; the one
 // round posts p-1 messages and the convention counts them all); 0 for p = 1.
-#include "algorithms/alltoall/alltoall.hpp"
+#include "algorithms/algorithm.hpp"
 #include "algorithms/common/in_place.hpp"
 
 namespace cb::alltoall {

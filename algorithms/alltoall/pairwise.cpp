@@ -10,8 +10,8 @@
 //
 // Cost (n = count = elements per block, s = element size):
 //   Cost = (p-1)·α + (p-1)·n·s·β
-// as in cost-models.md; 0 for p = 1.
-#include "algorithms/alltoall/alltoall.hpp"
+// as in algorithms/README.md; 0 for p = 1.
+#include "algorithms/algorithm.hpp"
 #include "algorithms/common/in_place.hpp"
 #include "algorithms/common/partition.hpp"
 

@@ -13,8 +13,8 @@
 //
 // Cost (n = count = elements per block, s = element size):
 //   Cost = 2(p-1)·α + 2(p-1)·p·n·s·β
-// Not in cost-models.md's table; 0 for p = 1.
-#include "algorithms/alltoall/alltoall.hpp"
+// Not in algorithms/README.md's table; 0 for p = 1.
+#include "algorithms/algorithm.hpp"
 #include "algorithms/common/in_place.hpp"
 
 namespace cb::alltoall {

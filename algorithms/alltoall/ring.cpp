@@ -14,7 +14,7 @@
 // segment_bytes / element size) elements per segment (pipeline.hpp);
 // with n = p·c that is the table's (p-1)α + (p-1)/2·nβ.
 // p = 1: a local copy (none in place).
-#include "algorithms/alltoall/alltoall.hpp"
+#include "algorithms/algorithm.hpp"
 #include "algorithms/common/in_place.hpp"
 #include "algorithms/common/messages.hpp"
 #include "algorithms/common/pipeline.hpp"

@@ -34,7 +34,7 @@
 #include "algorithms/common/cost_sum.hpp"
 #include "algorithms/common/messages.hpp"
 #include "algorithms/common/pow2_fold.hpp"
-#include "algorithms/reduce_scatter/reduce_scatter.hpp"
+#include "algorithms/algorithm.hpp"
 
 namespace cb::reduce_scatter {
 namespace {

@@ -7,11 +7,11 @@
 //
 // Cost (n = count = elements per block, s = element size):
 //   Cost = (p-1)·α + (p-1)·n·s·β + (p-1)·n·s·γ
-// i.e. cost-models.md's direct row, (p-1)/p of the p·n-element input for β
+// i.e. algorithms/README.md's direct row, (p-1)/p of the p·n-element input for β
 // and γ, except α: the one round posts p-1 messages and the convention counts
 // them all; 0 for p = 1.
 #include "algorithms/common/in_place.hpp"
-#include "algorithms/reduce_scatter/reduce_scatter.hpp"
+#include "algorithms/algorithm.hpp"
 
 namespace cb::reduce_scatter {
 

@@ -9,9 +9,9 @@
 //
 // Cost (n = count = elements per block, s = element size):
 //   Cost = (p-1)·α + (p-1)·n·s·β + (p-1)·n·s·γ
-// as in cost-models.md ((p-1)/p of the p·n-element input); 0 for p = 1.
+// as in algorithms/README.md ((p-1)/p of the p·n-element input); 0 for p = 1.
 #include "algorithms/common/in_place.hpp"
-#include "algorithms/reduce_scatter/reduce_scatter.hpp"
+#include "algorithms/algorithm.hpp"
 
 namespace cb::reduce_scatter {
 

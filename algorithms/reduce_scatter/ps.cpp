@@ -9,9 +9,9 @@
 // Cost (n = count = elements per block, s = element size):
 //   Cost = 2(p-1)·α + (p-1)(p+1)·n·s·β + (p-1)·p·n·s·γ
 // (round 1: the root receives p-1 vectors of p·n; round 2: it sends p-1
-// blocks of n). Not in cost-models.md's table; 0 for p = 1.
+// blocks of n). Not in algorithms/README.md's table; 0 for p = 1.
 #include "algorithms/common/in_place.hpp"
-#include "algorithms/reduce_scatter/reduce_scatter.hpp"
+#include "algorithms/algorithm.hpp"
 
 namespace cb::reduce_scatter {
 

@@ -21,7 +21,7 @@
 #include "algorithms/common/cost_sum.hpp"
 #include "algorithms/common/pow2_fold.hpp"
 #include "algorithms/common/recursive_phases.hpp"
-#include "algorithms/reduce_scatter/reduce_scatter.hpp"
+#include "algorithms/algorithm.hpp"
 
 namespace cb::reduce_scatter {
 void rhd(const CollParams& params, ScheduleBuilder& b) {

@@ -14,7 +14,7 @@
 // this is the table's (p-1)α + (p-1)/p·n(β+γ).
 // p = 1: a local copy (none in place).
 #include "algorithms/common/ring_phases.hpp"
-#include "algorithms/reduce_scatter/reduce_scatter.hpp"
+#include "algorithms/algorithm.hpp"
 
 namespace cb::reduce_scatter {
 

@@ -24,7 +24,7 @@
 #include "algorithms/common/binomial_tree.hpp"
 #include "algorithms/common/in_place.hpp"
 #include "algorithms/common/round_cost.hpp"
-#include "algorithms/reduce_scatter/reduce_scatter.hpp"
+#include "algorithms/algorithm.hpp"
 
 namespace cb::reduce_scatter {
 namespace {

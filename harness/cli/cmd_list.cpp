@@ -32,7 +32,11 @@ void print_matrix() {
   }
   fmt::print("\n");
   for (const AlgorithmEntry* e : all_algorithms())
-    fmt::print("  {}/{}: {}\n", to_string(e->coll), e->name, e->summary);
+    fmt::print("  {}/{}: {}{}{}\n", to_string(e->coll), e->name, e->summary,
+               e->segmented ? " [--segment]" : "",
+               e->mpich.empty() ? ""
+                                : fmt::format(" [MPICH: {}{}]", e->mpich,
+                                              e->mpich_pow2_only ? ", powers of two" : ""));
 }
 
 void print_transports() {

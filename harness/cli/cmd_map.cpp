@@ -221,7 +221,9 @@ void add_map_command(CLI::App& app) {
   cmd->add_option("-d,--datatype", o.datatype, "One datatype")->capture_default_str();
   cmd->add_option("-o,--op", o.op, "One reduction op")->capture_default_str();
   cmd->add_option("--placement", o.placement, "in or out")->capture_default_str();
-  cmd->add_option("--segment", o.segment, "Pipelining segment in bytes (0 = algorithm default)")
+  cmd->add_option("--segment", o.segment,
+                  fmt::format("Pipelining segment in bytes for {} (0 = algorithm default)",
+                              segmented_algorithm_names()))
       ->capture_default_str();
   cmd->add_option("--csv", o.csv, "CSV file to write (streamed via FILE.partial)")
       ->capture_default_str();

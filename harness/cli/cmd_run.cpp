@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "algorithms/registry.hpp"
 #include "harness/runtime/backend.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/sweep/interrupt.hpp"
@@ -117,7 +118,8 @@ void add_run_command(CLI::App& app) {
                   "ranks outnumber cores)")
       ->capture_default_str();
   cmd->add_option("--segment", o.segment,
-                  "Pipelining segment in bytes for ring/tree/dbtree (0 = algorithm default)")
+                  fmt::format("Pipelining segment in bytes for {} (0 = algorithm default)",
+                              segmented_algorithm_names()))
       ->capture_default_str();
   CLI::Option* csv = cmd->add_option(
       "--csv", o.csv,

@@ -2,11 +2,13 @@
 
 #include <fmt/format.h>
 
+#include "algorithms/collective.hpp"
+
 namespace cb {
 
 double busbw_factor(Collective coll, int p) {
   const double dp = p;
-  return coll == Collective::allreduce ? 2 * (dp - 1) / dp : (dp - 1) / dp;
+  return collective_spec(coll).busbw_steps * (dp - 1) / dp;
 }
 
 Row make_row(const Case& c, const Measurement& m) {

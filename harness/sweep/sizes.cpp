@@ -7,6 +7,8 @@
 #include <limits>
 #include <string>
 
+#include "algorithms/collective.hpp"
+
 namespace cb {
 
 std::size_t parse_bytes(std::string_view text, std::string_view flag) {
@@ -74,13 +76,13 @@ std::vector<std::size_t> size_sweep(std::size_t begin, std::size_t end, std::siz
 
 std::size_t count_for_bytes(Collective coll, DataType dtype, int p, std::size_t bytes) {
   std::size_t unit = element_size(dtype);
-  if (coll != Collective::allreduce) unit *= static_cast<std::size_t>(p);
+  if (collective_spec(coll).size_per_rank) unit *= static_cast<std::size_t>(p);
   return bytes / unit;
 }
 
 std::size_t bytes_for_count(Collective coll, DataType dtype, int p, std::size_t count) {
   std::size_t unit = element_size(dtype);
-  if (coll != Collective::allreduce) unit *= static_cast<std::size_t>(p);
+  if (collective_spec(coll).size_per_rank) unit *= static_cast<std::size_t>(p);
   return count * unit;
 }
 

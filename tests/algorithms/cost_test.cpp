@@ -108,7 +108,7 @@ int clg(int p) { return p <= 1 ? 0 : std::bit_width(static_cast<unsigned>(p - 1)
 bool pow2(int p) { return std::has_single_bit(static_cast<unsigned>(p)); }
 
 // The structure of the real algorithm, from the cost table in
-// shared/reference/cost-models.md and the issue. A field that is empty is
+// algorithms/README.md and the issue. A field that is empty is
 // not checked for that algorithm. Volumes use count = p * 16 elements (every
 // block non-empty, divisible by p) and one pipeline segment.
 struct Shape {

@@ -151,7 +151,7 @@ Cost no_cost(const CollParams&) { return {}; }
 
 TEST(RunCase, CatchesWrongResultsAndInvalidSchedules) {
   const AlgorithmEntry wrong{Collective::allreduce, "copy_only", "wrong on purpose",
-                             local_copy_only, no_cost, false};
+                             local_copy_only, no_cost, false, "", false};
   EXPECT_EQ(run_case({&wrong, 1, 5, DataType::int32, ReduceOp::sum, false}), "");
   const std::string w = run_case({&wrong, 3, 5, DataType::int32, ReduceOp::sum, false});
   EXPECT_NE(w.find("allreduce/copy_only p=3 count=5 int32 sum out-of-place: wrong result"),
@@ -160,7 +160,7 @@ TEST(RunCase, CatchesWrongResultsAndInvalidSchedules) {
   EXPECT_NE(w.find("failed-schedules/allreduce-copy_only-p3-n5-int32-sum-outofplace.json"),
             std::string::npos) << w;
   const AlgorithmEntry invalid{Collective::allreduce, "unreceived", "invalid on purpose",
-                               unreceived_send, no_cost, false};
+                               unreceived_send, no_cost, false, "", false};
   const std::string v = run_case({&invalid, 2, 5, DataType::fp32, ReduceOp::max, true});
   EXPECT_NE(v.find("invalid schedule: step 0: rank 1: send #0 to rank 0 (5 elements) is never "
                    "received"),

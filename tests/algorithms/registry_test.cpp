@@ -1,13 +1,34 @@
 // Bad names and undefined (collective, algorithm) pairs give one line that
-// names the bad value and lists the valid ones.
+// names the bad value and lists the valid ones; README's algorithm matrix is
+// the registry's.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <fstream>
+#include <set>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "algorithms/registry.hpp"
 
 namespace cb {
 namespace {
+
+// The cells of one markdown table row, trimmed.
+std::vector<std::string> cells_of(const std::string& line) {
+  std::vector<std::string> out;
+  std::stringstream ss(line);
+  std::string cell;
+  std::getline(ss, cell, '|');  // before the first '|'
+  while (std::getline(ss, cell, '|')) {
+    const auto b = cell.find_first_not_of(' ');
+    const auto e = cell.find_last_not_of(' ');
+    out.push_back(b == std::string::npos ? "" : cell.substr(b, e - b + 1));
+  }
+  if (!out.empty() && out.back().empty()) out.pop_back();
+  return out;
+}
 
 template <class F>
 std::string usage_error_of(F&& f) {
@@ -91,18 +112,34 @@ TEST(Registry, EntriesAreWellFormed) {
   }
 }
 
-// The algorithm x collective matrix the core issue asks for.
-TEST(Registry, EveryMissionPairIsRegistered) {
-  using C = Collective;
-  const std::vector<std::pair<C, std::vector<std::string_view>>> matrix = {
-      {C::allreduce, {"naive", "ps", "ring", "tree", "dbtree", "butterfly", "rhd"}},
-      {C::reduce_scatter, {"naive", "ps", "ring", "tree", "butterfly", "rhd", "pairwise"}},
-      {C::allgather, {"naive", "ps", "ring", "tree", "butterfly", "rhd", "bruck"}},
-      {C::alltoall, {"naive", "ps", "ring", "butterfly", "bruck", "pairwise"}},
-  };
-  for (const auto& [c, names] : matrix)
-    for (std::string_view name : names)
-      EXPECT_NO_THROW(find_algorithm(c, name)) << to_string(c) << "/" << name << " is missing";
+// README.md's algorithm x collective matrix (the "Algorithms" table: one
+// row per algorithm, "yes..." or "–" per collective) says exactly what the
+// registry holds: every pair it marks exists, every pair it omits does not.
+TEST(Registry, ReadmeMatrixMatchesTheRegistry) {
+  const char* root = std::getenv("CB_SOURCE_ROOT");
+  ASSERT_NE(root, nullptr) << "CB_SOURCE_ROOT is not set (meson sets it)";
+  std::ifstream in(std::string(root) + "/README.md");
+  ASSERT_TRUE(in) << root << "/README.md";
+  std::vector<std::string> header;
+  std::set<std::pair<std::string, std::string>> readme;  // (collective, algorithm)
+  std::size_t rows = 0;
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("| algorithm |", 0) == 0) {
+      header = cells_of(line);
+      continue;
+    }
+    if (header.empty() || line.rfind("| `", 0) != 0) continue;
+    const std::vector<std::string> cells = cells_of(line);
+    const std::string name = cells[0].substr(1, cells[0].find('`', 1) - 1);
+    ++rows;
+    for (std::size_t i = 1; i < cells.size() && i < header.size(); ++i)
+      if (cells[i].rfind("yes", 0) == 0) readme.insert({header[i], name});
+  }
+  ASSERT_GT(rows, 0u) << "no algorithm table found in README.md";
+  std::set<std::pair<std::string, std::string>> registry;
+  for (const AlgorithmEntry* e : all_algorithms())
+    registry.insert({std::string(to_string(e->coll)), std::string(e->name)});
+  EXPECT_EQ(readme, registry);
 }
 
 }  // namespace

@@ -313,8 +313,15 @@ TEST(ReduceFloats, RoundingAndSpecialCases) {
 
 TEST(Reduce, CountZeroTouchesNothing) {
   for (DataType t : kAllDataTypes) {
+    // Null pointers: count 0 must not dereference them (a crash fails the test).
     reduce_inplace(t, ReduceOp::sum, nullptr, nullptr, 0);
     divide_inplace(t, nullptr, 0, 3);
+    // Real buffers keep every byte.
+    std::vector<std::byte> dst(16, std::byte{0x5a}), src(16, std::byte{0xa5});
+    const std::vector<std::byte> before = dst;
+    for (ReduceOp op : kAllReduceOps) reduce_inplace(t, op, dst.data(), src.data(), 0);
+    divide_inplace(t, dst.data(), 0, 3);
+    EXPECT_EQ(dst, before) << to_string(t);
   }
 }
 

@@ -3,6 +3,8 @@
 // default tree kept wherever collbench has no say, and the model's choice.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include <set>
 
 #include "algorithms/registry.hpp"

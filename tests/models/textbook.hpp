@@ -1,5 +1,5 @@
 // Test-only algorithm entries whose closed forms are the textbook rows of
-// cost-models.md (powers of two), so the fitting code can be tested on known
+// algorithms/README.md (powers of two), so the fitting code can be tested on known
 // bases independently of which algorithms the registry holds.
 #pragma once
 
@@ -39,12 +39,12 @@ inline Cost bruck_alltoall(const CollParams& c) { return {lg(c.p), lg(c.p) / 2 *
 
 inline const std::vector<AlgorithmEntry>& textbook_entries() {
   static const std::vector<AlgorithmEntry> e = {
-      {Collective::allreduce, "tb_ring", "", nullptr, ring_allreduce, false},
-      {Collective::allreduce, "tb_butterfly", "", nullptr, butterfly_allreduce, false},
-      {Collective::allreduce, "tb_tree", "", nullptr, tree_allreduce, false},
-      {Collective::reduce_scatter, "tb_ring", "", nullptr, ring_reduce_scatter, false},
-      {Collective::allgather, "tb_ring", "", nullptr, ring_allgather, false},
-      {Collective::alltoall, "tb_bruck", "", nullptr, bruck_alltoall, false},
+      {Collective::allreduce, "tb_ring", "", nullptr, ring_allreduce, false, "", false},
+      {Collective::allreduce, "tb_butterfly", "", nullptr, butterfly_allreduce, false, "", false},
+      {Collective::allreduce, "tb_tree", "", nullptr, tree_allreduce, false, "", false},
+      {Collective::reduce_scatter, "tb_ring", "", nullptr, ring_reduce_scatter, false, "", false},
+      {Collective::allgather, "tb_ring", "", nullptr, ring_allgather, false, "", false},
+      {Collective::alltoall, "tb_bruck", "", nullptr, bruck_alltoall, false, "", false},
   };
   return e;
 }

@@ -52,10 +52,4 @@ void MpiScheduleOperation::read_output(std::span<std::byte> bytes) {
 
 void MpiScheduleOperation::run() { run_plan(plan_, bases_, comm_, wait_, requests_); }
 
-std::size_t MpiScheduleOperation::allocated_bytes() const {
-  std::size_t total = input_buf_.size() + output_buf_.size() + staging_.size();
-  for (const AlignedBuffer& b : scratch_) total += b.size();
-  return total;
-}
-
 }  // namespace cb

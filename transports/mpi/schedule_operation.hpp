@@ -30,9 +30,6 @@ class MpiScheduleOperation final : public Operation {
   void read_output(std::span<std::byte> bytes) override;
   void run() override;
 
-  // Bytes this operation allocated (user, scratch and staging buffers).
-  std::size_t allocated_bytes() const;
-
  private:
   Schedule sched_;
   MPI_Comm comm_;

@@ -20,7 +20,19 @@ void check_mpi(int rc, const char* what) {
   char text[MPI_MAX_ERROR_STRING];
   int len = 0;
   MPI_Error_string(rc, text, &len);
-  throw std::runtime_error(fmt::format("{} failed: {}", what, std::string_view(text, len)));
+  // Which rank of which host: with many ranks the message alone says nothing.
+  int rank = -1;
+  char host[MPI_MAX_PROCESSOR_NAME] = "?";
+  int host_len = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Get_processor_name(host, &host_len);
+  throw std::runtime_error(fmt::format("rank {} on {}: {} failed: {}", rank,
+                                       std::string_view(host, host_len), what,
+                                       std::string_view(text, len)));
+}
+
+OwnedComm::~OwnedComm() {
+  if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
 }
 
 void wait_all(std::span<MPI_Request> requests, WaitPolicy policy,
@@ -111,7 +123,7 @@ std::array<char, 64> machine_id() {
 
 // The ranks of `comm` on this machine (not MPI_COMM_TYPE_SHARED, which splits
 // by MPI's notion of locality).
-MPI_Comm node_comm(MPI_Comm comm) {
+OwnedComm node_comm(MPI_Comm comm) {
   int rank = 0, size = 0;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
@@ -121,9 +133,9 @@ MPI_Comm node_comm(MPI_Comm comm) {
             "MPI_Allgather(machine id)");
   const auto first = std::find(all.begin(), all.end(), mine);
   const int color = static_cast<int>(first - all.begin());
-  MPI_Comm node;
+  MPI_Comm node = MPI_COMM_NULL;
   check_mpi(MPI_Comm_split(comm, color, rank, &node), "MPI_Comm_split(machine)");
-  return node;
+  return OwnedComm(node);
 }
 
 int union_of_affinity(MPI_Comm node) {
@@ -141,26 +153,25 @@ int union_of_affinity(MPI_Comm node) {
 }  // namespace
 
 int usable_cores_on_node(MPI_Comm comm) {
-  MPI_Comm node = node_comm(comm);
-  const int cores = union_of_affinity(node);
-  MPI_Comm_free(&node);
-  return cores;
+  const OwnedComm node = node_comm(comm);
+  return union_of_affinity(node.get());
 }
 
 int ranks_on_node(MPI_Comm comm) {
-  MPI_Comm node = node_comm(comm);
+  const OwnedComm node = node_comm(comm);
   int n = 0;
-  MPI_Comm_size(node, &n);
-  MPI_Comm_free(&node);
+  MPI_Comm_size(node.get(), &n);
   return n;
 }
 
 bool oversubscribed(MPI_Comm comm) {
-  MPI_Comm node = node_comm(comm);
-  int ranks = 0;
-  MPI_Comm_size(node, &ranks);
-  const int local = ranks > union_of_affinity(node) ? 1 : 0;
-  MPI_Comm_free(&node);
+  int local = 0;
+  {
+    const OwnedComm node = node_comm(comm);
+    int ranks = 0;
+    MPI_Comm_size(node.get(), &ranks);
+    local = ranks > union_of_affinity(node.get()) ? 1 : 0;
+  }
   int any = 0;
   check_mpi(MPI_Allreduce(&local, &any, 1, MPI_INT, MPI_MAX, comm),
             "MPI_Allreduce(oversubscribed)");

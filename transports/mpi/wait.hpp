@@ -42,7 +42,24 @@ int ranks_on_node(MPI_Comm comm);
 // answer on every rank. Collective over comm.
 bool oversubscribed(MPI_Comm comm);
 
-// Throws std::runtime_error naming `what` when an MPI call failed.
+// Throws std::runtime_error naming `what`, this world rank and its host when
+// an MPI call failed.
 void check_mpi(int rc, const char* what);
+
+// A communicator this code created, freed when it goes out of scope, also
+// when an MPI call before that throws.
+class OwnedComm {
+ public:
+  explicit OwnedComm(MPI_Comm comm) : comm_(comm) {}
+  OwnedComm(OwnedComm&& o) noexcept : comm_(o.comm_) { o.comm_ = MPI_COMM_NULL; }
+  OwnedComm(const OwnedComm&) = delete;
+  OwnedComm& operator=(const OwnedComm&) = delete;
+  OwnedComm& operator=(OwnedComm&&) = delete;
+  ~OwnedComm();
+  MPI_Comm get() const { return comm_; }
+
+ private:
+  MPI_Comm comm_;
+};
 
 }  // namespace cb
