@@ -1,26 +1,29 @@
 #!/usr/bin/python3
-"""Writes RESULTS_DIR/report.md: the headline numbers of a study, from its CSVs.
+"""Writes DIR/report.md: the headline numbers of a study or run, from its CSVs alone.
 
-    /usr/bin/python3 scripts/report.py RESULTS_DIR
+    /usr/bin/python3 scripts/report.py RESULTS_DIR        (also: collbench report DIR)
 
-Reads sweep-*.csv, calibration.csv, fit/{fit,predictions,crossovers,accuracy}.csv and
-links plots/*.png (scripts/plot.py) and fit/model-report.md. Every figure is
-computed from those files; nothing is measured here. A missing or malformed
-input is one line on stderr and exit status 1; report.md is replaced
-atomically.
+Reads sweep-*.csv (or, outside a study, every results CSV in DIR) and, where
+present, repeat-*.csv (repeated runs for the headline's spread),
+calibration.csv, fit/{fit,predictions,crossovers,accuracy}.csv, plots/*.png
+(scripts/plot.py) and fit/model-report.md; a section whose input is absent
+says so. Every figure is computed from those files; nothing is measured here.
+A malformed input is one line on stderr and exit status 1; report.md is
+replaced atomically. Needs only the Python standard library.
 """
+import argparse
+import math
 import os
 import statistics
 import sys
 from collections import defaultdict
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from plot import (InputError, PREDICTION_COLUMNS, load_sweeps, num, read_csv,  # noqa: E402
-                  size_label)
+from results_csv import (InputError, PREDICTION_COLUMNS, find_sweeps, load_sweep_files, num,
+                         read_csv, size_label)
 
 BASELINES = {"mpi", "nccl"}
 LARGE = 1 << 20  # bytes: "large message" threshold for bandwidth ratios
-MODEL_MIN = 64 << 10  # bytes: model error is graded from here up (issue #4)
+MODEL_MIN = 64 << 10  # bytes: model error is graded from here up
 
 
 def md(text):
@@ -64,24 +67,57 @@ def peak_busbw(rows):
     return peak
 
 
-def large_ratio(rows, transport, coll, ranks, algo, baseline):
-    """Median over sizes >= 1 MiB of busbw(algo) / busbw(baseline), same run."""
+def large_ratio(rows, transport, coll, ranks, algo, baseline, sizes=None):
+    """Median over sizes >= 1 MiB (or over `sizes`) of busbw(algo) / busbw(baseline),
+    both from the same run."""
     by = defaultdict(dict)
     for r in rows:
         if (r["transport"], r["collective"], int(r["ranks"])) != (transport, coll, ranks):
             continue
         b = num(r["_path"], r, "bytes")
-        if b >= LARGE:
+        if b >= LARGE and (sizes is None or b in sizes):
             by[b][r["algorithm"]] = num(r["_path"], r, "busbw_GBps")
     ratios = [v[algo] / v[baseline] for v in by.values()
               if algo in v and baseline in v and v[baseline] > 0]
     return statistics.median(ratios) if ratios else None
 
 
+def large_sizes(rows, transport, coll, ranks):
+    return {num(r["_path"], r, "bytes") for r in rows
+            if (r["transport"], r["collective"], int(r["ranks"])) == (transport, coll, ranks)
+            and num(r["_path"], r, "bytes") >= LARGE}
+
+
+def median_interval(values):
+    """(median, lo, hi, how): the nonparametric 95% CI of the median (order
+    statistics, Hoefler & Belli) when it is tighter than the range, else the range."""
+    v = sorted(values)
+    n = len(v)
+    med = statistics.median(v)
+    if n > 5:
+        lo = max(1, math.floor((n - 1.96 * math.sqrt(n)) / 2))
+        hi = min(n, math.ceil(1 + (n + 1.96 * math.sqrt(n)) / 2))
+        if lo > 1 or hi < n:
+            return med, v[lo - 1], v[hi - 1], "95% CI"
+    return med, v[0], v[-1], f"range of {n} runs"
+
+
+def load_repeats(directory):
+    """{transport: [rows of one run]} of repeat-<transport>-<i>.csv (study.sh)."""
+    runs = defaultdict(list)
+    for name in sorted(os.listdir(directory)):
+        if name.startswith("repeat-") and name.endswith(".csv"):
+            rows = load_sweep_files([os.path.join(directory, name)])
+            runs[rows[0]["transport"]].append(rows)
+    return runs
+
+
 def calibration(directory):
+    """calibration.csv's row, or {} when the directory has none."""
     path = os.path.join(directory, "calibration.csv")
-    rows = read_csv(path, ["alpha_s", "beta_s_per_B", "gamma_s_per_B"])
-    return rows[0]
+    if not os.path.exists(path):
+        return {}
+    return read_csv(path, ["alpha_s", "beta_s_per_B", "gamma_s_per_B"])[0]
 
 
 def at_largest(rows, transport, coll, ranks):
@@ -94,7 +130,7 @@ def at_largest(rows, transport, coll, ranks):
     return top, best["algorithm"], num(best["_path"], best, "busbw_GBps")
 
 
-def section_bandwidth(rows, memcpy, memcpy_in_cache):
+def section_bandwidth(rows, memcpy, memcpy_in_cache, repeats):
     out = ["## Peak bus bandwidth", ""]
     if memcpy:
         out.append(f"memcpy bandwidth measured in the same study (calibrate, both ranks copying "
@@ -126,18 +162,38 @@ def section_bandwidth(rows, memcpy, memcpy_in_cache):
         if not sched:
             continue
         best = max(sched, key=lambda a: sched[a][0])
-        ratio = large_ratio(rows, transport, coll, ranks, best, "mpi")
-        if ratio is not None:
+        # Every run of the same sweep (the sweep and its repeats) over the sizes
+        # all of them measured: the ratio's spread, not one run's luck.
+        runs = [rows] + repeats.get(transport, [])
+        common = large_sizes(rows, transport, coll, ranks)
+        for run in runs[1:]:
+            common &= large_sizes(run, transport, coll, ranks)
+        ratios = [large_ratio(run, transport, coll, ranks, best, "mpi", common) for run in runs]
+        ratios = [x for x in ratios if x is not None]
+        if not ratios:
+            continue
+        sizes = (f"{size_label(min(common))}–{size_label(max(common))}" if common
+                 else ">= 1 MiB")
+        if len(ratios) == 1:
             lines.append(f"- {coll}, {ranks} ranks over {transport}: best schedule **{best}** "
-                         f"reaches {ratio:.2f}x the busbw of MPI's own {coll} (median over "
-                         f"sizes >= 1 MiB, same run)")
+                         f"reaches {ratios[0]:.2f}x the busbw of MPI's own {coll} (median over "
+                         f"sizes {sizes}, one run: no spread measured)")
+        else:
+            med, lo, hi, how = median_interval(ratios)
+            lines.append(f"- {coll}, {ranks} ranks over {transport}: best schedule **{best}** "
+                         f"reaches **{med:.2f}x** the busbw of MPI's own {coll} ({how}: "
+                         f"{lo:.2f}–{hi:.2f}x; per run the median over sizes {sizes}, "
+                         f"both measured in that run)")
     if lines:
-        out += ["Measured in one run, as ratios:", ""] + lines + [""]
+        out += ["Best schedule vs MPI, as ratios measured in the same run:", ""] + lines + [""]
     return out
 
 
 def section_params(directory, cal):
     path = os.path.join(directory, "fit", "fit.csv")
+    if not os.path.exists(path):
+        return ["## Fitted α, β, γ", "", "No fit/ here: `collbench fit RESULTS.csv --out "
+                "DIR/fit` fits the model.", ""]
     rows = read_csv(path, ["scope", "transport", "alpha_s", "beta_s_per_B", "gamma_s_per_B"])
     out = ["## Fitted α, β, γ", "",
            "| source | transport | α (µs) | β as bandwidth (GB/s) | γ as reduce bandwidth (GB/s) |",
@@ -171,6 +227,8 @@ def section_params(directory, cal):
 
 def section_error(directory):
     path = os.path.join(directory, "fit", "predictions.csv")
+    if not os.path.exists(path):
+        return []
     preds = read_csv(path, PREDICTION_COLUMNS)
     groups = defaultdict(list)
     for p in preds:
@@ -215,6 +273,8 @@ def section_accuracy(directory):
     """The targets and the ablation, as `collbench fit` graded them (fit/accuracy.csv): the
     same tie-aware counting as the console and fit/model-report.md."""
     path = os.path.join(directory, "fit", "accuracy.csv")
+    if not os.path.exists(path):
+        return []
     rows = read_csv(path, ["params", "transport", "median_abs_err_large", "median_abs_err_small",
                            "worst_collective", "worst_collective_median_abs_err", "picks_right",
                            "picks", "median_regret"])
@@ -287,6 +347,8 @@ def section_crossovers(directory):
     """Crossovers as `collbench fit` counted them: only where the 95% CIs separate on both
     sides, identical schedules grouped (a=b)."""
     path = os.path.join(directory, "fit", "crossovers.csv")
+    if not os.path.exists(path):
+        return []
     rows = read_csv(path, ["kind", "params", "transport", "collective", "ranks", "algo_a",
                            "algo_b", "predicted_crossover_B", "measured_crossover_B"])
     out = ["## Crossovers: predicted vs measured", "",
@@ -314,44 +376,72 @@ def section_crossovers(directory):
     return out
 
 
+def section_load(rows):
+    """The machine's load while measuring (CSV columns load_avg_1m, procs_running)."""
+    loads = [float(r["load_avg_1m"]) for r in rows if r.get("load_avg_1m")]
+    running = [int(r["procs_running"]) for r in rows if r.get("procs_running")]
+    if not loads:
+        return ["Load while measuring: not recorded (results from an older collbench).", ""]
+    ranks = max(int(r["ranks"]) for r in rows)
+    text = (f"Load while measuring: 1-minute load average median {statistics.median(loads):.2f} "
+            f"(max {max(loads):.2f}); runnable threads median {statistics.median(running):g} "
+            f"(max {max(running)}), with at most {ranks} ranks of ours.")
+    if statistics.median(loads) > ranks:
+        text = ("**Warning:** the machine was busy with other work while measuring. " + text +
+                " Times are inflated and noisy; compare ratios measured in the same run only.")
+    return [text, ""]
+
+
 def main(argv):
-    if len(argv) != 1:
-        print("usage: report.py RESULTS_DIR", file=sys.stderr)
-        return 2
-    directory = argv[0]
+    parser = argparse.ArgumentParser(
+        prog="report.py", description=__doc__.split("\n\n")[0],
+        epilog="Writes RESULTS_DIR/report.md. Exit status 1 on a missing or malformed input.")
+    parser.add_argument("results_dir", metavar="RESULTS_DIR",
+                        help="a study directory (scripts/study.sh) or a directory of results CSVs")
+    args = parser.parse_args(argv)
+    directory = args.results_dir
     try:
         if not os.path.isdir(directory):
             raise InputError(f"{directory}: not a directory")
-        rows = load_sweeps(directory)
+        paths = find_sweeps(directory)
+        if not paths:
+            raise InputError(f"{directory}: no sweep-*.csv or other results CSV found")
+        rows = load_sweep_files(paths)
         cal = calibration(directory)
         memcpy = float(cal["memcpy_GBps"]) if cal.get("memcpy_GBps") else None
         memcpy_in_cache = (float(cal["memcpy_in_cache_GBps"])
                            if cal.get("memcpy_in_cache_GBps") else None)
         first = rows[0]
-        lines = [f"# collbench study: {os.path.basename(os.path.normpath(directory))}", "",
+        lines = [f"# collbench results: {os.path.basename(os.path.normpath(directory))}", "",
                  f"Host `{first.get('host', '?')}`, collbench {first.get('collbench_version', '?')} "
                  f"(git {first.get('git_rev', '?')}), {first.get('mpi_version', '').strip() or 'MPI ?'}. "
-                 "Measured rows: fp32 sum, out-of-place, every algorithm verified "
-                 f"(wrong elements in all rows: {sum(int(r['wrong'] or 0) for r in rows)}).", ""]
+                 f"Files: {', '.join(os.path.basename(p) for p in paths)}; every row verified "
+                 f"(wrong elements in all rows: {sum(int(r.get('wrong') or 0) for r in rows)}).", ""]
         over = {r["transport"] for r in rows if r.get("oversubscribed") == "1"}
         if over:
             lines += [f"**Warning:** ranks outnumbered cores in {', '.join(sorted(over))} rows: "
                       "those timings measure the OS scheduler more than the algorithms.", ""]
-        lines += section_bandwidth(rows, memcpy, memcpy_in_cache)
+        measured = [r for r in rows if r["transport"] != "sim"]
+        if measured:  # a simulator's times do not depend on the machine's load
+            lines += section_load(measured)
+        lines += section_bandwidth(rows, memcpy, memcpy_in_cache, load_repeats(directory))
         lines += section_params(directory, cal)
         lines += section_accuracy(directory)
         lines += section_calibration_stability(directory)
         lines += section_error(directory)
         lines += section_crossovers(directory)
-        lines += ["## Plots", ""]
         plots = os.path.join(directory, "plots")
-        if not os.path.isdir(plots):
-            raise InputError(f"{plots}: missing (run scripts/plot.py first)")
-        for png in sorted(os.listdir(plots)):
-            if png.endswith(".png"):
-                lines += [f"![{png[:-4]}](plots/{png})", ""]
-        lines += ["Full model report (per-configuration lines, knees, MPICH selection): "
-                  "[fit/model-report.md](fit/model-report.md)", ""]
+        pngs = sorted(p for p in os.listdir(plots) if p.endswith(".png")) \
+            if os.path.isdir(plots) else []
+        lines += ["## Plots", ""]
+        if not pngs:
+            lines += ["None yet: `/usr/bin/python3 scripts/plot.py DIR` (or `collbench plot DIR`) "
+                      "draws them.", ""]
+        for png in pngs:
+            lines += [f"![{png[:-4]}](plots/{png})", ""]
+        if os.path.exists(os.path.join(directory, "fit", "model-report.md")):
+            lines += ["Full model report (per-configuration lines, knees, MPICH selection): "
+                      "[fit/model-report.md](fit/model-report.md)", ""]
     except InputError as e:
         print(f"report.py: {e}", file=sys.stderr)
         return 1

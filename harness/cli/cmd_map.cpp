@@ -5,9 +5,9 @@
 //
 //   collbench map --coll allreduce --ranks 2..16384 -b 8 -e 1G --csv map.csv
 //
-// --ranks: "A..B" = the powers of two from A to B plus, between neighbouring
-// powers 2^k and 2^(k+1), the non-power 3*2^(k-1) (3, 6, 12, 24, ..., 12288),
-// so power-of-two folds show up; or a list "2,3,100". -b/-e/-f/-i/-d/-o,
+// --ranks: "A..B" = A, B and every power of two and 3*2^k between them (3, 6,
+// 12, ..., 12288), so power-of-two folds show up; or a list "2,3,100". The
+// same parser and grid as `run --ranks` (parse_ranks in plan.hpp). -b/-e/-f/-i/-d/-o,
 // --placement and --segment mean what they mean in `run` (one datatype, op and
 // placement per map). Network flags as in `run --transport sim`.
 //
@@ -53,7 +53,7 @@ struct MapOptions {
   std::string colls = "allreduce";
   std::string algos = "all";
   std::string ranks = "2..1024";
-  SizeFlags sizes{"8", "1G", "2", "0"};
+  SizeFlags sizes{"8", "1G", "2", "0", ""};
   std::string datatype = "float";
   std::string op = "sum";
   std::string placement = "out";
@@ -65,36 +65,13 @@ struct MapOptions {
   SimFlags sim;
 };
 
-int parse_rank_count(const std::string& item, const std::string& text) {
-  std::size_t used = 0;
-  int v = 0;
-  try {
-    v = std::stoi(item, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != item.size() || item.empty() || v < 1 || v > sim::kMaxRanks)
-    throw UsageError(fmt::format("bad rank count '{}' in --ranks {} (accepted: integers 1..{}, a "
-                                 "list, or A..B)", item, text, sim::kMaxRanks));
-  return v;
-}
-
 std::vector<int> map_ranks(const std::string& text) {
-  std::set<int> out;
-  const std::size_t dots = text.find("..");
-  if (dots != std::string::npos) {
-    const int a = parse_rank_count(text.substr(0, dots), text);
-    const int b = parse_rank_count(text.substr(dots + 2), text);
-    if (a > b) throw UsageError(fmt::format("bad --ranks range '{}' (need A <= B)", text));
-    for (long long pw = 1; pw <= b; pw *= 2) {
-      if (pw >= a) out.insert(static_cast<int>(pw));
-      if (pw >= 2 && pw * 3 / 2 >= a && pw * 3 / 2 <= b) out.insert(static_cast<int>(pw * 3 / 2));
-    }
-  } else {
-    for (const std::string& item : split_list(text)) out.insert(parse_rank_count(item, text));
-  }
-  if (out.empty()) throw UsageError(fmt::format("--ranks {} selects no rank count", text));
-  return {out.begin(), out.end()};
+  // The parser and grid of `run --ranks`; only the bound differs.
+  if (text.empty() || text == "all" || text == "pow2")
+    throw UsageError(fmt::format("map needs explicit rank counts: --ranks A..B or a list (got "
+                                 "'{}'; 'all' and 'pow2' count up to a launch's size, which a map "
+                                 "does not have)", text));
+  return parse_ranks(text, sim::kMaxRanks, "the simulator's limit");
 }
 
 std::vector<const AlgorithmEntry*> map_algorithms(Collective coll, const std::string& text,
@@ -215,7 +192,8 @@ void add_map_command(CLI::App& app) {
   cmd->add_option("--coll", o.colls, "Collectives: list or all")->capture_default_str();
   cmd->add_option("--algo", o.algos, "Algorithms: list or all")->capture_default_str();
   cmd->add_option("--ranks", o.ranks,
-                  "Rank counts: A..B (powers of two from A to B plus 3*2^k between them) or a list")
+                  "Rank counts: A..B (A, B and every power of two and 3*2^k between them, as in "
+                  "run) or a list")
       ->capture_default_str();
   add_size_flags(*cmd, o.sizes);
   cmd->add_option("-d,--datatype", o.datatype, "One datatype")->capture_default_str();

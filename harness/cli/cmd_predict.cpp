@@ -1,5 +1,6 @@
 // `collbench predict --coll allreduce --ranks 1024 -b 8 -e 1G [-f 2]
-// (--alpha A --beta B --gamma G | --params FILE)`: every algorithm's predicted
+// (--alpha A --beta B|--bandwidth BW --gamma G|--reduce-bandwidth BW |
+//  --params FILE [--params-transport T])`: every algorithm's predicted
 // time per size at any scale, the best one and the collective's lower bound,
 // from the closed-form costs (models/predict.hpp). No ranks are started.
 #include <CLI/CLI.hpp>
@@ -20,6 +21,7 @@
 #include "models/fit_run.hpp"
 #include "models/predict.hpp"
 #include "models/schedule_model.hpp"
+#include "transports/sim/cli_options.hpp"
 #include "transports/sim/net_params.hpp"
 
 namespace cb {
@@ -32,10 +34,7 @@ struct PredictOptions {
   std::string dtype = "float";
   std::string op = "sum";
   bool in_place = false;
-  // Parsed like the simulator's flags: plain SI or with a unit (2us, 0.1ns/B).
-  std::optional<std::string> alpha, beta, gamma;
-  std::string params_file;
-  std::string transport;
+  SimFlags model;  // the α-β-γ source flags, named and parsed as in map and run --transport sim
   std::string terms;  // subset of "abcd" (models/terms.hpp); "" = alpha-beta-gamma
   std::string csv;
 };
@@ -44,26 +43,22 @@ struct PredictOptions {
 constexpr int kMaxTermsRanks = 1024;
 
 models::ModelParams resolve_params(const PredictOptions& o) {
-  models::ModelParams m;
-  if (!o.params_file.empty()) {
-    m = models::load_model_params(
-        o.params_file, o.transport.empty() ? std::nullopt : std::optional<std::string>(o.transport));
-  } else if (!o.alpha || !o.beta || !o.gamma) {
+  const SimFlags& f = o.model;
+  const bool wire = !f.beta.empty() || !f.bandwidth.empty();
+  const bool reduce = !f.gamma.empty() || !f.reduce_bandwidth.empty();
+  if (f.params_file.empty() && (f.alpha.empty() || !wire || !reduce))
     throw UsageError(
         "predict needs the model: --params FILE (from calibrate or fit) or all of --alpha, "
-        "--beta and --gamma (seconds, seconds per byte, seconds per reduced byte)");
-  }
-  const auto set = [](const std::optional<std::string>& text, const char* flag, double& out,
-                      double (*parse)(std::string_view, std::string_view)) {
-    if (!text) return;
-    const double v = parse(*text, flag);
+        "--beta (or --bandwidth) and --gamma (or --reduce-bandwidth)");
+  const sim::NetworkParams net = resolve_model_params(f);
+  models::ModelParams m;
+  m.alpha_s = net.alpha_s;
+  m.beta_s_per_B = net.beta_s_per_B;
+  m.gamma_s_per_B = net.gamma_s_per_B;
+  for (const auto& [flag, v] : {std::pair{"--alpha", m.alpha_s}, std::pair{"--beta", m.beta_s_per_B},
+                                std::pair{"--gamma", m.gamma_s_per_B}})
     if (!std::isfinite(v) || v < 0)
-      throw UsageError(fmt::format("{} {} is not a number >= 0", flag, *text));
-    out = v;
-  };
-  set(o.alpha, "--alpha", m.alpha_s, sim::parse_seconds);
-  set(o.beta, "--beta", m.beta_s_per_B, sim::parse_seconds_per_byte);
-  set(o.gamma, "--gamma", m.gamma_s_per_B, sim::parse_seconds_per_byte);
+      throw UsageError(fmt::format("{} gives {:g}, not a number >= 0", flag, v));
   return m;
 }
 
@@ -87,18 +82,18 @@ void predict(const PredictOptions& o) {
         throw UsageError(fmt::format("--terms {}: '{}' is not a term (accepted: letters of abcd, "
                                      "see models/README.md)",
                                      o.terms, t));
-    if (o.params_file.empty())
+    if (o.model.params_file.empty())
       throw UsageError("--terms needs --params FILE: a calibration file that measured them");
     if (s.p > kMaxTermsRanks)
       throw UsageError(fmt::format("--terms prices every rank's schedule: --ranks {} is above {} "
                                    "(use the alpha-beta-gamma closed forms without --terms)",
                                    s.p, kMaxTermsRanks));
-    const models::ModelTerms terms = models::load_model_terms(o.params_file);
+    const models::ModelTerms terms = models::load_model_terms(o.model.params_file);
     for (char t : o.terms)
       if (!terms.has(t))
         throw UsageError(fmt::format("--terms {}: {} does not hold term ({}) (recalibrate with "
                                      "this collbench)",
-                                     o.terms, o.params_file, t));
+                                     o.terms, o.model.params_file, t));
     for (models::PredictedRow& r : rows) {
       for (std::size_t i = 0; i < algos.size(); ++i)
         r.seconds[i] =
@@ -166,13 +161,7 @@ void add_predict_command(CLI::App& app) {
   cmd->add_option("-d,--datatype", o->dtype, "datatype")->capture_default_str();
   cmd->add_option("-o,--op", o->op, "reduction op")->capture_default_str();
   cmd->add_flag("--in-place", o->in_place, "predict the in-place variant");
-  cmd->add_option("--alpha", o->alpha, "seconds per message, e.g. 2e-6 or 2us");
-  cmd->add_option("--beta", o->beta, "seconds per byte, e.g. 1e-10 or 0.1ns (= 10 GB/s)");
-  cmd->add_option("--gamma", o->gamma, "seconds per reduced byte, e.g. 2.5e-10 or 0.25ns");
-  cmd->add_option("--params", o->params_file,
-                  "calibration file or fit.csv to take alpha, beta, gamma from (flags override)");
-  cmd->add_option("--transport", o->transport,
-                  "with a fit.csv holding several transports: whose global fit to use");
+  add_model_param_flags(*cmd, o->model, "");
   cmd->add_option("--terms", o->terms,
                   "price the schedules with the calibrated model's terms, letters of abcd (see "
                   "models/README.md; needs --params CALIBRATION, --ranks <= 1024); default: the "

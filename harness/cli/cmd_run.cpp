@@ -15,6 +15,7 @@
 #include "harness/sweep/plan.hpp"
 #include "harness/report/reporter.hpp"
 #include "harness/report/row.hpp"
+#include "harness/runtime/load.hpp"
 #include "harness/sweep/sweep.hpp"
 #include "harness/runtime/world.hpp"
 #include "io/output_file.hpp"
@@ -64,9 +65,17 @@ void run(const RunOptions& options) {
     return files;
   };
   format.console = [] { return make_console_reporter(stdout); };
+  // The rank map of the header (collective: every rank takes part).
+  std::vector<RankPlace> places;
+  if (plan.transport->per_process) places = gather_rank_places();
   RunInfo info;
   if (root) {
     info.meta = collect_metadata();
+    info.meta.places = std::move(places);
+    // Computed times (the simulator) do not suffer from a busy machine.
+    if (const std::string warning = load_warning(info.meta.load, w.ranks_on_node());
+        plan.transport->per_process && !warning.empty())
+      fmt::print(stderr, "{}\n", warning);
     info.configuration = plan.to_json(options);
     info.out_of_place = plan.out_of_place;
     info.in_place = plan.in_place;
@@ -95,7 +104,7 @@ void add_run_command(CLI::App& app) {
   cmd->add_option("-n,--iters", o.iterations,
                   "Timed iterations per configuration (0 = sample by --time-budget)")
       ->capture_default_str();
-  cmd->add_option("-w,--warmup_iters", o.warmup, "Untimed warm-up iterations")
+  cmd->add_option("-w,-x,--warmup_iters", o.warmup, "Untimed warm-up iterations (-x as in OSU)")
       ->capture_default_str();
   cmd->add_option("-c,--check", o.check, "Verify results after timing (1) or not (0)")
       ->capture_default_str();
@@ -109,7 +118,10 @@ void add_run_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("-o,--op", o.ops, "Reduction ops: list of sum, prod, min, max, avg, or all")
       ->capture_default_str();
-  cmd->add_option("--placement", o.placement, "in, out or both")->capture_default_str();
+  CLI::Option* placement =
+      cmd->add_option("--placement", o.placement,
+                      "in, out or both (default: both; out with --transport sim, whose model "
+                      "times the two alike)");
   cmd->add_option("--ranks", o.ranks,
                   "Rank counts: list (2,4,8), all (2..world), pow2, or A..B (powers of two from A "
                   "to B); default: the world size");
@@ -136,13 +148,16 @@ void add_run_command(CLI::App& app) {
                 "already holds; keep those rows and add the rest");
   for (TransportSpec& t : transports())
     if (t.add_options) t.add_options(*cmd);
-  cmd->callback([options, csv, json] {
+  cmd->callback([options, csv, json, placement] {
     // `--csv "$UNSET"` is a mistake, not "no CSV".
     if (csv->count() > 0 && options->csv.empty())
       throw UsageError("empty file name for --csv (give a file, or - for standard output)");
     if (json->count() > 0 && options->json.empty())
       throw UsageError("empty file name for --json (give a file, or - for standard output)");
     options->command_line = command_line();
+    // The simulator's model gives in- and out-of-place the same time: one
+    // placement unless asked, which halves a sim sweep.
+    if (placement->count() == 0 && options->transport == "sim") options->placement = "out";
     run(*options);
   });
 }

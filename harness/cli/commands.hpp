@@ -24,6 +24,9 @@ void add_fit_command(CLI::App& app);
 void add_calibrate_command(CLI::App& app);
 void add_predict_command(CLI::App& app);
 void add_map_command(CLI::App& app);
+void add_compare_command(CLI::App& app);
+void add_plot_command(CLI::App& app);
+void add_report_command(CLI::App& app);
 
 // The command line as typed (main sets it; run records it in JSON).
 void set_command_line(int argc, char** argv);

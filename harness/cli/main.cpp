@@ -7,12 +7,15 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <functional>
+#include <memory>
+#include <string>
 #include <system_error>
 
 #include "algorithms/check.hpp"
 #include "algorithms/types.hpp"
 #include "harness/cli/commands.hpp"
-#include "harness/config.hpp"
+#include "harness/cli/version.hpp"
 #include "harness/runtime/world.hpp"
 #include "io/output_file.hpp"
 #include "transports/watchdog.hpp"
@@ -27,15 +30,46 @@ constexpr AddCommand kCommands[] = {
     cb::add_fit_command,
     cb::add_predict_command,
     cb::add_map_command,
+    cb::add_compare_command,
+    cb::add_plot_command,
+    cb::add_report_command,
 };
+
+// `collbench help [COMMAND]`, as git and nccl users type it; same text as --help.
+void add_help_command(CLI::App& app) {
+  auto topic = std::make_shared<std::string>();
+  CLI::App* help = app.add_subcommand("help", "Print the help of collbench or of one command");
+  help->add_option("COMMAND", *topic, "The command to explain (run, list, ...)");
+  help->callback([&app, topic] {
+    // App::help() would delegate to the selected subcommand (this one).
+    if (topic->empty()) {
+      fmt::print("{}", app.get_formatter()->make_help(&app, app.get_name(),
+                                                      CLI::AppFormatMode::Normal));
+      return;
+    }
+    CLI::App* sub = nullptr;
+    for (CLI::App* s : app.get_subcommands({}))
+      if (s->get_name() == *topic) sub = s;
+    if (!sub || sub->get_name() == "help") {
+      std::string names;
+      for (CLI::App* s : app.get_subcommands({}))
+        if (s->get_name() != "help")
+          names += fmt::format("{}{}", names.empty() ? "" : ", ", s->get_name());
+      throw cb::UsageError(fmt::format("help: unknown command '{}' (commands: {})", *topic, names));
+    }
+    fmt::print("{}", sub->help(app.get_name()));
+  });
+}
 
 }  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"collbench: collective-communication algorithm benchmark"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", CB_VERSION);
+  app.set_version_flag("-V,--version", std::function<std::string()>(cb::version_text),
+                       "Print the version, git revision and MPI/CUDA/NCCL versions, then exit");
   for (AddCommand add : kCommands) add(app);
+  add_help_command(app);
   cb::set_command_line(argc, argv);
   try {
     app.parse(argc, argv);

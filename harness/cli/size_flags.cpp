@@ -11,9 +11,24 @@
 namespace cb {
 
 void add_size_flags(CLI::App& cmd, SizeFlags& f) {
-  cmd.add_option("-b,--minbytes", f.min_bytes, "Smallest size S in bytes (K/M/G = 1024^n)")
-      ->capture_default_str();
-  cmd.add_option("-e,--maxbytes", f.max_bytes, "Largest size S in bytes")->capture_default_str();
+  CLI::Option* b =
+      cmd.add_option("-b,--minbytes", f.min_bytes, "Smallest size S in bytes (K/M/G = 1024^n)")
+          ->capture_default_str();
+  CLI::Option* e =
+      cmd.add_option("-e,--maxbytes", f.max_bytes, "Largest size S in bytes")->capture_default_str();
+  // Resolved into -b/-e at once, so everything downstream (the JSON
+  // configuration, the header, error messages) sees one form.
+  cmd.add_option_function<std::string>(
+         "-m,--message-size",
+         [&f](const std::string& v) {
+           f.osu_range = v;
+           const std::size_t colon = v.find(':');
+           if (colon != std::string::npos) f.min_bytes = v.substr(0, colon);
+           f.max_bytes = colon == std::string::npos ? v : v.substr(colon + 1);
+         },
+         "OSU's [MIN:]MAX instead of -b/-e, e.g. -m 1K:4M or -m 64K (MIN stays -b's default)")
+      ->excludes(b)
+      ->excludes(e);
   cmd.add_option("-f,--stepfactor", f.factor, "Size multiplication factor (>= 2)")
       ->capture_default_str();
   cmd.add_option("-i,--stepbytes", f.increment, "Size increment in bytes (replaces -f)")
@@ -33,7 +48,9 @@ std::size_t parse_factor(const std::string& text) {
 
 std::vector<std::size_t> requested_sizes(const SizeFlags& f) {
   const std::size_t increment = parse_bytes(f.increment, "-i");
-  return size_sweep(parse_bytes(f.min_bytes, "-b"), parse_bytes(f.max_bytes, "-e"),
+  const bool osu = !f.osu_range.empty();
+  return size_sweep(parse_bytes(f.min_bytes, osu ? "-m (MIN)" : "-b"),
+                    parse_bytes(f.max_bytes, osu ? "-m (MAX)" : "-e"),
                     increment > 0 ? 2 : parse_factor(f.factor), increment);
 }
 

@@ -14,10 +14,12 @@ struct SizeFlags {
   std::string max_bytes = "64M";  // -e
   std::string factor = "2";       // -f, an integer >= 2 (text: "-2" must not wrap around)
   std::string increment = "0";    // -i, bytes; 0 = use -f
+  std::string osu_range;          // -m [MIN:]MAX as typed (already applied to -b/-e)
 };
 
 // Adds -b/--minbytes, -e/--maxbytes, -f/--stepfactor, -i/--stepbytes bound to
-// `f` (whose current values are the defaults shown in --help).
+// `f` (whose current values are the defaults shown in --help), and OSU's
+// -m/--message-size [MIN:]MAX, which excludes -b/-e.
 void add_size_flags(CLI::App& cmd, SizeFlags& f);
 
 // -f as a number: UsageError unless it is a plain integer >= 2.

@@ -34,7 +34,9 @@ const std::vector<std::string_view>& result_columns() {
                                                      "timestamp",
                                                      "collbench_version",
                                                      "git_rev",
-                                                     "mpi_version"};
+                                                     "mpi_version",
+                                                     "load_avg_1m",
+                                                     "procs_running"};
   return cols;
 }
 
@@ -81,6 +83,8 @@ std::vector<Cell> row_cells(const Row& r, const RunMetadata& meta) {
       Cell(meta.collbench_version),
       Cell(meta.git_rev),
       Cell(meta.mpi_version),
+      opt(r.load_avg_1m),
+      r.procs_running ? i64(*r.procs_running) : Cell(std::monostate{}),
   };
 }
 

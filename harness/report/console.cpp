@@ -1,10 +1,13 @@
 // The stdout table: nccl-tests' columns (size, count, type, redop, then per
 // placement time, algbw, busbw, #wrong) plus algo, ranks and the spread of
-// the time (median as time(us), min, p95). Instead of nccl-tests' all-row
-// average bus bandwidth, each (transport, collective, ranks) section ends
-// with every algorithm's peak busbw, the best algorithms per size (ties
-// within the 95% CI shown as a|b) and the measured crossovers, counted by the
-// same rule as `collbench fit` (models/crossover.hpp).
+// the time (median as time(us), min, p95). The header lists the sweep
+// settings, the load and the rank -> host/pid/core map, as nccl-tests lists
+// its devices. Each (transport, collective, ranks) section ends with every
+// algorithm's peak busbw, the best algorithms per size (ties within the 95% CI
+// shown as a|b) and the measured crossovers, counted by the same rule as
+// `collbench fit` (models/crossover.hpp): the figures to read. The run ends
+// with nccl-tests' own closing lines (its all-row "Avg bus bandwidth"), which
+// scripts grep for.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -19,12 +22,24 @@
 #include "algorithms/registry.hpp"
 #include "harness/report/reporter.hpp"
 #include "harness/runtime/backend.hpp"
+#include "harness/runtime/load.hpp"
 #include "harness/sweep/sizes.hpp"
 #include "models/crossover.hpp"
 #include "models/schedule_model.hpp"
 
 namespace cb {
 namespace {
+
+// Two decimals where that is readable; significant digits for huge times
+// (simulated seconds at scale) and tiny bandwidths, which "%.2f" turns into
+// "1155741195.60" and "0.00".
+std::string number(double v) {
+  if (v == 0) return "0";
+  const double a = v < 0 ? -v : v;
+  if (a >= 1e7) return fmt::format("{:.3g}", v);  // "2.15e+09": 8 characters
+  if (a < 0.01) return fmt::format("{:.2g}", v);  // "3.3e-07": fits the 7-wide columns
+  return fmt::format("{:.2f}", v);
+}
 
 std::string op_text(const Case& c) {
   return is_reducing(c.coll) ? std::string(to_string(c.op)) : "none";
@@ -39,6 +54,13 @@ class ConsoleReporter final : public Reporter {
     show_in_ = info.in_place;
     fmt::print(out_, "# collbench {} ({}), {}, host {}, {}\n", info.meta.collbench_version,
                info.meta.git_rev, info.meta.mpi_version, info.meta.host, info.meta.timestamp);
+    settings(info.configuration);
+    if (info.meta.load) fmt::print(out_, "# Load at start: {}\n", describe(*info.meta.load));
+    // The rank map, as nccl-tests lists its devices.
+    if (!info.meta.places.empty()) fmt::print(out_, "#\n# Using ranks\n");
+    for (const RankPlace& p : info.meta.places)
+      fmt::print(out_, "#  Rank {:>3} Pid {:>7} on {} core {:>3} (may run on {})\n", p.rank,
+                 p.pid, p.host, p.core, p.affinity);
     std::fflush(out_);
   }
 
@@ -51,6 +73,16 @@ class ConsoleReporter final : public Reporter {
       header(r);
     }
     section_rows_.push_back(r);
+    ++rows_;
+    busbw_sum_ += r.busbw_GBps;
+    if (r.time_s.median > 0 &&
+        (r.time_s.ci_hi - r.time_s.ci_lo) / 2 > kNoisyHalfWidth * r.time_s.median) {
+      if (noisy_++ == 0)
+        first_noisy_ = fmt::format("{} {} {} on {} ranks, {} us [{}, {}]", r.c.algorithm,
+                                   format_bytes(r.c.bytes()), r.c.in_place ? "in" : "out",
+                                   r.c.ranks, number(r.time_s.median * 1e6),
+                                   number(r.time_s.ci_lo * 1e6), number(r.time_s.ci_hi * 1e6));
+    }
     if (r.wrong) {
       checked_ = true;
       wrong_total_ += *r.wrong;
@@ -80,6 +112,20 @@ class ConsoleReporter final : public Reporter {
       fmt::print(out_, "# Results not verified (-c 0, or a transport that moves no data)\n");
     else
       fmt::print(out_, "# Wrong elements: {} {}\n", wrong_total_, wrong_total_ ? "FAILED" : "OK");
+    if (noisy_ > 0)
+      fmt::print(out_,
+                 "# Noisy: {} of {} configurations have a 95% CI of the median wider than "
+                 "+-{:.0f}% (first: {}); a larger --time-budget or -n, or a quieter machine, "
+                 "tightens them\n",
+                 noisy_, rows_, kNoisyHalfWidth * 100, first_noisy_);
+    // nccl-tests' closing lines, for the scripts that grep them. Its average
+    // mixes every size and algorithm; the per-section peaks above are the
+    // figures to read.
+    if (checked_)
+      fmt::print(out_, "# Out of bounds values : {} {}\n", wrong_total_,
+                 wrong_total_ ? "FAILED" : "OK");
+    fmt::print(out_, "# Avg bus bandwidth    : {:g} \n#\n",
+               rows_ ? busbw_sum_ / static_cast<double>(rows_) : 0.0);
     if (!complete)
       fmt::print(out_, "# Interrupted: the rows above are complete, the rest was not run\n");
     std::fflush(out_);
@@ -91,8 +137,41 @@ class ConsoleReporter final : public Reporter {
            a.c.count == b.c.count;
   }
 
+  // The sweep as resolved (Plan::to_json), on two lines.
+  void settings(const nlohmann::json& c) {
+    if (c.is_null() || !c.is_object()) return;
+    const auto text = [&](const char* key) -> std::string {
+      if (!c.contains(key) || c[key].is_null()) return "-";
+      if (c[key].is_string()) return c[key].get<std::string>();
+      if (c[key].is_array()) {
+        std::string out;
+        for (const auto& v : c[key]) out += fmt::format("{}{}", out.empty() ? "" : ",", v.dump());
+        return out;
+      }
+      return c[key].dump();
+    };
+    const std::string step = text("increment") != "0" && text("increment") != "-"
+                                 ? fmt::format("+{} B", text("increment"))
+                                 : fmt::format("x{}", text("factor"));
+    fmt::print(out_,
+               "# Sweep: transport {}, collectives {}, algorithms {}, sizes -b {} .. -e {} ({}), "
+               "datatypes {}, ops {}, placement {}, ranks {}\n",
+               text("transport"), text("collectives"), text("algorithms"), text("min_bytes"),
+               text("max_bytes"), step, text("datatypes"), text("ops"), text("placement"),
+               text("ranks"));
+    const bool adaptive = text("iterations") == "0";
+    const double ci = c.value("ci_rel", 0.0);
+    fmt::print(out_, "# Timing: {}, warm-up {}, check {}, wait {}, segment {}\n",
+               adaptive ? fmt::format("adaptive iterations (until the median's 95% CI is within "
+                                      "+-{:g}%, or {} s per configuration)",
+                                      ci * 100, text("time_budget_s"))
+                        : fmt::format("{} iterations", text("iterations")),
+               text("warmup"), c.value("verify", true) ? "on" : "off", text("wait"),
+               text("segment") == "0" ? "algorithm default" : text("segment"));
+  }
+
   void header(const Row& r) {
-    fmt::print(out_, "#\n# {} on {} ranks, transport {}{}{}\n#\n", to_string(r.c.coll),
+    fmt::print(out_, "#\n# {} on {} ranks, transport {}{}{}{}\n#\n", to_string(r.c.coll),
                r.c.ranks, r.c.transport, r.wait ? ", wait " : "",
                r.wait ? to_string(*r.wait) : "",
                r.oversubscribed ? " (OVERSUBSCRIBED: ranks outnumber cores)" : "");
@@ -127,9 +206,9 @@ class ConsoleReporter final : public Reporter {
     const auto block = [](const Row* r) {
       if (!r)
         return fmt::format("{:>10} {:>9} {:>9} {:>7} {:>7} {:>6}", "-", "-", "-", "-", "-", "-");
-      return fmt::format("{:>10.2f} {:>9.2f} {:>9.2f} {:>7.2f} {:>7.2f} {:>6}",
-                         r->time_s.median * 1e6, r->time_s.min * 1e6, r->time_s.p95 * 1e6,
-                         r->algbw_GBps, r->busbw_GBps,
+      return fmt::format("{:>10} {:>9} {:>9} {:>7} {:>7} {:>6}", number(r->time_s.median * 1e6),
+                         number(r->time_s.min * 1e6), number(r->time_s.p95 * 1e6),
+                         number(r->algbw_GBps), number(r->busbw_GBps),
                          r->wrong ? fmt::format("{}", *r->wrong) : std::string("N/A"));
     };
     if (show_out_) text += "  " + block(out_row);
@@ -166,8 +245,8 @@ class ConsoleReporter final : public Reporter {
       }
       std::string peaks;
       for (const std::string& a : algos)
-        peaks += fmt::format("{}{} {:.2f} @ {}", peaks.empty() ? "" : ", ", a, peak[a]->busbw_GBps,
-                             format_bytes(peak[a]->c.bytes()));
+        peaks += fmt::format("{}{} {} @ {}", peaks.empty() ? "" : ", ", a,
+                             number(peak[a]->busbw_GBps), format_bytes(peak[a]->c.bytes()));
       fmt::print(out_, "#   peak busbw (GB/s): {}\n", peaks);
       fmt::print(out_,
                  "#   best by size (the fastest and every algorithm whose 95% CI reaches it): {}\n",
@@ -271,7 +350,13 @@ class ConsoleReporter final : public Reporter {
     return out;
   }
 
+  // A CI half-width beyond this fraction of the median marks a configuration noisy.
+  static constexpr double kNoisyHalfWidth = 0.10;
+
   std::FILE* out_;
+  std::size_t rows_ = 0, noisy_ = 0;
+  double busbw_sum_ = 0;
+  std::string first_noisy_;
   bool show_out_ = true, show_in_ = true;
   std::optional<std::tuple<std::string, Collective, int>> section_;
   std::optional<Row> pending_;

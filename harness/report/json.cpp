@@ -51,11 +51,7 @@ class JsonReporter final : public Reporter {
 
   void begin(const RunInfo& info) override {
     meta_ = info.meta;
-    doc_["metadata"] = {{"host", meta_.host},
-                        {"timestamp", meta_.timestamp},
-                        {"collbench_version", meta_.collbench_version},
-                        {"git_rev", meta_.git_rev},
-                        {"mpi_version", meta_.mpi_version}};
+    doc_["metadata"] = metadata_json(meta_);
     doc_["configuration"] = info.configuration;
     doc_["columns"] = nlohmann::json::array();
     for (std::string_view c : result_columns()) doc_["columns"].push_back(c);

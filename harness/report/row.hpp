@@ -24,6 +24,10 @@ struct Row {
   std::optional<double> alpha_s, beta_s_per_B, gamma_s_per_B;
   std::optional<std::uint64_t> events;  // simulated message events
   std::string skipped;                  // why there are no times (Measurement::skipped)
+  // The machine's load when the row was measured (load.hpp); nullopt where
+  // /proc/loadavg does not exist.
+  std::optional<double> load_avg_1m;
+  std::optional<int> procs_running;
 };
 
 // nccl-tests' bus bandwidth factor: allreduce 2(p-1)/p, the others (p-1)/p.

@@ -4,8 +4,10 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "harness/runtime/group.hpp"
+#include "harness/report/metadata.hpp"
 
 namespace cb {
 
@@ -18,6 +20,10 @@ bool world_started();
 // Whether this process prints user-facing messages: world rank 0, or before
 // MPI is up, the launcher's rank 0 (PMI_RANK unset or "0").
 bool is_reporting_rank();
+
+// Every rank's RankPlace, in rank order, on world rank 0 (empty elsewhere).
+// Collective over the world.
+std::vector<RankPlace> gather_rank_places();
 
 // The MPI library's version string, or "none" when built without MPI.
 std::string mpi_library_version();

@@ -3,6 +3,7 @@
 
 #include <cstdlib>
 #include <memory>
+#include <vector>
 
 #include "harness/runtime/group_mpi.hpp"
 #include "harness/runtime/world.hpp"
@@ -29,6 +30,36 @@ Group& world(WaitPolicy wait) {
 }
 
 bool world_started() { return world_group() != nullptr; }
+
+std::vector<RankPlace> gather_rank_places() {
+  Group& w = world();
+  RankPlace me = this_place();
+  // Fixed-size records: one MPI_Gather, no size exchange first.
+  struct Wire {
+    long pid;
+    int core;
+    char host[64];
+    char affinity[64];
+  } wire{};
+  wire.pid = me.pid;
+  wire.core = me.core;
+  me.host.copy(wire.host, sizeof wire.host - 1);
+  me.affinity.copy(wire.affinity, sizeof wire.affinity - 1);
+  const bool root = w.rank() == 0;
+  std::vector<Wire> all(root ? static_cast<std::size_t>(w.size()) : 0);
+  MPI_Gather(&wire, sizeof wire, MPI_BYTE, all.data(), sizeof wire, MPI_BYTE, 0, MPI_COMM_WORLD);
+  std::vector<RankPlace> out;
+  for (std::size_t r = 0; r < all.size(); ++r) {
+    RankPlace p;
+    p.rank = static_cast<int>(r);
+    p.pid = all[r].pid;
+    p.core = all[r].core;
+    p.host = all[r].host;
+    p.affinity = all[r].affinity;
+    out.push_back(std::move(p));
+  }
+  return out;
+}
 
 std::string mpi_library_version() {
   char text[MPI_MAX_LIBRARY_VERSION_STRING];

@@ -54,13 +54,15 @@ std::vector<int> parse_ranks(const std::string& text, int max, const std::string
     if (a < 1 || b < a)
       throw UsageError(
           fmt::format("bad --ranks range '{}' (need 1 <= A <= B; accepted: {})", text, accepted));
-    // B is checked against the limit below; the loop runs in 64 bits so a B
-    // near INT_MAX cannot overflow it.
+    // A, B, and between them every power of two and every 3*2^k: the
+    // non-powers show the folds that power-of-two algorithms pay for. The
+    // same grid in run and map.
     out.push_back(a);
-    long long p = 1;
-    while (p <= a) p *= 2;
-    for (; p < b && p <= max; p *= 2) out.push_back(static_cast<int>(p));
-    if (b != a) out.push_back(b);
+    out.push_back(b);
+    for (long long pw = 2; pw <= b; pw *= 2) {
+      if (pw > a) out.push_back(static_cast<int>(pw));
+      if (pw * 3 / 2 > a && pw * 3 / 2 < b) out.push_back(static_cast<int>(pw * 3 / 2));
+    }
   } else {
     for (const std::string& item : split_list(text)) out.push_back(parse_int(item, text));
     if (out.empty())

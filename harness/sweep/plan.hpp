@@ -41,8 +41,9 @@ Plan make_plan(const RunOptions& options, int world_size, int ranks_per_node,
 // Comma-separated list parsing shared by the flags.
 std::vector<std::string> split_list(const std::string& text);
 
-// "2,4,8", "all" (2..max), "pow2" (powers of two up to max), "A..B" (powers of
-// two from A to B); empty = {max}. Throws UsageError for values < 1 or > max
+// "2,4,8", "all" (2..max), "pow2" (powers of two up to max), "A..B" (A, B and
+// every power of two and 3*2^k between them: 2..16 = 2,3,4,6,8,12,16; run and
+// map share this); empty = {max}. Throws UsageError for values < 1 or > max
 // (naming `max_what`, e.g. "the 4 processes of this launch").
 std::vector<int> parse_ranks(const std::string& text, int max, const std::string& max_what);
 

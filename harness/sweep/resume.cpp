@@ -57,4 +57,32 @@ ResumeData load_resume(const std::string& csv_path) {
   });
 }
 
+std::string shell_quote(const std::string& word) {
+  const bool plain =
+      !word.empty() && word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                              "0123456789_-+=/.,:@%") == std::string::npos;
+  if (plain) return word;
+  std::string q = "'";
+  for (char ch : word) {
+    if (ch == '\'')
+      q += "'\\''";
+    else
+      q += ch;
+  }
+  q += '\'';
+  return q;
+}
+
+std::string resume_command_line(const std::vector<std::string>& argv, int world_size) {
+  std::string cmd = world_size > 1 ? fmt::format("mpiexec -n {} ", world_size) : std::string();
+  bool has_resume = false;
+  for (std::size_t i = 0; i < argv.size(); ++i) {
+    has_resume = has_resume || argv[i] == "--resume";
+    if (i) cmd += ' ';
+    cmd += shell_quote(argv[i]);
+  }
+  if (!has_resume) cmd += " --resume";
+  return cmd;
+}
+
 }  // namespace cb

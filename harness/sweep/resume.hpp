@@ -38,4 +38,13 @@ ResumeData load_resume(const std::string& csv_path, const std::vector<std::strin
 // `collbench run`'s results CSV (columns.hpp, keys = key_columns()).
 ResumeData load_resume(const std::string& csv_path);
 
+// The command that finishes an interrupted run: `argv` as typed (argv[0]
+// first) with --resume added unless present, shell-quoted, behind
+// `mpiexec -n N` when the launch had N > 1 processes.
+std::string resume_command_line(const std::vector<std::string>& argv, int world_size);
+
+// One word for a POSIX shell: unchanged when it needs no quoting, else in
+// single quotes.
+std::string shell_quote(const std::string& word);
+
 }  // namespace cb

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "harness/sweep/interrupt.hpp"
+#include "harness/runtime/load.hpp"
 #include "harness/report/row.hpp"
 #include "io/output_file.hpp"
 #include "transports/watchdog.hpp"
@@ -67,7 +68,11 @@ RunOutcome run_plan(const Plan& plan, Group& world, Measurer* measurer,
           break;
         }
         if (!root) continue;
-        const Row row = make_row(c, m);
+        Row row = make_row(c, m);
+        if (const auto load = read_machine_load()) {
+          row.load_avg_1m = load->avg_1m;
+          row.procs_running = load->runnable;
+        }
         // A failed write (a full disk) stops the sweep like a signal would:
         // every rank learns it at the next case boundary.
         try {

@@ -12,6 +12,7 @@
 #include "harness/sweep/process_measurer.hpp"
 #include "io/output_file.hpp"
 #include "transports/watchdog.hpp"
+#include "harness/sweep/resume.hpp"
 
 namespace cb {
 
@@ -142,10 +143,19 @@ RunOutcome run_sweep(const Plan& plan, Group& w, Measurer* measurer, const Sweep
     fmt::print(stderr, "collbench: error: {}{}{}\n", write_error,
                outcome.rows > 0 && !kept.empty() ? "; finished rows kept in" : "",
                outcome.rows > 0 ? kept : "");
-  else if (root && !complete)
+  else if (root && !complete) {
     fmt::print(stderr, "collbench: interrupted (signal {}) after {} of {} configurations{}{}\n",
                outcome.signal, outcome.rows, plan.total_cases(),
                kept.empty() ? "" : "; finished rows kept in", kept);
+    // The exact command, so nobody has to reconstruct a long sweep by hand.
+    if (out.csv.empty() || io::is_stdout(out.csv))
+      fmt::print(stderr, "collbench: nothing to resume from: add --csv FILE to make a run "
+                         "resumable\n");
+    else
+      fmt::print(stderr, "collbench: resume with: {}\n",
+                 resume_command_line(command_line(),
+                                     plan.transport->per_process ? w.size() : 1));
+  }
   // Every rank exits alike, so mpiexec's status is the run's status.
   const bool failed = w.any(outcome.wrong > 0, WaitPolicy::sleep);
   const bool write_failed = w.any(!write_error.empty(), WaitPolicy::sleep);

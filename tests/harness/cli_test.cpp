@@ -86,6 +86,20 @@ class Cli : public ::testing::Test {
   fs::path dir_;
 };
 
+// The identity columns (CSV.md key) of every data line of a results CSV.
+std::vector<std::string> keys_of(const std::string& csv_text) {
+  std::vector<std::string> keys;
+  const auto lines = lines_of(csv_text);
+  for (std::size_t i = 1; i < lines.size(); ++i) {
+    std::size_t end = 0;
+    for (int commas = 0; commas < 8 && end != std::string::npos; ++commas)
+      end = lines[i].find(',', end + (commas ? 1 : 0));
+    keys.push_back(lines[i].substr(0, end));
+  }
+  std::sort(keys.begin(), keys.end());
+  return keys;
+}
+
 TEST_F(Cli, EveryBadInputIsOneLineAndNoFile) {
   expect_refused("run --bogus", "--bogus");  // CLI11's own errors are one line too
   expect_refused("run -b 8X", "'8X'");
@@ -120,7 +134,8 @@ TEST_F(Cli, SingleRankRunSaysHowToLaunchMoreAndWritesTheCsvSchema) {
             "transport,collective,algorithm,datatype,op,placement,ranks,bytes,count,iterations,"
             "time_median_us,time_min_us,time_mean_us,time_p95_us,time_max_us,ci_lo_us,ci_hi_us,"
             "algbw_GBps,busbw_GBps,wrong,oversubscribed,wait_policy,alpha_s,beta_s_per_B,"
-            "gamma_s_per_B,host,timestamp,collbench_version,git_rev,mpi_version");
+            "gamma_s_per_B,host,timestamp,collbench_version,git_rev,mpi_version,load_avg_1m,"
+            "procs_running");
   EXPECT_EQ(lines[1].rfind("mpi,allreduce,ring,fp32,sum,out,1,8,2,3,", 0), 0u) << lines[1];
 
   const nlohmann::json j = nlohmann::json::parse(slurp(json));
@@ -130,6 +145,45 @@ TEST_F(Cli, SingleRankRunSaysHowToLaunchMoreAndWritesTheCsvSchema) {
   EXPECT_EQ(j["rows"][0]["iterations"].get<int>(), 3);
   EXPECT_EQ(j["configuration"]["iterations"].get<int>(), 3);
   EXPECT_FALSE(j["metadata"]["host"].get<std::string>().empty());
+  // The load while measuring, in the metadata and in every row.
+  EXPECT_GT(j["metadata"]["load"]["usable_cores"].get<int>(), 0);
+  EXPECT_GE(j["metadata"]["load"]["runnable"].get<int>(), 1);
+  EXPECT_TRUE(j["rows"][0]["load_avg_1m"].is_number());
+  EXPECT_GE(j["rows"][0]["procs_running"].get<int>(), 1);
+  ASSERT_EQ(j["metadata"]["ranks"].size(), 1u);
+  EXPECT_EQ(j["metadata"]["ranks"][0]["pid"].get<long>() > 0, true);
+}
+
+// What an nccl-tests user greps for: the sweep settings and the rank map in
+// the header, and the closing "# Avg bus bandwidth    : X" line.
+TEST_F(Cli, ConsoleHasNcclTestsHeaderAndAverageBusBandwidthLine) {
+  const Result r = run("run --quiet -n 3 -b 8 -e 64 --algo ring --placement out");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("# Sweep: transport mpi, collectives allreduce, algorithms ring, sizes "
+                       "-b 8 .. -e 64 (x2)"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("# Timing: 3 iterations, warm-up 1, check on"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("# Load at start: load average "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("# Using ranks\n#  Rank   0 Pid "), std::string::npos) << r.out;
+  const auto lines = lines_of(r.out);
+  ASSERT_GE(lines.size(), 3u);
+  // Last: "#"; before it the mean busbw over every row, as nccl-tests prints
+  // it (one rank moves nothing: busbw factor (p-1)/p = 0).
+  EXPECT_EQ(lines.back(), "#");
+  EXPECT_EQ(lines[lines.size() - 2], "# Avg bus bandwidth    : 0 ") << r.out;
+  EXPECT_EQ(lines[lines.size() - 3], "# Out of bounds values : 0 OK");
+}
+
+// OSU's -m [MIN:]MAX and -x (warm-up) are the same sweep as -b/-e and -w.
+TEST_F(Cli, OsuAliasesGiveTheSameSweep) {
+  const fs::path a = dir_ / "a.csv", b = dir_ / "b.csv";
+  ASSERT_EQ(run("run --quiet -n 2 -b 16 -e 256 -w 2 --algo ring --csv " + a.string()).status, 0);
+  ASSERT_EQ(run("run --quiet -n 2 -m 16:256 -x 2 --algo ring --csv " + b.string()).status, 0);
+  EXPECT_EQ(keys_of(slurp(a)), keys_of(slurp(b)));
+  EXPECT_EQ(lines_of(slurp(b)).size(), 1u + 5 * 2);  // 16..256 B, both placements
+  expect_refused("run -m 16:256 -b 8", "--message-size");  // one way to give the range
+  expect_refused("run -m 1X:4K", "'1X'");
 }
 
 TEST_F(Cli, RankSweepUnderMpiexecMarksOversubscribedRows) {
@@ -158,6 +212,13 @@ TEST_F(Cli, RankSweepUnderMpiexecMarksOversubscribedRows) {
     EXPECT_EQ(f[21], ranks > cores ? "yield" : "spin") << lines[i];
   }
   EXPECT_EQ(slurp(dir_ / "err").find("outnumber") != std::string::npos, 3 > cores);
+  // USAGE.md's promise: the section header says so too (it never printed once).
+  const std::string out = slurp(dir_ / "out");
+  EXPECT_EQ(out.find("# allreduce on 3 ranks, transport mpi, wait yield (OVERSUBSCRIBED: ranks "
+                     "outnumber cores)") != std::string::npos,
+            3 > cores)
+      << out;
+  EXPECT_NE(out.find("#  Rank   2 Pid "), std::string::npos) << out;  // all three in the map
 }
 
 TEST_F(Cli, InterruptedSweepKeepsWholeRowsAndNoFinalFile) {
@@ -191,25 +252,18 @@ TEST_F(Cli, InterruptedSweepKeepsWholeRowsAndNoFinalFile) {
   const auto lines = lines_of(slurp(partial));
   ASSERT_GE(lines.size(), 4u);
   const auto fields = [](const std::string& l) { return std::count(l.begin(), l.end(), ',') + 1; };
-  for (const std::string& l : lines) EXPECT_EQ(fields(l), 30) << l;
+  for (const std::string& l : lines) EXPECT_EQ(fields(l), 32) << l;
   const nlohmann::json j = nlohmann::json::parse(slurp(dir_ / "r.json.partial"));
   EXPECT_FALSE(j["complete"].get<bool>());
   EXPECT_EQ(j["rows"].size(), lines.size() - 1);
-  EXPECT_NE(slurp(dir_ / "out.err").find("interrupted"), std::string::npos);
-}
-
-// The identity columns (CSV.md key) of every data line of a results CSV.
-std::vector<std::string> keys_of(const std::string& csv_text) {
-  std::vector<std::string> keys;
-  const auto lines = lines_of(csv_text);
-  for (std::size_t i = 1; i < lines.size(); ++i) {
-    std::size_t end = 0;
-    for (int commas = 0; commas < 8 && end != std::string::npos; ++commas)
-      end = lines[i].find(',', end + (commas ? 1 : 0));
-    keys.push_back(lines[i].substr(0, end));
-  }
-  std::sort(keys.begin(), keys.end());
-  return keys;
+  const std::string err = slurp(dir_ / "out.err");
+  EXPECT_NE(err.find("interrupted"), std::string::npos) << err;
+  // The exact command that finishes the sweep: the same arguments plus --resume.
+  EXPECT_NE(err.find("resume with: " + bin_ + " run --quiet -n 200 --coll all --algo all -d all "
+                     "-o all -b 8 -e 64K --csv " + csv.string() + " --json " +
+                     json.string() + " --resume\n"),
+            std::string::npos)
+      << err;
 }
 
 TEST_F(Cli, ResumeKeepsEarlierRowsAndMeasuresOnlyTheRest) {

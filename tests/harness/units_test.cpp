@@ -6,6 +6,7 @@
 
 #include "harness/report/columns.hpp"
 #include "harness/sweep/plan.hpp"
+#include "harness/sweep/resume.hpp"
 #include "harness/sweep/sizes.hpp"
 #include "harness/sweep/stats.hpp"
 
@@ -35,6 +36,15 @@ TEST(Stats, FewSamplesUseMinAndMaxAsTheInterval) {
   EXPECT_DOUBLE_EQ(s.ci_lo, 1);
   EXPECT_DOUBLE_EQ(s.ci_hi, 3);
   EXPECT_FALSE(ci_within(s, 1.0));  // never "converged" on <= 5 samples
+}
+
+TEST(Resume, CommandAddsResumeQuotesWordsAndNamesTheLaunch) {
+  EXPECT_EQ(resume_command_line({"collbench", "run", "--csv", "r.csv"}, 1),
+            "collbench run --csv r.csv --resume");
+  EXPECT_EQ(resume_command_line({"build/collbench", "run", "--csv", "my r.csv", "--resume"}, 4),
+            "mpiexec -n 4 build/collbench run --csv 'my r.csv' --resume");
+  EXPECT_EQ(shell_quote("it's"), "'it'\\''s'");
+  EXPECT_EQ(shell_quote(""), "''");
 }
 
 TEST(Sizes, SuffixesArePowersOf1024AndBadTextIsRefused) {
@@ -77,8 +87,11 @@ TEST(Ranks, ListsAllPow2AndRanges) {
   EXPECT_EQ(parse_ranks("2,4", 8, "w"), (std::vector<int>{2, 4}));
   EXPECT_EQ(parse_ranks("all", 4, "w"), (std::vector<int>{2, 3, 4}));
   EXPECT_EQ(parse_ranks("pow2", 6, "w"), (std::vector<int>{1, 2, 4}));
-  EXPECT_EQ(parse_ranks("2..16", 16, "w"), (std::vector<int>{2, 4, 8, 16}));
-  EXPECT_EQ(parse_ranks("3..10", 16, "w"), (std::vector<int>{3, 4, 8, 10}));
+  // A..B: A, B, the powers of two and the 3*2^k between (the same in run and map).
+  EXPECT_EQ(parse_ranks("2..16", 16, "w"), (std::vector<int>{2, 3, 4, 6, 8, 12, 16}));
+  EXPECT_EQ(parse_ranks("3..10", 16, "w"), (std::vector<int>{3, 4, 6, 8, 10}));
+  EXPECT_EQ(parse_ranks("1..2", 16, "w"), (std::vector<int>{1, 2}));
+  EXPECT_EQ(parse_ranks("5..5", 16, "w"), (std::vector<int>{5}));
   EXPECT_THROW(parse_ranks("8", 4, "the 4 processes of this launch"), UsageError);
   EXPECT_THROW(parse_ranks("0", 4, "w"), UsageError);
   EXPECT_THROW(parse_ranks("two", 4, "w"), UsageError);
@@ -115,7 +128,9 @@ TEST(Columns, MatchTheCsvContractInOrder) {
                                                   "timestamp",
                                                   "collbench_version",
                                                   "git_rev",
-                                                  "mpi_version"};
+                                                  "mpi_version",
+                                                  "load_avg_1m",
+                                                  "procs_running"};
   EXPECT_EQ(result_columns(), expected);
 }
 

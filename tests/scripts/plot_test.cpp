@@ -1,11 +1,16 @@
 // scripts/plot.py must regenerate every plot from CSVs alone and reject a
-// missing or malformed input with one clear line.
+// missing or malformed input with one clear line; scripts/report.py writes the
+// headline figures (best schedule vs MPI with its spread over repeated runs);
+// both answer --help, and under a Python without matplotlib plot.py says so in
+// one line.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 
 #include <array>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 
 namespace fs = std::filesystem;
@@ -44,6 +49,10 @@ class PlotTest : public ::testing::Test {
   Result plot() {
     return run(std::string(CB_PYTHON) + " " + CB_SOURCE_DIR + "/scripts/plot.py " + dir_.string());
   }
+  Result script(const std::string& name, const std::string& args) {
+    return run(std::string(CB_PYTHON) + " " + CB_SOURCE_DIR + "/scripts/" + name + " " + args);
+  }
+  std::string sweep() const { return (dir_ / "sweep-mpi.csv").string(); }
 
   fs::path dir_;
 };
@@ -96,6 +105,71 @@ TEST_F(PlotTest, NonNumericCellIsNamed) {
   EXPECT_NE(r.status, 0);
   EXPECT_NE(r.output.find("column margin holds 'lots', not a number"), std::string::npos)
       << r.output;
+}
+
+TEST_F(PlotTest, HelpPrintsUsageAndNoMatplotlibIsOneLine) {
+  for (const char* name : {"plot.py", "report.py"}) {
+    const Result r = script(name, "--help");
+    EXPECT_EQ(r.status, 0) << r.output;
+    EXPECT_EQ(r.output.rfind("usage: " + std::string(name), 0), 0u) << r.output;
+  }
+  // -S: no site-packages, so no matplotlib (as under a bare pyenv python3).
+  const Result bare = run(std::string(CB_PYTHON) + " -S " + CB_SOURCE_DIR + "/scripts/plot.py " +
+                          dir_.string());
+  EXPECT_EQ(WEXITSTATUS(bare.status), 1);
+  EXPECT_EQ(bare.output, "plot.py: needs matplotlib, which this python lacks: run it with "
+                         "/usr/bin/python3 (apt-get install python3-matplotlib)\n");
+  // The report needs no matplotlib at all.
+  const Result report = run(std::string(CB_PYTHON) + " -S " + CB_SOURCE_DIR +
+                            "/scripts/report.py " + dir_.string());
+  EXPECT_EQ(report.status, 0) << report.output;
+}
+
+TEST_F(PlotTest, OneResultsCsvGetsItsOwnPlotsAndNoSingleRankComparison) {
+  // Keep only the 2-rank rows: one rank count, so no rank-comparison plot.
+  std::ifstream in(sweep());
+  std::string line, kept;
+  std::getline(in, line);
+  kept = line + "\n";
+  while (std::getline(in, line))
+    if (line.find(",out,2,") != std::string::npos) kept += line + "\n";
+  const fs::path one = dir_ / "run" / "r.csv";
+  fs::create_directories(one.parent_path());
+  std::ofstream(one) << kept;
+  const Result r = script("plot.py", one.string());
+  ASSERT_EQ(r.status, 0) << r.output;
+  for (const char* name : {"latency-mpi.png", "busbw-mpi.png"})
+    EXPECT_TRUE(is_png(dir_ / "run" / "plots" / name)) << name;
+  EXPECT_FALSE(fs::exists(dir_ / "run" / "plots" / "rank-comparison.png"));
+  EXPECT_FALSE(fs::exists(dir_ / "run" / "plots" / "model-error.png"));
+  // A map CSV alone draws its crossover map.
+  const Result m = script("plot.py", (dir_ / "map-allreduce.csv").string() + " --out " +
+                                         (dir_ / "m").string());
+  ASSERT_EQ(m.status, 0) << m.output;
+  EXPECT_TRUE(is_png(dir_ / "m" / "crossover-allreduce.png"));
+  const Result bad = script("plot.py", (dir_ / "calibration.csv").string());
+  EXPECT_EQ(WEXITSTATUS(bad.status), 1);
+  EXPECT_NE(bad.output.find("neither a results CSV"), std::string::npos) << bad.output;
+}
+
+TEST_F(PlotTest, ReportGivesBestScheduleVsMpiWithItsSpreadOverRuns) {
+  // Two repeats of the sweep (copies here): three runs' ratios, reported as
+  // their median and range instead of one run's figure.
+  for (int i = 1; i <= 2; ++i) {
+    std::ifstream in(sweep());
+    std::string line, text;
+    std::getline(in, line);
+    text = line + "\n";
+    while (std::getline(in, line)) text += line + "\n";
+    std::ofstream(dir_ / ("repeat-mpi-" + std::to_string(i) + ".csv")) << text;
+  }
+  const Result r = script("report.py", dir_.string());
+  ASSERT_EQ(r.status, 0) << r.output;
+  std::ifstream in(dir_ / "report.md");
+  const std::string md((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(md.find("allreduce, 2 ranks over mpi: best schedule **"), std::string::npos) << md;
+  EXPECT_NE(md.find("(range of 3 runs: "), std::string::npos) << md;
+  EXPECT_EQ(md.find("issue #"), std::string::npos);
 }
 
 }  // namespace

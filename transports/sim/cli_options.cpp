@@ -7,7 +7,7 @@
 
 namespace cb {
 
-void add_sim_flags(CLI::App& cmd, SimFlags& f, const std::string& prefix) {
+void add_model_param_flags(CLI::App& cmd, SimFlags& f, const std::string& prefix) {
   const sim::NetworkParams d;
   cmd.add_option("--alpha", f.alpha,
                  prefix + fmt::format("seconds per message, SI or with a unit: 3.7e-6, 3.7us, 250ns "
@@ -28,6 +28,11 @@ void add_sim_flags(CLI::App& cmd, SimFlags& f, const std::string& prefix) {
   cmd.add_option("--params-transport", f.params_transport,
                  prefix + "with a fit.csv holding several transports' global fits: which one (mpi, "
                           "ipc-host, ...)");
+}
+
+void add_sim_flags(CLI::App& cmd, SimFlags& f, const std::string& prefix) {
+  const sim::NetworkParams d;
+  add_model_param_flags(cmd, f, prefix);
   cmd.add_option("--overhead", f.overhead,
                  prefix + "LogGP CPU overhead o per message at each end, e.g. 300ns (default 0: off)");
   cmd.add_option("--ranks-per-node", f.ranks_per_node,
@@ -58,7 +63,7 @@ void add_sim_flags(CLI::App& cmd, SimFlags& f, const std::string& prefix) {
                prefix + "print events, wall time and events/s of every simulation on stderr");
 }
 
-sim::NetworkParams resolve_network(const SimFlags& f) {
+sim::NetworkParams resolve_model_params(const SimFlags& f) {
   sim::NetworkParams net;
   if (!f.params_file.empty()) {
     const models::ModelParams m = models::load_model_params(
@@ -83,6 +88,11 @@ sim::NetworkParams resolve_network(const SimFlags& f) {
   if (!f.gamma.empty()) net.gamma_s_per_B = sim::parse_seconds_per_byte(f.gamma, "--gamma");
   if (!f.reduce_bandwidth.empty())
     net.gamma_s_per_B = 1 / sim::parse_bandwidth(f.reduce_bandwidth, "--reduce-bandwidth");
+  return net;
+}
+
+sim::NetworkParams resolve_network(const SimFlags& f) {
+  sim::NetworkParams net = resolve_model_params(f);
   if (!f.overhead.empty()) net.overhead_s = sim::parse_seconds(f.overhead, "--overhead");
   net.ranks_per_node = f.ranks_per_node;
   if (f.ranks_per_node == 0 &&

@@ -32,10 +32,19 @@ struct SimFlags {
 // Adds the flags to `cmd`; `prefix` names the transport in help texts ("sim: ").
 void add_sim_flags(CLI::App& cmd, SimFlags& flags, const std::string& prefix);
 
+// Only the α-β-γ source flags (--alpha --beta --gamma --bandwidth
+// --reduce-bandwidth --params --params-transport), for commands that use the
+// closed-form model without simulating (predict). Same names, units and
+// precedence as the simulator's.
+void add_model_param_flags(CLI::App& cmd, SimFlags& flags, const std::string& prefix);
+
 // The parameters the flags describe; throws UsageError (one line) for a bad
 // value, a conflicting pair (--beta with --bandwidth, --gamma with
 // --reduce-bandwidth) or an unreadable --params file.
 sim::NetworkParams resolve_network(const SimFlags& flags);
+// alpha, beta, gamma only (refinement flags ignored): NetworkParams defaults,
+// then --params, then explicit flags.
+sim::NetworkParams resolve_model_params(const SimFlags& flags);
 sim::SimOptions resolve_sim_options(const SimFlags& flags);
 
 }  // namespace cb

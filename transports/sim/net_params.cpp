@@ -126,10 +126,14 @@ double parse_bandwidth(std::string_view text, std::string_view what) {
 }
 
 std::string describe(const NetworkParams& net) {
-  std::string s = fmt::format("alpha={} beta={}/B ({:.4g} GB/s) gamma={}/B", seconds_text(net.alpha_s),
-                              seconds_text(net.beta_s_per_B), 1e-9 / net.beta_s_per_B,
-                              seconds_text(net.gamma_s_per_B));
-  if (net.gamma_s_per_B > 0) s += fmt::format(" ({:.4g} GB/s)", 1e-9 / net.gamma_s_per_B);
+  // A zero cost has no bandwidth to show ("0/B" read like a typo): say what it means.
+  const auto per_byte = [](double s_per_B, const char* zero) {
+    return s_per_B > 0 ? fmt::format("{}/B ({:.4g} GB/s)", seconds_text(s_per_B), 1e-9 / s_per_B)
+                       : std::string(zero);
+  };
+  std::string s = fmt::format("alpha={} beta={} gamma={}", seconds_text(net.alpha_s),
+                              per_byte(net.beta_s_per_B, "0 (wire time not modelled)"),
+                              per_byte(net.gamma_s_per_B, "0 (reductions cost nothing)"));
   if (net.overhead_s > 0) s += fmt::format(" o={}", seconds_text(net.overhead_s));
   if (net.ranks_per_node > 0)
     s += fmt::format(" ranks-per-node={} intra-alpha={} intra-beta={}/B", net.ranks_per_node,

@@ -65,7 +65,7 @@ TEST(SimCli, RunRowsCarryTheModelAndTheSimulatedTime) {
   const fs::path dir = temp_dir("run");
   const Result r = collbench("run --transport sim --ranks 4,5 -b 8 -e 1K -f 4 --coll allreduce "
                              "--algo ring,rhd --alpha 3us --bandwidth 2GB/s --reduce-bandwidth 4GB/s "
-                             "--quiet --csv " + (dir / "r.csv").string());
+                             "--placement both --quiet --csv " + (dir / "r.csv").string());
   ASSERT_EQ(r.status, 0) << r.output;
   const models::CsvTable t = read_csv(dir / "r.csv");
   ASSERT_EQ(t.rows().size(), 2u * 2u * 4u * 2u) << r.output;  // ranks x algos x sizes x placement
@@ -120,6 +120,28 @@ TEST(SimCli, ParamsFileFromCalibrateOrFitAndFlagsOverrideIt) {
   }
   const Result missing = collbench("run --transport sim -e 64 --quiet --params " + (dir / "none.csv").string());
   EXPECT_EQ(missing.status, 2) << missing.output;
+  fs::remove_all(dir);
+}
+
+// One placement unless asked (the model times both alike), and a table that
+// stays readable at scale: no "1155741195.60" us, no "0.00" GB/s.
+TEST(SimCli, RunDefaultsToOnePlacementAndPrintsExtremesReadably) {
+  const fs::path dir = temp_dir("extremes");
+  const Result r = collbench("run --transport sim --ranks 1024 -b 1G -e 1G --coll allreduce "
+                             "--algo ring --alpha 1ms --bandwidth 1MB/s --quiet --csv " +
+                             (dir / "r.csv").string());
+  ASSERT_EQ(r.status, 0) << r.output;
+  const models::CsvTable t = read_csv(dir / "r.csv");
+  ASSERT_EQ(t.rows().size(), 1u) << r.output;
+  EXPECT_EQ(t.cell(t.rows()[0], "placement"), "out");
+  std::string line;
+  std::istringstream lines(r.output);
+  while (std::getline(lines, line))
+    if (line.find(" ring ") != std::string::npos && line[0] != '#') break;
+  ASSERT_NE(line.find(" ring "), std::string::npos) << r.output;
+  EXPECT_NE(line.find("e+09"), std::string::npos) << line;  // ~2100 s in us, in 3 digits
+  EXPECT_EQ(line.find("0.00 "), std::string::npos) << line;
+  EXPECT_NE(r.output.find("# Avg bus bandwidth    : "), std::string::npos) << r.output;
   fs::remove_all(dir);
 }
 

@@ -101,6 +101,9 @@ TEST(SimParams, DescribeShowsUnitsAndRefinements) {
   net.round_synchronous = true;
   EXPECT_NE(describe(net).find("o=100ns"), std::string::npos) << describe(net);
   EXPECT_NE(describe(net).find("round-synchronous"), std::string::npos);
+  net.gamma_s_per_B = 0;  // a fit that found no reduction cost: no "gamma=0/B"
+  EXPECT_NE(describe(net).find("gamma=0 (reductions cost nothing)"), std::string::npos)
+      << describe(net);
 }
 
 }  // namespace

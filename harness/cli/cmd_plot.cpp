@@ -1,0 +1,45 @@
+// `collbench plot FILE.csv|DIR [--out DIR]` and `collbench report DIR`: the
+// plotting and report scripts reached from the CLI, for one run's CSV as well
+// as a whole study directory (python_scripts.hpp finds them).
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <memory>
+
+#include "harness/cli/commands.hpp"
+#include "harness/cli/python_scripts.hpp"
+
+namespace cb {
+
+void add_plot_command(CLI::App& app) {
+  struct Options {
+    std::string input, out;
+  };
+  auto o = std::make_shared<Options>();
+  CLI::App* cmd = app.add_subcommand(
+      "plot", "Draw the plots of a results CSV, a map CSV or a study directory (scripts/plot.py)");
+  cmd->add_option("INPUT", o->input, "A results CSV of run, a map CSV of map, or a directory")
+      ->required();
+  cmd->add_option("--out", o->out, "Where the PNGs go (default: plots/ next to INPUT)");
+  cmd->callback([o] {
+    std::vector<std::string> args = {o->input};
+    if (!o->out.empty()) args.insert(args.end(), {"--out", o->out});
+    set_exit_status(run_script("plot.py", args));
+  });
+}
+
+void add_report_command(CLI::App& app) {
+  auto dir = std::make_shared<std::string>();
+  CLI::App* cmd = app.add_subcommand(
+      "report",
+      "Write DIR/report.md (headline figures, fit, crossovers) after drawing DIR/plots "
+      "(scripts/report.py, scripts/plot.py)");
+  cmd->add_option("DIR", *dir, "A study directory or a directory of results CSVs")->required();
+  cmd->callback([dir] {
+    int status = run_script("plot.py", {*dir});
+    if (status == 0) status = run_script("report.py", {*dir});
+    set_exit_status(status);
+  });
+}
+
+}  // namespace cb
