@@ -35,6 +35,7 @@
 #include "harness/report/metadata.hpp"
 #include "harness/runtime/backend.hpp"
 #include "harness/runtime/group.hpp"
+#include "harness/runtime/load.hpp"
 #include "harness/runtime/world.hpp"
 #include "harness/sweep/sizes.hpp"
 #include "harness/sweep/timing.hpp"
@@ -45,6 +46,11 @@
 
 namespace cb {
 namespace {
+
+// A small-message half round trip slower than this means the ranks were not
+// running when their message came (even TCP between nodes is faster).
+constexpr double kImplausiblePing_s = 100e-6;
+
 
 struct CalibrateOptions {
   std::string out = "calibration.csv";
@@ -257,6 +263,17 @@ void calibrate(const CalibrateOptions& o) {
   };
   c.memcpy_GBps = copy_at(kLocalMax);
   c.memcpy_in_cache_GBps = copy_at(kMemcpyInCache);
+  // Calibrating on a busy machine bakes the scheduler into alpha: say so
+  // instead of silently accepting an 8 B ping-pong of milliseconds.
+  if (meta.load) fmt::print("# load: {}\n", describe(*meta.load));
+  if (const std::string warning = load_warning(meta.load, w.ranks_on_node()); !warning.empty())
+    fmt::print(stderr, "{}\n", warning);
+  if (!ping_s.empty() && ping_s.front() > kImplausiblePing_s)
+    fmt::print(stderr,
+               "collbench: warning: the {} B ping-pong took {:.1f} us (over {:.0f} us): the ranks "
+               "waited for cores, so alpha is the scheduler's, not the transport's; pin them "
+               "(mpiexec -bind-to core) and calibrate on a quieter machine\n",
+               kPingMin, ping_s.front() * 1e6, kImplausiblePing_s * 1e6);
 
   fmt::print("# calibration of transport {} on ranks 0 and 1: each time is the median of runs "
              "timed like a collective (barrier, slower rank), net of an empty run's {:.3f} us\n",

@@ -14,19 +14,9 @@
 // The map runs on `run`'s sweep pipeline (sweep/sweep.hpp): its cases are
 // the simulator's (transport sim), ordered cell by cell, and its reporters
 // (report/map.hpp) write a cell's rows together once all of them are in.
-// CSV (streamed to FILE.partial, flushed per cell, renamed to FILE when
-// complete; an interrupted map keeps FILE.partial with every finished cell,
-// and --resume continues it, skipping the cells it holds). One row per (collective, ranks, bytes, algorithm); columns:
-//   collective, ranks, bytes (S as CSV.md defines it), count (elements, MPI
-//   meaning), datatype, op (empty for allgather/alltoall), placement (out|in),
-//   algorithm, time_s (simulated seconds; empty when skipped), events (message
-//   events simulated), best_algorithm, best_time_s (the fastest of the cell),
-//   runner_up, margin (time of the runner-up / best time - 1; empty when the
-//   cell has one algorithm), alpha_s, beta_s_per_B, gamma_s_per_B, overhead_s,
-//   ranks_per_node, model (async | rounds), skew_s, noise_s, seed,
-//   note (why a row was skipped: its estimated events exceed --max-events, or
-//   its window does not fit the simulator's memory limit).
-// Skipped algorithms take no part in best_algorithm / margin of their cell.
+// The CSV is streamed to FILE.partial a cell at a time and renamed to FILE
+// when complete; --resume continues an interrupted map. Its columns are
+// documented with the results CSV's, in harness/report/CSV.md.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 

@@ -30,7 +30,7 @@ namespace {
 struct PredictOptions {
   std::string coll;
   int ranks = 0;
-  SizeFlags sizes{"8", "1G", "2", "0"};
+  SizeFlags sizes{"8", "1G", "2", "0", ""};
   std::string dtype = "float";
   std::string op = "sum";
   bool in_place = false;
