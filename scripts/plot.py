@@ -370,46 +370,8 @@ def plot_prediction_error(preds, fit, out):
 
 def plot_crossovers(directory, out):
     """Predicted vs measured crossover size: one point per pair, p and parameter set that
-    cross in both (fit/crossovers.csv, kind = pair), log-log with y = x and a 2x band."""
-    path = os.path.join(directory, "fit", "crossovers.csv")
-    rows = read_csv(path, ["kind", "params", "transport", "ranks", "algo_a", "algo_b",
-                           "predicted_crossover_B", "measured_crossover_B"])
-    points = defaultdict(list)
-    for r in rows:
-        if r["kind"] == "pair" and r["predicted_crossover_B"] and r["measured_crossover_B"]:
-            points[(r["params"], r["transport"])].append(
-                (num(path, r, "measured_crossover_B"), num(path, r, "predicted_crossover_B")))
-    fig, ax = plt.subplots(figsize=(7, 6))
-    colour = colours([f"{p} {t}" for p, t in points])
-    lo, hi = 8.0, 64.0 * 2 ** 20
-    for (params, transport), pts in sorted(points.items()):
-        label = f"{params} {transport}"
-        ax.scatter([m for m, _ in pts], [p for _, p in pts], s=18, alpha=0.7,
-                   color=colour[label], label=f"{label} ({len(pts)})")
-        lo = min([lo] + [min(m, p) for m, p in pts])
-        hi = max([hi] + [max(m, p) for m, p in pts])
-    line = [lo, hi]
-    ax.plot(line, line, "k-", lw=1, label="y = x")
-    ax.fill_between(line, [v / 2 for v in line], [v * 2 for v in line], color="grey", alpha=0.2,
-                    label="within 2x")
-    size_axis(ax, "x")
-    size_axis(ax, "y")
-    ax.set_xlabel("measured crossover size (CIs separate on both sides)")
-    ax.set_ylabel("predicted crossover size")
-    ax.set_title("Crossovers: predicted vs measured" +
-                 ("" if points else " (no pair crosses in both)"))
-    ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(os.path.join(out, "crossovers.png"), dpi=110)
-    plt.close(fig)
-
-
-def plot_crossovers(directory, out):
-    """Predicted vs measured crossover size: one point per pair, p and parameter set that
     cross in both (fit/crossovers.csv, kind = pair), log-log with y = x and a 2x band.
     None when the directory has no fit."""
-    from matplotlib.ticker import FuncFormatter
     path = os.path.join(directory, "fit", "crossovers.csv")
     if not os.path.exists(path):
         return None
@@ -433,10 +395,8 @@ def plot_crossovers(directory, out):
     ax.plot(line, line, "k-", lw=1, label="y = x")
     ax.fill_between(line, [v / 2 for v in line], [v * 2 for v in line], color="grey", alpha=0.2,
                     label="within 2x")
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    for axis in (ax.xaxis, ax.yaxis):
-        axis.set_major_formatter(FuncFormatter(size_label))
+    size_axis(ax, "x")
+    size_axis(ax, "y")
     ax.set_xlabel("measured crossover size (CIs separate on both sides)")
     ax.set_ylabel("predicted crossover size")
     ax.set_title("Crossovers: predicted vs measured" +
