@@ -21,13 +21,16 @@ struct SegFit {
 // residual at cap^2, so one wild point (a preempted run) cannot make, or
 // hide, a knee.
 SegFit fit_segment(const std::vector<double>& n, const std::vector<double>& t, std::size_t i,
-                   std::size_t j, double cap) {
+                   std::size_t j, double cap, std::size_t& work) {
   std::vector<std::vector<double>> basis;
   std::vector<double> y;
+  basis.reserve(j - i + 1);
+  y.reserve(j - i + 1);
   for (std::size_t q = i; q <= j; ++q) {
     basis.push_back({1.0, n[q]});
     y.push_back(t[q]);
   }
+  work += j - i + 1;
   const RobustFit f = fit_relative_huber(basis, y);
   SegFit out;
   out.a = f.theta[0];
@@ -40,21 +43,20 @@ SegFit fit_segment(const std::vector<double>& n, const std::vector<double>& t, s
   return out;
 }
 
-}  // namespace
-
-Piecewise detect_knees(const std::vector<double>& bytes, const std::vector<double>& seconds,
-                       const KneeOptions& opt) {
+// The optimal search of knees.hpp over every allowed breakpoint: O(m^2)
+// segment fits of O(m) points each, so only for small m.
+Piecewise exact_knees(const std::vector<double>& bytes, const std::vector<double>& seconds,
+                      const KneeOptions& opt) {
   const std::size_t m = bytes.size();
-  CB_CHECK(m == seconds.size() && m >= 1, "{} sizes, {} times", m, seconds.size());
-  for (std::size_t i = 1; i < m; ++i) CB_CHECK(bytes[i - 1] <= bytes[i], "sizes not sorted");
   const double inf = std::numeric_limits<double>::infinity();
+  std::size_t work = 0;
 
   // seg[i][j]: best line over points i..j (only for allowed segments).
   std::vector<std::vector<SegFit>> seg(m, std::vector<SegFit>(m));
   for (std::size_t i = 0; i < m; ++i)
     for (std::size_t j = i; j < m; ++j)
       if (j - i + 1 >= std::min(opt.min_points, m))
-        seg[i][j] = fit_segment(bytes, seconds, i, j, opt.outlier_cap);
+        seg[i][j] = fit_segment(bytes, seconds, i, j, opt.outlier_cap, work);
   // A boundary may fall between points i-1 and i only where the size changes.
   const auto can_start = [&](std::size_t i) { return i == 0 || bytes[i - 1] < bytes[i]; };
 
@@ -110,7 +112,59 @@ Piecewise detect_knees(const std::vector<double>& bytes, const std::vector<doubl
     chosen_sse = sse;
     chosen_outliers = outliers;
   }
+  chosen.work_points = work;
   return chosen;
+}
+
+}  // namespace
+
+Piecewise detect_knees(const std::vector<double>& bytes, const std::vector<double>& seconds,
+                       const KneeOptions& opt) {
+  const std::size_t m = bytes.size();
+  CB_CHECK(m == seconds.size() && m >= 1, "{} sizes, {} times", m, seconds.size());
+  for (std::size_t i = 1; i < m; ++i) CB_CHECK(bytes[i - 1] <= bytes[i], "sizes not sorted");
+  CB_CHECK(opt.max_exact_points >= 1, "max_exact_points must be positive");
+  if (m <= opt.max_exact_points) return exact_knees(bytes, seconds, opt);
+
+  // Consecutive groups of about m / max_exact_points points; equal sizes stay
+  // in one group, so a boundary still falls only where the size changes.
+  const std::size_t target = (m + opt.max_exact_points - 1) / opt.max_exact_points;
+  std::vector<std::size_t> first;  // index of each group's first point
+  for (std::size_t i = 0; i < m;) {
+    first.push_back(i);
+    std::size_t j = std::min(i + target, m);
+    while (j < m && bytes[j] == bytes[j - 1]) ++j;
+    i = j;
+  }
+  const std::size_t groups = first.size();
+  // Each group is represented by its median size and median time: on
+  // noise-free linear data that point lies on the line, and one wild time
+  // cannot move it.
+  std::vector<double> rep_n(groups), rep_t(groups);
+  for (std::size_t g = 0; g < groups; ++g) {
+    const auto lo = static_cast<std::ptrdiff_t>(first[g]);
+    const auto hi = static_cast<std::ptrdiff_t>(g + 1 < groups ? first[g + 1] : m);
+    rep_n[g] = median(std::vector<double>(bytes.begin() + lo, bytes.begin() + hi));
+    rep_t[g] = median(std::vector<double>(seconds.begin() + lo, seconds.begin() + hi));
+  }
+  const Piecewise coarse = exact_knees(rep_n, rep_t, opt);
+
+  // The segments found on the groups, refitted on all of their points.
+  Piecewise out;
+  std::size_t work = coarse.work_points;
+  double sse = 0;
+  for (const Segment& s : coarse.segments) {
+    const std::size_t lo = first[s.first];
+    const std::size_t hi = s.last + 1 < groups ? first[s.last + 1] - 1 : m - 1;
+    const SegFit f = fit_segment(bytes, seconds, lo, hi, opt.outlier_cap, work);
+    out.segments.push_back(Segment{lo, hi, f.a, f.b});
+    sse += f.sse;
+  }
+  for (std::size_t s = 1; s < out.segments.size(); ++s)
+    out.knees_B.push_back(bytes[out.segments[s].first]);
+  out.rms_rel = std::sqrt(sse / static_cast<double>(m));
+  out.work_points = work;
+  return out;
 }
 
 }  // namespace cb::models

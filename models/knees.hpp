@@ -11,6 +11,15 @@
 // than the noise floor and the extra segment divides the residual sum of
 // squares by at least `improvement` (i.e. the K-segment residual is at least
 // double the (K+1)-segment one).
+//
+// That search fits O(m^2) segments of O(m) points each, so it runs only up to
+// `max_exact_points` points (sweeps by factors of 2 have at most ~40 sizes).
+// A longer sweep (linear steps, `-i`) is first cut into max_exact_points
+// consecutive groups of about equal size (equal sizes never split), each
+// represented by its median size and median time; the search runs on those
+// points, and each segment it picks is refitted on all of its points. The work
+// is then O(m) plus a constant: knees are located to within one group
+// (m / max_exact_points points).
 #pragma once
 
 #include <cstddef>
@@ -24,6 +33,7 @@ struct KneeOptions {
   double noise_floor = 0.03;    // relative RMS below which no segment is added
   std::size_t max_segments = 4;
   double outlier_cap = 0.25;    // relative residual beyond which a point counts as an outlier
+  std::size_t max_exact_points = 64;  // above this, search on group medians (see above)
 };
 
 struct Segment {
@@ -37,6 +47,9 @@ struct Piecewise {
   // Knee sizes: the first measured size (bytes) of each segment after the first.
   std::vector<double> knees_B;
   double rms_rel = 0;  // RMS relative residual (capped) of the chosen piecewise fit
+  // Points passed to segment fits in all: the cost measure tests bound (O(m)
+  // for large m) instead of timing it.
+  std::size_t work_points = 0;
 };
 
 // bytes sorted ascending (ties allowed: they are never split), seconds > 0.

@@ -197,5 +197,71 @@ TEST(Calibration, LatencyFromEagerSizesBandwidthFromBulkSizesAndFileRoundTrip) {
   std::remove(path.c_str());
 }
 
+// A linear-step sweep (-i) of m sizes with a protocol switch at 64 KiB.
+Line stepped_sweep(std::size_t m, double step, std::uint64_t seed) {
+  Line l;
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<double> z(0, 0.02);
+  for (std::size_t i = 1; i <= m; ++i) {
+    const double n = step * static_cast<double>(i);
+    l.n.push_back(n);
+    l.t.push_back((n < 65536 ? 2e-6 + n * 2e-10 : 12e-6 + n * 1.25e-10) * (1 + z(rng)));
+  }
+  return l;
+}
+
+TEST(Knees, LongSweepsCostLinearWork) {
+  // 200,000 sizes: the exhaustive search would need 200,000^2 segment fits
+  // (and a 1.6 TB table); the grouped search does O(m) work.
+  const KneeOptions opt;
+  for (std::size_t m : {20'000u, 200'000u}) {
+    const Line l = stepped_sweep(m, 1.0 * 1024 * 1024 / static_cast<double>(m), 5);
+    const Piecewise pw = detect_knees(l.n, l.t, opt);
+    ASSERT_EQ(pw.knees_B.size(), 1u) << m;
+    // Located to within one group of m / max_exact_points points.
+    const double group_B = 1.0 * 1024 * 1024 / static_cast<double>(opt.max_exact_points);
+    EXPECT_NEAR(pw.knees_B[0], 65536, group_B) << m;
+    EXPECT_NEAR(pw.segments[1].b_s_per_B, 1.25e-10, 0.02e-10) << m;
+    EXPECT_EQ(pw.segments.front().first, 0u);
+    EXPECT_EQ(pw.segments.back().last, m - 1);
+    // Each point refitted once, plus the search over the group medians, whose
+    // cost does not depend on m.
+    const std::size_t search = opt.max_exact_points * opt.max_exact_points *
+                               opt.max_exact_points;
+    EXPECT_LE(pw.work_points, m + search) << m;
+  }
+}
+
+TEST(Knees, GroupsNeverSplitEqualSizes) {
+  // Every size measured 3 times (a resumed sweep appending repeats): no
+  // boundary may fall between two rows of one size.
+  Line l = stepped_sweep(3000, 64, 9);
+  Line tripled;
+  for (std::size_t i = 0; i < l.n.size(); ++i)
+    for (int r = 0; r < 3; ++r) {
+      tripled.n.push_back(l.n[i]);
+      tripled.t.push_back(l.t[i]);
+    }
+  // 9,000 rows in groups of ceil(9000 / 64) = 141, not a multiple of 3.
+  const Piecewise pw = detect_knees(tripled.n, tripled.t);
+  ASSERT_EQ(pw.knees_B.size(), 1u);
+  EXPECT_NEAR(pw.knees_B[0], 65536, 141 * 64 / 3);
+  for (std::size_t s = 1; s < pw.segments.size(); ++s) {
+    const std::size_t first = pw.segments[s].first;
+    EXPECT_LT(tripled.n[first - 1], tripled.n[first]);
+  }
+}
+
+TEST(Knees, ShortSweepsUseTheExhaustiveSearch) {
+  // Up to max_exact_points the grouped search is not used: every allowed
+  // segment of >= 3 points is fitted.
+  const Line l = stepped_sweep(40, 4096, 3);
+  const Piecewise pw = detect_knees(l.n, l.t);
+  std::size_t all_segments = 0;
+  for (std::size_t len = 3; len <= 40; ++len) all_segments += (40 - len + 1) * len;
+  EXPECT_EQ(pw.work_points, all_segments);
+  EXPECT_EQ(pw.knees_B, std::vector<double>{65536});
+}
+
 }  // namespace
 }  // namespace cb::models
