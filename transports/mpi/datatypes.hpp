@@ -7,7 +7,7 @@
 // cb::reduce_inplace: the same arithmetic (widen to float, round to nearest
 // even) as the schedule transports, so results stay comparable bit for bit.
 // Built-in types use MPI's own ops. Handles are created on first use and
-// stay valid until MPI_Finalize.
+// stay valid until MPI_Finalize, which frees them.
 #pragma once
 
 #include <mpi.h>
