@@ -98,8 +98,14 @@ struct Max {
 // x86-64's baseline is SSE2 (16-byte vectors), while memcpy in glibc already
 // picks AVX2/AVX-512 at load time; the loops get the same chance: GCC builds
 // one clone per ISA and an ifunc resolver picks the best for the CPU once.
+// Not under ThreadSanitizer: the resolvers run while the dynamic loader
+// relocates, before the TSan runtime is up, and crash the program at load.
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#if defined(__SANITIZE_THREAD__)
+#define CB_KERNEL_CLONES
+#else
 #define CB_KERNEL_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#endif
 #define CB_HAVE_F16C_PATH 1
 #else
 #define CB_KERNEL_CLONES
