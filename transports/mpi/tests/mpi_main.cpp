@@ -1,5 +1,8 @@
-// main() of the tests run under mpiexec: all ranks run every test and agree
-// on the verdict; rank 0 alone prints and writes the report meson parses.
+// main() for GoogleTest binaries launched by mpiexec: every rank runs every
+// test (the tests agree on failures through MPI), and only rank 0 prints and
+// writes the XML report meson reads. Two ranks writing the same
+// --gtest_output file at once left "junk after document element", which
+// crashed meson's report parser (one_report.sh here checks this).
 #include <gtest/gtest.h>
 #include <mpi.h>
 
@@ -9,13 +12,16 @@ int main(int argc, char** argv) {
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   if (rank != 0) {
+    // InitGoogleTest has already installed the XML writer for the path it
+    // parsed, so clearing the flag alone is not enough: remove the writer.
     GTEST_FLAG_SET(output, "");
     auto& listeners = ::testing::UnitTest::GetInstance()->listeners();
     delete listeners.Release(listeners.default_result_printer());
+    delete listeners.Release(listeners.default_xml_generator());
   }
-  const int mine = RUN_ALL_TESTS() != 0 ? 1 : 0;
-  int any = 0;
-  MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  const int failed = RUN_ALL_TESTS() != 0 ? 1 : 0;
+  int any_failed = 0;
+  MPI_Allreduce(&failed, &any_failed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
   MPI_Finalize();
-  return any;
+  return any_failed;
 }
