@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Installs the Debian packages collbench needs, only those that are missing.
 # Run as root (apt-get); otherwise prints the apt-get line to run and fails.
+#   --fuzz  also clang and its libFuzzer runtime (only scripts/fuzz.sh needs them)
 set -euo pipefail
 
 packages=(g++ pkg-config meson ninja-build mpich libmpich-dev libcli11-dev libfmt-dev
           libgtest-dev libbenchmark-dev nlohmann-json3-dev python3-matplotlib
           iproute2 iptables ethtool iputils-ping libnetfilter-queue-dev)
+[ "${1:-}" = --fuzz ] && packages+=(clang libclang-rt-14-dev)
 
 missing=()
 for pkg in "${packages[@]}"; do

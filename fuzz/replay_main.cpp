@@ -1,0 +1,37 @@
+// main() of the fuzz targets built without libFuzzer: runs the target once on
+// every file named, or in the directories named, and says how many. A crash
+// is the test failure (the suite runs each target on its corpus and on the
+// inputs that once crashed it).
+#include <cstdint>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size);
+
+int main(int argc, char** argv) {
+  namespace fs = std::filesystem;
+  std::vector<fs::path> inputs;
+  for (int i = 1; i < argc; ++i) {
+    const fs::path p(argv[i]);
+    if (fs::is_directory(p)) {
+      for (const auto& e : fs::directory_iterator(p))
+        if (e.is_regular_file()) inputs.push_back(e.path());
+    } else if (fs::is_regular_file(p)) {
+      inputs.push_back(p);
+    } else {
+      std::fprintf(stderr, "replay: %s is neither a file nor a directory\n", argv[i]);
+      return 2;
+    }
+  }
+  for (const fs::path& p : inputs) {
+    std::ifstream in(p, std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    LLVMFuzzerTestOneInput(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
+  }
+  std::printf("replayed %zu inputs\n", inputs.size());
+  return inputs.empty() ? 1 : 0;
+}
