@@ -126,16 +126,21 @@ Piecewise detect_knees(const std::vector<double>& bytes, const std::vector<doubl
   CB_CHECK(opt.max_exact_points >= 1, "max_exact_points must be positive");
   if (m <= opt.max_exact_points) return exact_knees(bytes, seconds, opt);
 
-  // Consecutive groups of about m / max_exact_points points; equal sizes stay
-  // in one group, so a boundary still falls only where the size changes.
-  const std::size_t target = (m + opt.max_exact_points - 1) / opt.max_exact_points;
+  // Groups of sizes within equal steps of log(1 + bytes), as a sweep by a
+  // constant factor would have measured them: a knee is then located to
+  // within a factor of (largest/smallest)^(1/max_exact_points) in size, the
+  // way the exact search locates it on a factor-2 sweep. Equal sizes fall in
+  // one group, so a boundary still falls only where the size changes.
+  const double lo = std::log1p(bytes.front());
+  const double span = std::log1p(bytes.back()) - lo;
+  const auto bucket = [&](double b) {
+    if (span <= 0) return std::size_t{0};
+    const double x = (std::log1p(b) - lo) / span * static_cast<double>(opt.max_exact_points);
+    return std::min(opt.max_exact_points - 1, static_cast<std::size_t>(std::max(0.0, x)));
+  };
   std::vector<std::size_t> first;  // index of each group's first point
-  for (std::size_t i = 0; i < m;) {
-    first.push_back(i);
-    std::size_t j = std::min(i + target, m);
-    while (j < m && bytes[j] == bytes[j - 1]) ++j;
-    i = j;
-  }
+  for (std::size_t i = 0; i < m; ++i)
+    if (i == 0 || bucket(bytes[i]) != bucket(bytes[i - 1])) first.push_back(i);
   const std::size_t groups = first.size();
   // Each group is represented by its median size and median time: on
   // noise-free linear data that point lies on the line, and one wild time

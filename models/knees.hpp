@@ -13,13 +13,14 @@
 // double the (K+1)-segment one).
 //
 // That search fits O(m^2) segments of O(m) points each, so it runs only up to
-// `max_exact_points` points (sweeps by factors of 2 have at most ~40 sizes).
-// A longer sweep (linear steps, `-i`) is first cut into max_exact_points
-// consecutive groups of about equal size (equal sizes never split), each
-// represented by its median size and median time; the search runs on those
-// points, and each segment it picks is refitted on all of its points. The work
-// is then O(m) plus a constant: knees are located to within one group
-// (m / max_exact_points points).
+// `max_exact_points` points (a sweep by factors of 2 from 8 B to 16 GiB has 32 sizes).
+// A longer sweep (linear steps, `-i`) is first cut into at most
+// max_exact_points groups of sizes, equally spaced in log(1 + bytes) (equal
+// sizes never split), each represented by its median size and median time;
+// the search runs on those points, and each segment it picks is refitted on
+// all of its points. The work is then O(m) plus a constant, and knees are
+// located to within one group: a factor (largest/smallest)^(1/max_exact_points)
+// in size, about 1.5 for 8 B..1 MiB, as on a sweep by that factor.
 #pragma once
 
 #include <cstddef>
@@ -33,7 +34,7 @@ struct KneeOptions {
   double noise_floor = 0.03;    // relative RMS below which no segment is added
   std::size_t max_segments = 4;
   double outlier_cap = 0.25;    // relative residual beyond which a point counts as an outlier
-  std::size_t max_exact_points = 64;  // above this, search on group medians (see above)
+  std::size_t max_exact_points = 32;  // above this, search on group medians (see above)
 };
 
 struct Segment {

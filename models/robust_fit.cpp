@@ -83,18 +83,22 @@ Interval bootstrap_relative_huber(const std::vector<std::vector<double>>& basis,
                                   int resamples, std::uint64_t seed) {
   const std::size_t m = y.size();
   const std::size_t k = basis.empty() ? 0 : basis.front().size();
+  const std::size_t rows = std::min(m, std::max<std::size_t>(opt.bootstrap_max_rows, 1));
   std::vector<std::vector<double>> draws(k);
   std::mt19937_64 rng(seed);
   std::uniform_int_distribution<std::size_t> pick(0, m - 1);
-  std::vector<std::vector<double>> b(m);
-  std::vector<double> yy(m);
+  std::vector<std::vector<double>> b(rows);
+  std::vector<double> yy(rows);
+  std::vector<bool> full(k, false);
+  for (const auto& row : basis)
+    for (std::size_t j = 0; j < k; ++j) full[j] = full[j] || row[j] != 0;
   int attempts = 0;
   for (int r = 0; r < resamples && attempts < 20 * resamples; ++attempts) {
     // A resample must keep every column identified the way the full data is:
     // otherwise a parameter is silently forced to 0 in that draw.
     std::vector<bool> seen(k, false);
     std::set<std::vector<double>> distinct;
-    for (std::size_t i = 0; i < m; ++i) {
+    for (std::size_t i = 0; i < rows; ++i) {
       const std::size_t idx = pick(rng);
       b[i] = basis[idx];
       yy[i] = y[idx];
@@ -102,11 +106,7 @@ Interval bootstrap_relative_huber(const std::vector<std::vector<double>>& basis,
       if (distinct.size() <= k) distinct.insert(b[i]);
     }
     bool usable = distinct.size() >= std::min<std::size_t>(k, m);
-    for (std::size_t j = 0; j < k; ++j) {
-      bool full = false;
-      for (const auto& row : basis) full = full || row[j] != 0;
-      usable = usable && seen[j] == full;
-    }
+    for (std::size_t j = 0; j < k; ++j) usable = usable && seen[j] == full[j];
     if (!usable) continue;
     const RobustFit f = fit_relative_huber(b, yy, opt);
     for (std::size_t j = 0; j < k; ++j) draws[j].push_back(f.theta[j]);
@@ -127,6 +127,13 @@ Interval bootstrap_relative_huber(const std::vector<std::vector<double>>& basis,
     };
     out.lo[j] = at(0.025);
     out.hi[j] = at(0.975);
+    if (rows < m) {
+      const double center = at(0.5);
+      const double shrink =
+          std::sqrt(static_cast<double>(rows) / static_cast<double>(m));
+      out.lo[j] = center + (out.lo[j] - center) * shrink;
+      out.hi[j] = center + (out.hi[j] - center) * shrink;
+    }
   }
   return out;
 }

@@ -19,6 +19,10 @@ struct RobustOptions {
   double scale_floor = 1e-3;
   int max_iterations = 50;
   bool non_negative = true;  // physical parameters (latency, s/B) are >= 0
+  // Above this many rows the bootstrap draws this many per resample (the
+  // m-out-of-n bootstrap) and widens the interval back by sqrt(draws / rows):
+  // a million-row fit then costs its resamples x 10,000 rows, not x 10^6.
+  std::size_t bootstrap_max_rows = 10000;
 };
 
 struct RobustFit {
@@ -37,7 +41,10 @@ RobustFit fit_relative_huber(const std::vector<std::vector<double>>& basis,
 // Percentile bootstrap (case resampling): refits on `resamples` resampled row
 // sets drawn with a std::mt19937_64 seeded by `seed`, and returns the 2.5% and
 // 97.5% quantiles of each parameter (lo[j], hi[j]). Resamples for which
-// `usable` is false (e.g. fewer than 2 distinct sizes) are redrawn.
+// `usable` is false (e.g. fewer than 2 distinct sizes) are redrawn. With more
+// than opt.bootstrap_max_rows rows, each resample has that many rows and the
+// quantiles' distances from the draws' median shrink by sqrt(draws / rows)
+// (the estimators here converge at the 1/sqrt(n) rate).
 struct Interval {
   std::vector<double> lo;
   std::vector<double> hi;

@@ -120,6 +120,33 @@ TEST(LineFit, BootstrapIsSeededAndBracketsTheEstimate) {
   EXPECT_GT(f1.r_squared, 0.9);
 }
 
+TEST(Bootstrap, SubsampledIntervalAgreesWithTheFullOne) {
+  // 8,000 noisy points: resamples of 1,000 rows, widened by sqrt(8), give an
+  // interval of about the width of the full bootstrap's, around the truth.
+  std::vector<std::vector<double>> basis;
+  std::vector<double> t;
+  std::mt19937_64 rng(17);
+  std::normal_distribution<double> z(0, 0.05);
+  for (int i = 1; i <= 8000; ++i) {
+    const double n = 512.0 * i;
+    basis.push_back({1.0, n});
+    t.push_back((5e-6 + n * 1e-10) * (1 + z(rng)));
+  }
+  RobustOptions full, sub;
+  full.bootstrap_max_rows = basis.size();
+  sub.bootstrap_max_rows = 1000;
+  const Interval a = bootstrap_relative_huber(basis, t, full, 40, 3);
+  const Interval b = bootstrap_relative_huber(basis, t, sub, 40, 3);
+  for (std::size_t j = 0; j < 2; ++j) {
+    const double wa = a.hi[j] - a.lo[j], wb = b.hi[j] - b.lo[j];
+    EXPECT_GT(wb, 0.5 * wa) << j;
+    EXPECT_LT(wb, 2.0 * wa) << j;
+  }
+  // Both intervals describe the same estimate: their centres agree to within
+  // the full interval's width.
+  EXPECT_NEAR((b.lo[1] + b.hi[1]) / 2, (a.lo[1] + a.hi[1]) / 2, a.hi[1] - a.lo[1]);
+}
+
 TEST(Knees, FindsTheProtocolSwitch) {
   // Eager up to 32 KiB, rendezvous from 64 KiB: higher latency, more bandwidth.
   Line l;
@@ -218,9 +245,9 @@ TEST(Knees, LongSweepsCostLinearWork) {
     const Line l = stepped_sweep(m, 1.0 * 1024 * 1024 / static_cast<double>(m), 5);
     const Piecewise pw = detect_knees(l.n, l.t, opt);
     ASSERT_EQ(pw.knees_B.size(), 1u) << m;
-    // Located to within one group of m / max_exact_points points.
-    const double group_B = 1.0 * 1024 * 1024 / static_cast<double>(opt.max_exact_points);
-    EXPECT_NEAR(pw.knees_B[0], 65536, group_B) << m;
+    // Located to within one group: a factor (1 MiB / step)^(1/32) < 1.4.
+    EXPECT_GT(pw.knees_B[0], 65536 / 1.4) << m;
+    EXPECT_LT(pw.knees_B[0], 65536 * 1.4) << m;
     EXPECT_NEAR(pw.segments[1].b_s_per_B, 1.25e-10, 0.02e-10) << m;
     EXPECT_EQ(pw.segments.front().first, 0u);
     EXPECT_EQ(pw.segments.back().last, m - 1);
@@ -235,17 +262,17 @@ TEST(Knees, LongSweepsCostLinearWork) {
 TEST(Knees, GroupsNeverSplitEqualSizes) {
   // Every size measured 3 times (a resumed sweep appending repeats): no
   // boundary may fall between two rows of one size.
-  Line l = stepped_sweep(3000, 64, 9);
+  Line l = stepped_sweep(2900, 64, 9);
   Line tripled;
   for (std::size_t i = 0; i < l.n.size(); ++i)
     for (int r = 0; r < 3; ++r) {
       tripled.n.push_back(l.n[i]);
       tripled.t.push_back(l.t[i]);
     }
-  // 9,000 rows in groups of ceil(9000 / 64) = 141, not a multiple of 3.
   const Piecewise pw = detect_knees(tripled.n, tripled.t);
   ASSERT_EQ(pw.knees_B.size(), 1u);
-  EXPECT_NEAR(pw.knees_B[0], 65536, 141 * 64 / 3);
+  EXPECT_GT(pw.knees_B[0], 65536 / 1.4);
+  EXPECT_LT(pw.knees_B[0], 65536 * 1.4);
   for (std::size_t s = 1; s < pw.segments.size(); ++s) {
     const std::size_t first = pw.segments[s].first;
     EXPECT_LT(tripled.n[first - 1], tripled.n[first]);
@@ -255,10 +282,10 @@ TEST(Knees, GroupsNeverSplitEqualSizes) {
 TEST(Knees, ShortSweepsUseTheExhaustiveSearch) {
   // Up to max_exact_points the grouped search is not used: every allowed
   // segment of >= 3 points is fitted.
-  const Line l = stepped_sweep(40, 4096, 3);
+  const Line l = stepped_sweep(30, 4096, 3);
   const Piecewise pw = detect_knees(l.n, l.t);
   std::size_t all_segments = 0;
-  for (std::size_t len = 3; len <= 40; ++len) all_segments += (40 - len + 1) * len;
+  for (std::size_t len = 3; len <= 30; ++len) all_segments += (30 - len + 1) * len;
   EXPECT_EQ(pw.work_points, all_segments);
   EXPECT_EQ(pw.knees_B, std::vector<double>{65536});
 }
