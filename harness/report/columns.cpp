@@ -36,7 +36,8 @@ const std::vector<std::string_view>& result_columns() {
                                                      "git_rev",
                                                      "mpi_version",
                                                      "load_avg_1m",
-                                                     "procs_running"};
+                                                     "procs_running",
+                                                     "known_issue"};
   return cols;
 }
 
@@ -85,6 +86,7 @@ std::vector<Cell> row_cells(const Row& r, const RunMetadata& meta) {
       Cell(meta.mpi_version),
       opt(r.load_avg_1m),
       r.procs_running ? i64(*r.procs_running) : Cell(std::monostate{}),
+      r.known_issue.empty() ? Cell(std::monostate{}) : Cell(r.known_issue),
   };
 }
 

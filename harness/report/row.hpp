@@ -28,6 +28,9 @@ struct Row {
   // /proc/loadavg does not exist.
   std::optional<double> load_avg_1m;
   std::optional<int> procs_running;
+  // A known upstream defect of the library baseline for this case (e.g.
+  // "pmodels/mpich#6083 (...)"), "" when none: see TransportSpec::known_issue.
+  std::string known_issue;
 };
 
 // nccl-tests' bus bandwidth factor: allreduce 2(p-1)/p, the others (p-1)/p.

@@ -64,6 +64,11 @@ struct TransportSpec {
       make_operation;
   // In-process: the measurer for a whole run.
   std::function<std::unique_ptr<Measurer>()> make_measurer;
+  // A known upstream defect that makes this transport's library baseline
+  // wrong for case c ("" = none), carried by the row's known_issue column so
+  // that a #wrong there is not blamed on collbench or the schedules
+  // (optional; called on world rank 0).
+  std::function<std::string(const Case& c)> known_issue;
 };
 
 // Every transport this binary knows, built or not, in `list` order.

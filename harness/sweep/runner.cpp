@@ -73,6 +73,7 @@ RunOutcome run_plan(const Plan& plan, Group& world, Measurer* measurer,
           row.load_avg_1m = load->avg_1m;
           row.procs_running = load->runnable;
         }
+        if (t.known_issue) row.known_issue = t.known_issue(c);
         // A failed write (a full disk) stops the sweep like a signal would:
         // every rank learns it at the next case boundary.
         try {

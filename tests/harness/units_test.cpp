@@ -130,7 +130,8 @@ TEST(Columns, MatchTheCsvContractInOrder) {
                                                   "git_rev",
                                                   "mpi_version",
                                                   "load_avg_1m",
-                                                  "procs_running"};
+                                                  "procs_running",
+                                                  "known_issue"};
   EXPECT_EQ(result_columns(), expected);
 }
 

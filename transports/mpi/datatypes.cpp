@@ -2,6 +2,10 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <utility>
 #include <vector>
 
 #include "transports/kernels/reduce.hpp"
@@ -134,6 +138,49 @@ MPI_Op mpi_op(DataType dtype, ReduceOp op) {
       return MPI_MAX;
   }
   return MPI_OP_NULL;
+}
+
+}  // namespace cb
+
+namespace cb {
+namespace {
+
+template <class T>
+bool unsigned_min_max_right(DataType dtype, ReduceOp op) {
+  constexpr T top = std::numeric_limits<T>::max();
+  const std::array<T, 2> in{0, top};
+  std::array<T, 2> inout{top, 0};
+  check_mpi(MPI_Reduce_local(in.data(), inout.data(), 2, mpi_datatype(dtype), mpi_op(dtype, op)),
+            "MPI_Reduce_local");
+  const T want = op == ReduceOp::min ? T{0} : top;
+  return inout[0] == want && inout[1] == want;
+}
+
+}  // namespace
+
+std::string mpi_known_defect(DataType dtype, ReduceOp op) {
+  if (op != ReduceOp::min && op != ReduceOp::max) return "";
+  static std::map<std::pair<DataType, ReduceOp>, bool> right;
+  const auto key = std::make_pair(dtype, op);
+  auto it = right.find(key);
+  if (it == right.end()) {
+    bool ok = true;
+    switch (dtype) {
+      case DataType::uint8:
+        ok = unsigned_min_max_right<std::uint8_t>(dtype, op);
+        break;
+      case DataType::uint32:
+        ok = unsigned_min_max_right<std::uint32_t>(dtype, op);
+        break;
+      case DataType::uint64:
+        ok = unsigned_min_max_right<std::uint64_t>(dtype, op);
+        break;
+      default:
+        break;
+    }
+    it = right.emplace(key, ok).first;
+  }
+  return it->second ? "" : "pmodels/mpich#6083 (unsigned MPI_MIN/MPI_MAX compared as signed)";
 }
 
 }  // namespace cb

@@ -12,6 +12,8 @@
 
 #include <mpi.h>
 
+#include <string>
+
 #include "algorithms/types.hpp"
 
 namespace cb {
@@ -20,5 +22,13 @@ MPI_Datatype mpi_datatype(DataType dtype);
 // The MPI op that reduces `dtype` with `op`; ReduceOp::avg maps to the sum
 // (the caller divides by p once at the end).
 MPI_Op mpi_op(DataType dtype, ReduceOp op);
+
+// A known defect of this MPI library's own reduction of `dtype` with `op`,
+// as one phrase naming the upstream bug, or "" when there is none. Found by
+// trying it (MPI_Reduce_local on 0 and the type's maximum), not by version:
+// MPICH 4.0.2 compares unsigned integers as signed in MPI_MIN/MPI_MAX
+// (pmodels/mpich#6083, fixed by pmodels/mpich#6085), so the `mpi` baseline's
+// uint min/max results are wrong there while the schedules' are right.
+std::string mpi_known_defect(DataType dtype, ReduceOp op);
 
 }  // namespace cb
