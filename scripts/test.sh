@@ -37,7 +37,8 @@ export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:suppressions=$supp/ubsa
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1"
 export LSAN_OPTIONS="suppressions=$supp/lsan.supp:print_suppressions=0"
 export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$supp/tsan.supp"
-# UCX intercepts mmap/munmap to track registered memory; under TSan the
-# interception itself runs before TSan's own and the process dies at start.
+# UCX hooks mmap/munmap to track registered memory; under TSan (whose own
+# interceptors sit there too) every MPI process then dies with SIGSEGV at
+# exit, after a correct run.
 export UCX_MEM_EVENTS=no
 exec meson test -C "$dir" --print-errorlogs --timeout-multiplier 4 "$@"
