@@ -191,7 +191,15 @@ Calibration read_calibration(const std::string& path) {
   c.params = {number(t, r, "alpha_s"), number(t, r, "beta_s_per_B"),
               number(t, r, "gamma_s_per_B")};
   if (t.has("transport") && !t.cell(r, "transport").empty()) c.transport = t.cell(r, "transport");
-  if (t.has("ranks")) c.ranks = static_cast<int>(number(t, r, "ranks"));
+  if (t.has("ranks")) {
+    // Checked before the cast: a double outside int's range does not convert
+    // (undefined behaviour; found by fuzz/fuzz_params.cpp).
+    const double ranks = number(t, r, "ranks");
+    if (!(ranks >= 1 && ranks <= std::numeric_limits<int>::max()) || ranks != std::floor(ranks))
+      throw UsageError(fmt::format("{}: ranks '{}' is not a rank count (an integer 1..{})", path,
+                                   t.cell(r, "ranks"), std::numeric_limits<int>::max()));
+    c.ranks = static_cast<int>(ranks);
+  }
   c.host = t.cell(r, "host");
   c.timestamp = t.cell(r, "timestamp");
   c.collbench_version = t.cell(r, "collbench_version");

@@ -224,6 +224,20 @@ TEST(Calibration, LatencyFromEagerSizesBandwidthFromBulkSizesAndFileRoundTrip) {
   std::remove(path.c_str());
 }
 
+TEST(Calibration, RanksOutsideIntIsAUsageError) {
+  // fuzz/regressions/params/ranks-1e300.csv: the cast to int was undefined.
+  const std::string path = ::testing::TempDir() + "cb-models-calibration-ranks.csv";
+  for (const char* ranks : {"1e300", "-3", "0", "2.5", "nan"}) {
+    {
+      std::ofstream out(path);
+      out << "alpha_s,beta_s_per_B,gamma_s_per_B,transport,ranks\n1e-6,1e-10,1e-11,mpi," << ranks
+          << "\n";
+    }
+    EXPECT_THROW(read_calibration(path), UsageError) << ranks;
+  }
+  std::remove(path.c_str());
+}
+
 // A linear-step sweep (-i) of m sizes with a protocol switch at 64 KiB.
 Line stepped_sweep(std::size_t m, double step, std::uint64_t seed) {
   Line l;
