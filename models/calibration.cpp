@@ -193,7 +193,7 @@ Calibration read_calibration(const std::string& path) {
   if (t.has("transport") && !t.cell(r, "transport").empty()) c.transport = t.cell(r, "transport");
   if (t.has("ranks")) {
     // Checked before the cast: a double outside int's range does not convert
-    // (undefined behaviour; found by fuzz/fuzz_params.cpp).
+    // (undefined behaviour; found by tests/fuzz/fuzz_params.cpp).
     const double ranks = number(t, r, "ranks");
     if (!(ranks >= 1 && ranks <= std::numeric_limits<int>::max()) || ranks != std::floor(ranks))
       throw UsageError(fmt::format("{}: ranks '{}' is not a rank count (an integer 1..{})", path,

@@ -10,7 +10,7 @@
 #include <fstream>
 #include <memory>
 
-#include "io/output_file.hpp"
+#include "harness/io/output_file.hpp"
 #include "models/calibration.hpp"
 #include "models/mpich_selection.hpp"
 #include "models/outputs.hpp"

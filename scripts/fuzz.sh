@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fuzzes collbench's readers of untrusted text with libFuzzer (fuzz/README.md).
+# Fuzzes collbench's readers of untrusted text with libFuzzer (tests/fuzz/README.md).
 #
 #   bash scripts/fuzz.sh [SECONDS] [TARGET...]
 #
@@ -8,7 +8,7 @@
 # schedule_json) for SECONDS (default 60) on a scratch copy of its committed
 # seed corpus, and prints one summary line per target: executions, corpus
 # size, crashes. A crash leaves its input in build-fuzz/findings/<target>/;
-# fix it, then copy the input into fuzz/regressions/<target>/ so the normal
+# fix it, then copy the input into tests/fuzz/regressions/<target>/ so the normal
 # suite (meson suite 'fuzz') replays it from then on. Exit 1 if any crashed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,19 +19,19 @@ seconds=${1:-60}
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(units ranks results_csv params schedule_json)
 for t in "${targets[@]}"; do
-  [ -d "fuzz/corpus/$t" ] || { echo "fuzz: unknown target '$t' (valid: units ranks results_csv params schedule_json)" >&2; exit 2; }
+  [ -d "tests/fuzz/corpus/$t" ] || { echo "fuzz: unknown target '$t' (valid: units ranks results_csv params schedule_json)" >&2; exit 2; }
 done
 
 bash scripts/install-deps.sh --fuzz
 dir=build-fuzz
 if [ ! -f "$dir/build.ninja" ]; then
   # Libraries get coverage instrumentation (fuzzer-no-link); the targets link
-  # libFuzzer itself (fuzz/meson.build). Only the fuzz targets are built.
+  # libFuzzer itself (tests/fuzz/meson.build). Only the fuzz targets are built.
   CXX=clang++ CC=clang meson setup "$dir" -Dfuzz=enabled -Dtests=disabled -Dcuda=disabled \
     -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debug -Doptimization=1 \
     -Dcpp_args=-fsanitize=fuzzer-no-link >&2
 fi
-ninja -C "$dir" $(printf 'fuzz/fuzz_%s ' "${targets[@]}") >&2
+ninja -C "$dir" $(printf 'tests/fuzz/fuzz_%s ' "${targets[@]}") >&2
 
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1"
@@ -39,9 +39,9 @@ status=0
 for t in "${targets[@]}"; do
   work="$dir/corpus/$t" findings="$dir/findings/$t"
   rm -rf "$work"; mkdir -p "$work" "$findings"
-  cp fuzz/corpus/"$t"/* "$work"/
+  cp tests/fuzz/corpus/"$t"/* "$work"/
   log="$dir/fuzz-$t.log"
-  if "$dir/fuzz/fuzz_$t" -max_total_time="$seconds" -print_final_stats=1 -max_len=65536 \
+  if "$dir/tests/fuzz/fuzz_$t" -max_total_time="$seconds" -print_final_stats=1 -max_len=65536 \
        -artifact_prefix="$findings/" "$work" >"$log" 2>&1; then
     result="no crash"
   else

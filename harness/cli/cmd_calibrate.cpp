@@ -39,7 +39,7 @@
 #include "harness/runtime/world.hpp"
 #include "harness/sweep/sizes.hpp"
 #include "harness/sweep/timing.hpp"
-#include "io/output_file.hpp"
+#include "harness/io/output_file.hpp"
 #include "models/calibration.hpp"
 #include "models/fit_run.hpp"
 #include "models/robust_fit.hpp"

@@ -18,7 +18,7 @@
 #include "harness/runtime/load.hpp"
 #include "harness/sweep/sweep.hpp"
 #include "harness/runtime/world.hpp"
-#include "io/output_file.hpp"
+#include "harness/io/output_file.hpp"
 #include "transports/watchdog.hpp"
 
 namespace cb {

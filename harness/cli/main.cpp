@@ -17,7 +17,7 @@
 #include "harness/cli/commands.hpp"
 #include "harness/cli/version.hpp"
 #include "harness/runtime/world.hpp"
-#include "io/output_file.hpp"
+#include "harness/io/output_file.hpp"
 #include "transports/watchdog.hpp"
 
 namespace {

@@ -6,7 +6,7 @@
 #include "algorithms/types.hpp"
 #include "harness/report/columns.hpp"
 #include "harness/report/reporter.hpp"
-#include "io/output_file.hpp"
+#include "harness/io/output_file.hpp"
 
 namespace cb {
 namespace {

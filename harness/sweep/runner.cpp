@@ -11,7 +11,7 @@
 #include "harness/sweep/interrupt.hpp"
 #include "harness/runtime/load.hpp"
 #include "harness/report/row.hpp"
-#include "io/output_file.hpp"
+#include "harness/io/output_file.hpp"
 #include "transports/watchdog.hpp"
 
 namespace cb {

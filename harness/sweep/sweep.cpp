@@ -10,7 +10,7 @@
 #include "harness/cli/commands.hpp"
 #include "harness/sweep/interrupt.hpp"
 #include "harness/sweep/process_measurer.hpp"
-#include "io/output_file.hpp"
+#include "harness/io/output_file.hpp"
 #include "transports/watchdog.hpp"
 #include "harness/sweep/resume.hpp"
 

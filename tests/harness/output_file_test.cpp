@@ -11,7 +11,7 @@
 #include <string>
 
 #include "algorithms/types.hpp"
-#include "io/output_file.hpp"
+#include "harness/io/output_file.hpp"
 
 namespace {
 

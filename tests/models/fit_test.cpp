@@ -225,7 +225,7 @@ TEST(Calibration, LatencyFromEagerSizesBandwidthFromBulkSizesAndFileRoundTrip) {
 }
 
 TEST(Calibration, RanksOutsideIntIsAUsageError) {
-  // fuzz/regressions/params/ranks-1e300.csv: the cast to int was undefined.
+  // tests/fuzz/regressions/params/ranks-1e300.csv: the cast to int was undefined.
   const std::string path = ::testing::TempDir() + "cb-models-calibration-ranks.csv";
   for (const char* ranks : {"1e300", "-3", "0", "2.5", "nan"}) {
     {

@@ -1,6 +1,6 @@
 // --ranks: "2,4,8", "all", "pow2", "A..B", against launches of 1 and 4096
 // ranks (the simulator's lists go that high).
-#include "fuzz/fuzz_input.hpp"
+#include "tests/fuzz/fuzz_input.hpp"
 #include "harness/sweep/plan.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -4,7 +4,7 @@
 // InternalError, another exception, a sanitizer report, escapes and is a
 // finding. The same targets also build without libFuzzer, linked with
 // replay_main.cpp, so the normal test suite replays the committed corpus and
-// every input that once crashed (fuzz/README.md).
+// every input that once crashed (tests/fuzz/README.md).
 #pragma once
 
 #include <unistd.h>

@@ -2,7 +2,7 @@
 // loaded schedule set goes through before it runs.
 #include "algorithms/schedule_json.hpp"
 #include "algorithms/validate.hpp"
-#include "fuzz/fuzz_input.hpp"
+#include "tests/fuzz/fuzz_input.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   cb::fuzz::usage_errors_only([&] {

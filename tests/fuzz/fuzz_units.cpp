@@ -1,6 +1,6 @@
 // The size and unit parsers: -b/-e/-i sizes (parse_bytes) and the
 // simulator's and predict's --alpha/--beta/--bandwidth values.
-#include "fuzz/fuzz_input.hpp"
+#include "tests/fuzz/fuzz_input.hpp"
 #include "harness/sweep/sizes.hpp"
 #include "transports/sim/net_params.hpp"
 

@@ -1,4 +1,4 @@
-#include "io/output_file.hpp"
+#include "harness/io/output_file.hpp"
 
 #include <fcntl.h>
 #include <fmt/format.h>

@@ -1,6 +1,6 @@
 // The parameter files: a `collbench calibrate` calibration or a `fit` fit.csv,
 // as --params, --calibration and the simulator read them.
-#include "fuzz/fuzz_input.hpp"
+#include "tests/fuzz/fuzz_input.hpp"
 #include "models/calibration.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
