@@ -412,20 +412,24 @@ TEST_F(Faults, CtrlCUnderMpiexecEveryRankExits130OverMpiAndDuringIpcSetup) {
     int delay_ms;
   };
   // IPC: every configuration maps fresh segments, so a signal often lands
-  // in setup; the delays spread the signal over start-up, setup and runs.
-  const std::vector<Trial> trials = {{"mpi", 600},  {"mpi", 900},  {"ipc", 500},
-                                     {"ipc", 650},  {"ipc", 800},  {"ipc", 950},
-                                     {"ipc", 1100}, {"ipc", 1300}};
+  // in setup; the delays, counted from the moment the sweep has started
+  // (its CSV header is written; mpiexec's own start-up, which a loaded
+  // machine stretches, is not counted), spread the signal over setup and runs.
+  const std::vector<Trial> trials = {{"mpi", 150},  {"mpi", 600},  {"ipc", 0},
+                                     {"ipc", 100},  {"ipc", 250},  {"ipc", 400},
+                                     {"ipc", 600}, {"ipc", 900}};
   int launcher_130 = 0, launcher_0 = 0, ranks_all_130 = 0;
   for (const Trial& t : trials) {
     SCOPED_TRACE(t.transport + " after " + std::to_string(t.delay_ms) + " ms");
     // Each rank reports its own exit status (the shell's trap lets it wait
-    // for collbench instead of dying by the signal itself).
+    // for collbench instead of dying by the signal itself). A fixed -n large
+    // enough that the sweep outlasts every delay, however idle the machine.
     const std::string rank_cmd = "trap true INT TERM; " + bin_ +
-                                 " run --quiet --time-budget 0.05 -w 0 --transport " + t.transport +
+                                 " run --quiet -n 20000 -w 0 --transport " + t.transport +
                                  " --coll all --algo all -b 8 -e 64K -f 4 --csv " + p("r.csv") +
                                  "; s=$?; echo \"rank status $s\" >&2; exit $s";
     const pid_t pid = start({mpiexec_, "-n", "2", "/bin/sh", "-c", rank_cmd});
+    EXPECT_TRUE(wait_for_lines(dir_ / "r.csv.partial", 1, 30)) << "the sweep never started";
     std::this_thread::sleep_for(std::chrono::milliseconds(t.delay_ms));
     ::kill(-pid, SIGINT);
     const Result r = finish(pid, 30);
