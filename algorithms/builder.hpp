@@ -6,8 +6,14 @@
 // [begin, end): the simulator builds every rank's schedule a window at a time
 // so memory stays linear in p while schedules (e.g. ring at p = 4096) have
 // O(p) steps per rank.
+//
+// Windows must not cost a replay from step 0: long loops of steps go through
+// for_steps(), which skips the steps outside the window without running
+// their bodies, so building a window costs O(steps and ops inside it) plus
+// O(1) per for_steps() call, wherever the window lies.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 
@@ -34,6 +40,23 @@ class ScheduleBuilder {
 
   // Starts the next step (round); returns its index.
   std::uint64_t step();
+
+  // n consecutive steps: for each k in [0, n) starts a step and calls
+  // body(k) to add its ops. Steps outside the window are counted without
+  // calling body, so body(k) must depend on k alone (not on what earlier
+  // calls did) and must not call step() itself.
+  template <class Body>
+  void for_steps(std::uint64_t n, Body&& body) {
+    const std::uint64_t first = next_step_;
+    const std::uint64_t lo = begin_ > first ? std::min(n, begin_ - first) : 0;
+    const std::uint64_t hi = std::max(lo, end_ > first ? std::min(n, end_ - first) : 0);
+    next_step_ = first + lo;
+    for (std::uint64_t k = lo; k < hi; ++k) {
+      step();
+      body(k);
+    }
+    next_step_ = first + n;
+  }
 
   void send(int peer, Region src);
   void recv(int peer, Region dst);         // dst = message

@@ -63,6 +63,22 @@ else
 fi
 log() { echo "study: $*" >&2; }
 
+# collbench's progress lines ("[3/40] ... ETA 0:12", "map: [..] ... ETA ..")
+# arrive as plain lines (mpiexec pipes stderr). On a terminal they become one
+# line rewritten in place, prefixed with the study step; everything else
+# (notes, warnings) passes through. Off a terminal: plain lines, unchanged.
+if [ -t 2 ]; then
+  progress() {  # step label, e.g. "2/6"
+    awk -v step="$1" '
+      /^\[[0-9]+\/[0-9]+\] |^map: \[[0-9]+\/[0-9]+\] / {
+        printf "\r\033[Kstudy %s: %s", step, $0 > "/dev/stderr"; fflush("/dev/stderr"); open = 1; next }
+      { if (open) printf "\r\033[K" > "/dev/stderr"; open = 0; print > "/dev/stderr"; fflush("/dev/stderr") }
+      END { if (open) printf "\r\033[K" > "/dev/stderr" }'
+  }
+else
+  progress() { cat >&2; }
+fi
+
 # Ranks: MPI timings with more ranks than cores measure the OS scheduler, not
 # the algorithms, so the measured sweeps use the largest power of two that
 # fits the usable cores (at least 2) and say why they stop there.
@@ -121,10 +137,10 @@ measure() {  # transport, extra flags...
   mpiexec -bind-to core -n "$ranks" "$collbench" run --transport "$transport" "$@" --coll all --algo all \
     "${sweep[@]}" -d float -o sum --placement out --ranks "$rank_list" \
     --csv "$out/sweep-$transport.csv" --json "$out/sweep-$transport.json" \
-    "${resume_flag[@]}" "${quiet[@]}" >"$out/sweep-$transport.txt"
+    "${resume_flag[@]}" "${quiet[@]}" 2>&1 >"$out/sweep-$transport.txt" | progress "$step"
 }
 log "2/6 measured sweep over MPI: every algorithm + MPI's own collectives, verified"
-measure mpi
+step=2/6 measure mpi
 # The headline "best schedule vs MPI" is a ratio of two measurements; the
 # same large sizes measured again give its spread over runs (report.py).
 for i in $(seq 1 "$repeats"); do
@@ -136,7 +152,7 @@ for i in $(seq 1 "$repeats"); do
 done
 if [ "$have_ipc" = 1 ]; then
   log "3/6 measured sweep over IPC (host shared memory)"
-  measure ipc --mem host
+  step=3/6 measure ipc --mem host
 else
   log "3/6 IPC transport not built: skipped"
 fi
@@ -171,10 +187,10 @@ calibrations=(--calibration "$out/calibration.csv")
 log "5/6 simulated sweep (p = $sim_ranks) and crossover map (p = $map_ranks) with the fitted parameters"
 "$collbench" run --transport sim --params "$out/fit/fit.csv" --params-transport mpi --coll all --algo all \
   -b 8 -e "$map_max" -f 8 -d float -o sum --placement out --ranks "$sim_ranks" \
-  --csv "$out/sweep-sim.csv" "${resume_flag[@]}" "${quiet[@]}" >"$out/sweep-sim.txt"
+  --csv "$out/sweep-sim.csv" "${resume_flag[@]}" "${quiet[@]}" 2>&1 >"$out/sweep-sim.txt" | progress 5/6
 if [ ! -s "$out/map-allreduce.csv" ]; then
   "$collbench" map --coll allreduce --params "$out/fit/fit.csv" --params-transport mpi --ranks "$map_ranks" \
-    -b 8 -e "$map_max" -f 4 --csv "$out/map-allreduce.csv" "${quiet[@]}" >"$out/map.txt"
+    -b 8 -e "$map_max" -f 4 --csv "$out/map-allreduce.csv" "${quiet[@]}" 2>&1 >"$out/map.txt" | progress 5/6
 fi
 
 log "6/6 plots and report"

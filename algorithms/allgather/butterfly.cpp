@@ -43,7 +43,7 @@ void butterfly(const CollParams& params, ScheduleBuilder& b) {
   const Pow2Fold f(p);
   const bool extra = f.is_extra(r);
   const BufferId stage = extra ? kOutput : b.add_scratch(n);
-  const VirtualBlocks work{stage, 0, butterfly_offsets(f, c)};
+  const VirtualBlocks work{stage, 0, table_offsets(butterfly_offsets(f, c))};
   const int x = extra ? 0 : reverse_bits(f.vrank(r), f.l);  // this rank's place in `work`
   std::optional<Region> own_input;
   if (f.folds()) {

@@ -47,7 +47,7 @@ void rhd(const CollParams& params, ScheduleBuilder& b) {
     idle_rounds(b, f.l);
   } else {
     recursive_doubling_phase(b, f.p2, f.vrank(r),
-                             DoublingPlan{VirtualBlocks{kOutput, 0, fold_block_offsets(f, c)},
+                             DoublingPlan{VirtualBlocks{kOutput, 0, fold_block_offset_fn(f, c)},
                                           own_input, [f](int u) { return f.rank_of(u); }});
   }
   unfold_round(b, f, r, out_all);

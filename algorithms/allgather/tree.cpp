@@ -57,12 +57,11 @@ void tree(const CollParams& params, ScheduleBuilder& b) {
   const int chunks = chunks_for(params);
   if (chunks > 1) b.set_segment_bytes(largest_chunk_bytes(total, chunks, params.elem_size()));
   const std::int64_t rounds = tr.L + binomial::pipeline_rounds(tr, chunks);
-  for (std::int64_t t = 0; t < rounds; ++t) {
-    b.step();
-    emit_round(b, tr, r, t, chunks, n);
+  b.for_steps(static_cast<std::uint64_t>(rounds), [&](std::uint64_t t) {
+    emit_round(b, tr, r, static_cast<std::int64_t>(t), chunks, n);
     // Ranks with children send their own block from the output, from round 1 on.
     if (t == 0 && tr.children(r) > 0 && !own_in_place) b.copy(in, own);
-  }
+  });
   // A leaf's own block arrives with the broadcast.
 }
 

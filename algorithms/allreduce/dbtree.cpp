@@ -123,10 +123,8 @@ void dbtree(const CollParams& params, ScheduleBuilder& b) {
       if (dt.node(k, r).child[0] >= 0) copy_unless_same(b, params, h.in[k], h.out[k]);
   }
   const std::int64_t n_rounds = rounds(dt, h);
-  for (std::int64_t t = 0; t < n_rounds; ++t) {
-    b.step();
-    emit_round(b, dt, h, r, t);
-  }
+  b.for_steps(static_cast<std::uint64_t>(n_rounds),
+              [&](std::uint64_t t) { emit_round(b, dt, h, r, static_cast<std::int64_t>(t)); });
 }
 
 Cost dbtree_cost(const CollParams& params) {

@@ -46,11 +46,11 @@ void rhd(const CollParams& params, ScheduleBuilder& b) {
   } else {
     const int v = f.vrank(r);
     auto rank_of = [f](int u) { return f.rank_of(u); };
-    const std::vector<std::size_t> off = partition_offsets(n, f.p2);
+    const auto off = partition_offset_fn(n, f.p2);
     HalvingPlan half{VirtualBlocks{kOutput, 0, off}, std::nullopt, kOutput, rank_of};
     if (!own_in_out) {
       half.contrib = VirtualBlocks{kInput, 0, off};
-      half.temp = b.add_scratch(max_aligned_range(off, f.p2 / 2));
+      half.temp = b.add_scratch(half.work.largest_half(f.p2));
     }
     recursive_halving_phase(b, f.p2, v, half);
     recursive_doubling_phase(b, f.p2, v, DoublingPlan{half.work, std::nullopt, rank_of});

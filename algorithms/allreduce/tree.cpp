@@ -58,10 +58,9 @@ void tree(const CollParams& params, ScheduleBuilder& b) {
     if (tr.children(r) > 0) b.copy(in, out);
   }
   const std::int64_t rounds = 2 * tr.L + chunks - 1;
-  for (std::int64_t t = 0; t < rounds; ++t) {
-    b.step();
-    emit_round(b, tr, r, t, chunks, n);
-  }
+  b.for_steps(static_cast<std::uint64_t>(rounds), [&](std::uint64_t t) {
+    emit_round(b, tr, r, static_cast<std::int64_t>(t), chunks, n);
+  });
 }
 
 Cost tree_cost(const CollParams& params) {

@@ -28,14 +28,14 @@ void pairwise(const CollParams& params, ScheduleBuilder& b) {
     from.snapshot(b);
   }
   const bool xor_pairs = is_pow2(p);
-  for (int i = 1; i < p; ++i) {
+  b.for_steps(static_cast<std::uint64_t>(p - 1), [&](std::uint64_t k) {
+    const int i = static_cast<int>(k) + 1;
     const int to = xor_pairs ? r ^ i : (r + i) % p;
     const int from_rank = xor_pairs ? r ^ i : (r - i + p) % p;
-    b.step();
     b.send(to, from.of(to));
     b.recv(from_rank, out_block(from_rank));
     if (i == 1) copy_unless_same(b, params, own, out_block(r));
-  }
+  });
 }
 
 Cost pairwise_cost(const CollParams& params) {

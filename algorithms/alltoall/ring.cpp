@@ -47,18 +47,25 @@ void ring(const CollParams& params, ScheduleBuilder& b) {
     b.set_segment_bytes(largest_chunk_bytes(static_cast<std::size_t>(p - 1) * c,
                                             round_chunks(params, 1), params.elem_size()));
   const int right = (r + 1) % p, left = (r + p - 1) % p;
-  for (int s = 1; s < p; ++s) {
+  // Sub-step j of the `chunks` of round s.
+  auto sub_step = [&](int s, int chunks, int j) {
     const std::size_t len = static_cast<std::size_t>(p - s) * c;
     const Region give{bufs[(s - 1) % 2], s == 1 ? 0 : c, len};
     const Region take{bufs[s % 2], 0, len};
-    const int chunks = round_chunks(params, s);
-    for (int j = 0; j < chunks; ++j) {
-      b.step();
-      send_nonempty(b, right, chunk_of(give, chunks, j));
-      recv_nonempty(b, left, chunk_of(take, chunks, j));
-    }
+    send_nonempty(b, right, chunk_of(give, chunks, j));
+    recv_nonempty(b, left, chunk_of(take, chunks, j));
     // The first block that arrived is rank r-s's block for this rank.
-    b.copy({take.buf, 0, c}, block(kOutput, (r - s + p) % p));
+    if (j == chunks - 1) b.copy({take.buf, 0, c}, block(kOutput, (r - s + p) % p));
+  };
+  const auto rounds = static_cast<std::uint64_t>(p - 1);
+  if (round_chunks(params, 1) == 1) {  // unsegmented: one step per round (chunks only shrink)
+    b.for_steps(rounds, [&](std::uint64_t k) { sub_step(static_cast<int>(k) + 1, 1, 0); });
+    return;
+  }
+  for (int s = 1; s < p; ++s) {
+    const int chunks = round_chunks(params, s);
+    b.for_steps(static_cast<std::uint64_t>(chunks),
+                [&](std::uint64_t j) { sub_step(s, chunks, static_cast<int>(j)); });
   }
 }
 

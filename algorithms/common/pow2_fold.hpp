@@ -11,6 +11,7 @@
 // so a core rank's share of a per-rank-blocked vector is one region.
 #pragma once
 
+#include <functional>
 #include <vector>
 
 #include "algorithms/common/partition.hpp"
@@ -52,6 +53,12 @@ inline std::vector<std::size_t> fold_block_offsets(const Pow2Fold& f, std::size_
   for (int v = 0; v <= f.p2; ++v)
     off[static_cast<std::size_t>(v)] = static_cast<std::size_t>(f.first_rank(v)) * c;
   return off;
+}
+
+// The same offsets as a function of v, for building one rank's schedule in
+// O(log p) (recursive_phases.hpp's VirtualBlocks).
+inline std::function<std::size_t(int)> fold_block_offset_fn(const Pow2Fold& f, std::size_t c) {
+  return [f, c](int v) { return static_cast<std::size_t>(f.first_rank(v)) * c; };
 }
 
 // Cost of the fold round (extras send `fold_elems` to their partners, which

@@ -21,6 +21,8 @@
 #include <algorithm>
 #include <functional>
 #include <optional>
+#include <algorithm>
+#include <functional>
 #include <vector>
 
 #include "algorithms/builder.hpp"
@@ -29,19 +31,35 @@
 
 namespace cb {
 
-// Virtual block v lives at [off[v], off[v+1]) after `base` in `buf`
-// (elements). off has P + 1 entries, off[0] = 0.
+// Virtual block v lives at [off(v), off(v+1)) after `base` in `buf`
+// (elements), for 0 <= v < P; off(0) = 0. A function rather than a table of
+// P + 1 offsets, so one rank's schedule costs O(log P) to build: the
+// simulator builds all p of them (p up to 2^20).
 struct VirtualBlocks {
   BufferId buf = kOutput;
   std::size_t base = 0;
-  std::vector<std::size_t> off;
+  std::function<std::size_t(int)> off;
 
   // Virtual blocks [a, b) as one region.
   Region range(int a, int b) const {
-    const auto ua = static_cast<std::size_t>(a), ub = static_cast<std::size_t>(b);
-    return {buf, base + off[ua], off[ub] - off[ua]};
+    const std::size_t lo = off(a);
+    return {buf, base + lo, off(b) - lo};
+  }
+  // The larger of the two halves [0, P/2) and [P/2, P), in elements.
+  std::size_t largest_half(int P) const {
+    return std::max(range(0, P / 2).count, range(P / 2, P).count);
   }
 };
+
+// Offsets from a table (P + 1 entries).
+inline std::function<std::size_t(int)> table_offsets(std::vector<std::size_t> off) {
+  return [off = std::move(off)](int v) { return off[static_cast<std::size_t>(v)]; };
+}
+
+// Offsets of n elements cut into k blocks as partition.hpp cuts them.
+inline std::function<std::size_t(int)> partition_offset_fn(std::size_t n, int k) {
+  return [n, k](int i) { return block_offset(n, k, i); };
+}
 
 // Offsets of n elements cut into k blocks as partition.hpp cuts them.
 inline std::vector<std::size_t> partition_offsets(std::size_t n, int k) {

@@ -14,6 +14,8 @@
 //   (p-1)·k alpha + (p-1)·B beta [+ (p-1)·B gamma for reduce-scatter].
 #pragma once
 
+#include <algorithm>
+#include <cstdint>
 #include <functional>
 #include <optional>
 
@@ -64,22 +66,19 @@ inline void ring_reduce_scatter_phase(ScheduleBuilder& b, int p, int r,
                                       const RingReduceScatterPlan& plan) {
   const int right = (r + 1) % p;
   const int left = (r + p - 1) % p;
-  for (int s = 0; s < p - 1; ++s) {
+  const auto chunks = static_cast<std::uint64_t>(std::max(plan.chunks, 0));
+  b.for_steps(static_cast<std::uint64_t>(p - 1) * chunks, [&](std::uint64_t k) {
+    const int s = static_cast<int>(k / chunks), j = static_cast<int>(k % chunks);
     const int give = r - 1 - s;
     const int take = r - 2 - s;
     const Region src = s == 0 ? plan.contrib.block(give) : plan.acc(s - 1, give);
-    const Region dst = plan.acc(s, take);
-    const Region own = plan.contrib.block(take);
-    for (int j = 0; j < plan.chunks; ++j) {
-      b.step();
-      send_nonempty(b, right, chunk_of(src, plan.chunks, j));
-      const Region d = chunk_of(dst, plan.chunks, j);
-      if (plan.acc_holds_contrib)
-        recv_reduce_nonempty(b, left, d);
-      else
-        recv_reduce_from(b, left, chunk_of(own, plan.chunks, j), d, plan.temp);
-    }
-  }
+    send_nonempty(b, right, chunk_of(src, plan.chunks, j));
+    const Region d = chunk_of(plan.acc(s, take), plan.chunks, j);
+    if (plan.acc_holds_contrib)
+      recv_reduce_nonempty(b, left, d);
+    else
+      recv_reduce_from(b, left, chunk_of(plan.contrib.block(take), plan.chunks, j), d, plan.temp);
+  });
 }
 
 struct RingAllgatherPlan {
@@ -95,17 +94,15 @@ struct RingAllgatherPlan {
 inline void ring_allgather_phase(ScheduleBuilder& b, int p, int r, const RingAllgatherPlan& plan) {
   const int right = (r + 1) % p;
   const int left = (r + p - 1) % p;
-  for (int s = 0; s < p - 1; ++s) {
+  const auto chunks = static_cast<std::uint64_t>(std::max(plan.chunks, 0));
+  b.for_steps(static_cast<std::uint64_t>(p - 1) * chunks, [&](std::uint64_t k) {
+    const int s = static_cast<int>(k / chunks), j = static_cast<int>(k % chunks);
     const bool from_input = s == 0 && plan.own_input.has_value();
     const Region src = from_input ? *plan.own_input : plan.out.block(r - s);
-    const Region dst = plan.out.block(r - 1 - s);
-    for (int j = 0; j < plan.chunks; ++j) {
-      b.step();
-      send_nonempty(b, right, chunk_of(src, plan.chunks, j));
-      recv_nonempty(b, left, chunk_of(dst, plan.chunks, j));
-      if (from_input && j == 0) b.copy(*plan.own_input, plan.out.block(r));
-    }
-  }
+    send_nonempty(b, right, chunk_of(src, plan.chunks, j));
+    recv_nonempty(b, left, chunk_of(plan.out.block(r - 1 - s), plan.chunks, j));
+    if (from_input && j == 0) b.copy(*plan.own_input, plan.out.block(r));
+  });
 }
 
 // Cost of one ring phase (see the header comment); es = element size.

@@ -24,11 +24,11 @@ void pairwise(const CollParams& params, ScheduleBuilder& b) {
     b.step();
     b.copy(block(r), out);
   }
-  for (int i = 1; i < p; ++i) {
-    b.step();
+  b.for_steps(static_cast<std::uint64_t>(p - 1), [&](std::uint64_t k) {
+    const int i = static_cast<int>(k) + 1;
     b.send((r + i) % p, block((r + i) % p));
     b.recv_reduce((r - i + p) % p, out);
-  }
+  });
 }
 
 Cost pairwise_cost(const CollParams& params) {

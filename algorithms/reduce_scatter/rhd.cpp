@@ -52,12 +52,12 @@ void rhd(const CollParams& params, ScheduleBuilder& b) {
     idle_rounds(b, f.l);
   } else {
     const int v = f.vrank(r);
-    const std::vector<std::size_t> off = fold_block_offsets(f, c);
+    const auto off = fold_block_offset_fn(f, c);
     HalvingPlan half{VirtualBlocks{work, 0, off}, std::nullopt, kOutput,
                      [f](int u) { return f.rank_of(u); }};
     if (!own_in_work) {
       half.contrib = VirtualBlocks{kInput, 0, off};
-      half.temp = b.add_scratch(max_aligned_range(off, f.p2 / 2));
+      half.temp = b.add_scratch(half.work.largest_half(f.p2));
     }
     recursive_halving_phase(b, f.p2, v, half);
     // Block r is the first of the super-block this rank owns now.

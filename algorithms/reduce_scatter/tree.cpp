@@ -65,10 +65,9 @@ void tree(const CollParams& params, ScheduleBuilder& b) {
   b.step();  // local: the accumulator starts as the rank's input
   if (has_children) b.copy({kInput, 0, total}, {held, 0, total});
   const std::int64_t rounds = binomial::pipeline_rounds(tr, chunks) + tr.L;
-  for (std::int64_t t = 0; t < rounds; ++t) {
-    b.step();
-    emit_round(b, tr, r, t, chunks, n, held);
-  }
+  b.for_steps(static_cast<std::uint64_t>(rounds), [&](std::uint64_t t) {
+    emit_round(b, tr, r, static_cast<std::int64_t>(t), chunks, n, held);
+  });
 }
 
 Cost tree_cost(const CollParams& params) {

@@ -49,7 +49,6 @@ struct MapOptions {
   std::string placement = "out";
   std::string segment = "0";
   std::string csv = "map.csv";
-  double max_events = 2e8;
   bool quiet = false;
   bool resume = false;
   SimFlags sim;
@@ -108,8 +107,6 @@ Plan map_plan(const MapOptions& o) {
   const ReduceOp op = parse_reduce_op(o.op);
   const std::vector<std::size_t> sizes = requested_sizes(o.sizes);
   const std::size_t segment = parse_bytes(o.segment, "--segment");
-  if (!(o.max_events > 0))
-    throw UsageError(fmt::format("bad --max-events {} (must be > 0)", o.max_events));
   for (Collective coll : colls) {
     const auto algos = map_algorithms(coll, o.algos, colls);
     if (algos.empty()) continue;
@@ -162,7 +159,7 @@ void run_map(const MapOptions& o) {
   };
   format.console = [] { return make_map_console_reporter(stdout); };
   const std::unique_ptr<Measurer> measurer =
-      make_sim_measurer(net, sim_options, {false, o.sim.stats, o.max_events});
+      make_sim_measurer(net, sim_options, {false, o.sim.stats, o.sim.max_events});
   const std::unique_ptr<Group> self = make_self_group();
   RunInfo info;
   info.in_place = plan.in_place;
@@ -194,10 +191,6 @@ void add_map_command(CLI::App& app) {
                               segmented_algorithm_names()))
       ->capture_default_str();
   cmd->add_option("--csv", o.csv, "CSV file to write (streamed via FILE.partial)")
-      ->capture_default_str();
-  cmd->add_option("--max-events", o.max_events,
-                  "Skip (algorithm, ranks) cells estimated above this many message events "
-                  "(closed-form rounds x ranks); they get a note instead of a time")
       ->capture_default_str();
   cmd->add_flag("--quiet", o.quiet, "No progress lines on stderr");
   cmd->add_flag("--resume", o.resume,

@@ -37,7 +37,8 @@ const std::vector<std::string_view>& result_columns() {
                                                      "mpi_version",
                                                      "load_avg_1m",
                                                      "procs_running",
-                                                     "known_issue"};
+                                                     "known_issue",
+                                                     "note"};
   return cols;
 }
 
@@ -51,7 +52,8 @@ std::vector<Cell> row_cells(const Row& r, const RunMetadata& meta) {
   const auto opt = [](const std::optional<double>& v) -> Cell {
     return v ? Cell(*v) : Cell(std::monostate{});
   };
-  const auto us = [](double s) { return Cell(s * 1e6); };
+  const bool timed = r.time_s.n > 0;  // skipped rows leave every time cell empty
+  const auto us = [timed](double s) { return timed ? Cell(s * 1e6) : Cell(std::monostate{}); };
   const auto i64 = [](auto v) { return Cell(static_cast<std::int64_t>(v)); };
   return {
       Cell(r.c.transport),
@@ -71,8 +73,8 @@ std::vector<Cell> row_cells(const Row& r, const RunMetadata& meta) {
       us(r.time_s.max),
       us(r.time_s.ci_lo),
       us(r.time_s.ci_hi),
-      Cell(r.algbw_GBps),
-      Cell(r.busbw_GBps),
+      timed ? Cell(r.algbw_GBps) : Cell(std::monostate{}),
+      timed ? Cell(r.busbw_GBps) : Cell(std::monostate{}),
       r.wrong ? i64(*r.wrong) : Cell(std::monostate{}),
       i64(r.oversubscribed ? 1 : 0),
       r.wait ? Cell(std::string(to_string(*r.wait))) : Cell(std::monostate{}),
@@ -87,6 +89,7 @@ std::vector<Cell> row_cells(const Row& r, const RunMetadata& meta) {
       opt(r.load_avg_1m),
       r.procs_running ? i64(*r.procs_running) : Cell(std::monostate{}),
       r.known_issue.empty() ? Cell(std::monostate{}) : Cell(r.known_issue),
+      r.skipped.empty() ? Cell(std::monostate{}) : Cell(r.skipped),
   };
 }
 

@@ -66,6 +66,13 @@ class ConsoleReporter final : public Reporter {
   }
 
   void row(const Row& r) override {
+    if (!r.skipped.empty()) {  // skipped (the simulator's --max-events or memory): no time to show
+      flush_pending();
+      fmt::print(out_, "# {} {} p={} {}: {}\n", to_string(r.c.coll), r.c.algorithm, r.c.ranks,
+                 format_bytes(r.c.bytes()), r.skipped);
+      std::fflush(out_);
+      return;
+    }
     const auto key = std::make_tuple(r.c.transport, r.c.coll, r.c.ranks);
     if (!section_ || *section_ != key) {
       flush_pending();

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -23,6 +24,9 @@ struct RunInfo {
   RunMetadata meta;
   nlohmann::json configuration;  // every resolved option and the command line
   std::size_t total_cases = 0;   // rows the run will produce if not interrupted
+  // Predicted wall seconds of each of those rows, in run order (case_work.hpp):
+  // the progress ETA's weights. Empty = all alike.
+  std::vector<double> work;
   bool out_of_place = true;      // placements requested
   bool in_place = true;
   // The whole plan and the keys of the cases --resume skips (case_key), for
@@ -60,8 +64,16 @@ std::unique_ptr<Reporter> make_csv_reporter(const std::string& path,
 std::unique_ptr<Reporter> make_json_reporter(const std::string& path,
                                              const ResumeData* resume = nullptr);
 
-// One progress line per row on `err` with elapsed time and ETA.
-std::unique_ptr<Reporter> make_progress_reporter(std::FILE* err);
+// Progress on `err` after every row: elapsed time and an ETA weighted by
+// RunInfo::work (eta.hpp); one line rewritten in place on a terminal, plain
+// lines otherwise. `inner` (optional, e.g. the console table) gets every call
+// first, with the progress line erased, so the two never share a line.
+// `now_s` (seconds, any origin) is injectable for tests.
+std::unique_ptr<Reporter> make_progress_reporter(std::FILE* err,
+                                                 std::unique_ptr<Reporter> inner = nullptr);
+std::unique_ptr<Reporter> make_progress_reporter(std::FILE* err, bool terminal,
+                                                 std::function<double()> now_s,
+                                                 std::unique_ptr<Reporter> inner = nullptr);
 
 // Suffix of the in-progress / interrupted files.
 inline constexpr const char* kPartialSuffix = ".partial";

@@ -69,6 +69,10 @@ struct TransportSpec {
   // that a #wrong there is not blamed on collbench or the schedules
   // (optional; called on world rank 0).
   std::function<std::string(const Case& c)> known_issue;
+  // Predicted wall seconds of one case, a weight for the progress ETA
+  // (harness/case_work.hpp); optional: the harness guesses from an
+  // alpha-beta-gamma model times the expected sample count otherwise.
+  std::function<double(const Case& c, const SamplingPlan& plan)> predict_wall_s;
 };
 
 // Every transport this binary knows, built or not, in `list` order.

@@ -8,6 +8,7 @@
 #include <system_error>
 
 #include "harness/cli/commands.hpp"
+#include "harness/sweep/case_work.hpp"
 #include "harness/sweep/interrupt.hpp"
 #include "harness/sweep/process_measurer.hpp"
 #include "harness/io/output_file.hpp"
@@ -62,10 +63,12 @@ std::vector<std::unique_ptr<Reporter>> open_reporters(Group& w, const SweepOutpu
     throw UsageError(root ? setup_error : "output files could not be opened on rank 0");
   if (root) {
     if (!out.notice.empty()) fmt::print(stderr, "{}\n", out.notice);
-    if (!data_on_stdout(out)) reporters.insert(reporters.begin(), format.console());
+    // The progress line wraps the table so it can step aside while a row prints.
+    std::unique_ptr<Reporter> table = data_on_stdout(out) ? nullptr : format.console();
     if (!out.quiet)
-      reporters.insert(reporters.begin() + (data_on_stdout(out) ? 0 : 1),
-                       make_progress_reporter(stderr));
+      reporters.insert(reporters.begin(), make_progress_reporter(stderr, std::move(table)));
+    else if (table)
+      reporters.insert(reporters.begin(), std::move(table));
   }
   return reporters;
 }
@@ -106,6 +109,7 @@ RunOutcome run_sweep(const Plan& plan, Group& w, Measurer* measurer, const Sweep
   std::vector<std::unique_ptr<Reporter>> reporters = open_reporters(w, out, format, resume);
   if (root) {
     info.total_cases = plan.total_cases() - plan.cases_in(resume.keys);
+    info.work = predicted_work(plan, resume.keys);
     info.plan = &plan;
     info.done = &resume.keys;
     for (auto& r : reporters) r->begin(info);

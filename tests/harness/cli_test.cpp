@@ -135,7 +135,7 @@ TEST_F(Cli, SingleRankRunSaysHowToLaunchMoreAndWritesTheCsvSchema) {
             "time_median_us,time_min_us,time_mean_us,time_p95_us,time_max_us,ci_lo_us,ci_hi_us,"
             "algbw_GBps,busbw_GBps,wrong,oversubscribed,wait_policy,alpha_s,beta_s_per_B,"
             "gamma_s_per_B,host,timestamp,collbench_version,git_rev,mpi_version,load_avg_1m,"
-            "procs_running,known_issue");
+            "procs_running,known_issue,note");
   EXPECT_EQ(lines[1].rfind("mpi,allreduce,ring,fp32,sum,out,1,8,2,3,", 0), 0u) << lines[1];
 
   const nlohmann::json j = nlohmann::json::parse(slurp(json));
@@ -252,7 +252,7 @@ TEST_F(Cli, InterruptedSweepKeepsWholeRowsAndNoFinalFile) {
   const auto lines = lines_of(slurp(partial));
   ASSERT_GE(lines.size(), 4u);
   const auto fields = [](const std::string& l) { return std::count(l.begin(), l.end(), ',') + 1; };
-  for (const std::string& l : lines) EXPECT_EQ(fields(l), 33) << l;  // result_columns()
+  for (const std::string& l : lines) EXPECT_EQ(fields(l), 34) << l;  // result_columns()
   const nlohmann::json j = nlohmann::json::parse(slurp(dir_ / "r.json.partial"));
   EXPECT_FALSE(j["complete"].get<bool>());
   EXPECT_EQ(j["rows"].size(), lines.size() - 1);

@@ -131,7 +131,8 @@ TEST(Columns, MatchTheCsvContractInOrder) {
                                                   "mpi_version",
                                                   "load_avg_1m",
                                                   "procs_running",
-                                                  "known_issue"};
+                                                  "known_issue",
+                                                  "note"};
   EXPECT_EQ(result_columns(), expected);
 }
 

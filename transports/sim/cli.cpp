@@ -17,10 +17,12 @@
 
 #include <cstdio>
 #include <memory>
+#include <set>
 
 #include "harness/runtime/backend.hpp"
 #include "transports/sim/cli.hpp"
 #include "transports/sim/cli_options.hpp"
+#include "harness/sweep/sizes.hpp"
 #include "harness/verify/verify.hpp"
 #include "transports/sim/simulator.hpp"
 
@@ -54,20 +56,24 @@ class SimMeasurer final : public Measurer {
     m.alpha_s = net_.alpha_s;
     m.beta_s_per_B = net_.beta_s_per_B;
     m.gamma_s_per_B = net_.gamma_s_per_B;
-    if (max_events_ > 0) {
-      const double estimate = closed_form_cost(algo, params).alpha * c.ranks;
-      if (estimate > max_events_) {
-        m.skipped = fmt::format("skipped: about {:.3g} message events > --max-events {:.3g}",
-                                estimate, max_events_);
-        return m;
-      }
+    // Estimate first: a case the simulator cannot afford is skipped with a
+    // note (row and stderr) instead of failing the sweep. The exact fast path
+    // needs no events, so it is never skipped.
+    const bool exact = options_.fast_path && sim::cost_is_exact(algo, params, net_);
+    const double estimate = sim::estimated_events(algo, params);
+    if (max_events_ > 0 && !exact && estimate > max_events_) {
+      m.skipped = fmt::format("skipped: about {:.3g} message events > --max-events {:.3g}",
+                              estimate, max_events_);
+      note(c, m.skipped);
+      return m;
     }
     try {
       simulate_samples(c, algo, params, plan, m);
-    } catch (const UsageError& err) {  // the window memory limit
+    } catch (const sim::WindowTooLarge& err) {  // one step alone exceeds the memory limit
       if (max_events_ <= 0) throw;
       m.times_s.clear();
       m.skipped = fmt::format("skipped: {}", err.what());
+      note(c, m.skipped);
       return m;
     }
     if (verify_ && plan.verify) m.wrong = check(c, algo, params, plan.seed);
@@ -86,14 +92,17 @@ class SimMeasurer final : public Measurer {
       m.times_s.push_back(res.time_s);
       m.events = res.messages;
       if (stats_)
-        fmt::print(stderr,
-                   "sim: {}/{} p={} count={}: {} events in {:.3f} s ({:.3g} events/s; schedule "
-                   "generation {:.3f} s, engine {:.3f} s = {:.3g} events/s), {} windows\n",
-                   to_string(c.coll), c.algorithm, c.ranks, c.count, res.messages, res.wall_s(),
-                   res.events_per_s(), res.build_wall_s, res.engine_wall_s,
-                   res.engine_wall_s > 0 ? static_cast<double>(res.messages) / res.engine_wall_s : 0.0,
-                   res.windows);
+        print_sim_stats(
+            stderr, fmt::format("{}/{} p={} count={}", to_string(c.coll), c.algorithm, c.ranks, c.count),
+            res);
     }
+  }
+
+  // Skips are said on stderr too, once per (collective, algorithm, ranks).
+  void note(const Case& c, const std::string& why) {
+    if (!noted_.insert(fmt::format("{}/{}/{}", to_string(c.coll), c.algorithm, c.ranks)).second) return;
+    fmt::print(stderr, "collbench: note: sim: {}/{} p={} from {} on: {}\n", to_string(c.coll),
+               c.algorithm, c.ranks, format_bytes(c.bytes()), why);
   }
 
   std::optional<std::uint64_t> check(const Case& c, const AlgorithmEntry& algo,
@@ -126,6 +135,7 @@ class SimMeasurer final : public Measurer {
   bool verify_, stats_;
   double max_events_;
   bool warned_ = false;
+  std::set<std::string> noted_;
 };
 
 }  // namespace
@@ -140,7 +150,7 @@ void add_sim_transport(std::vector<TransportSpec>& list) {
   TransportSpec t;
   t.name = "sim";
   t.summary = "simulated network, all ranks in virtual time in this process (no mpiexec): "
-              "alpha-beta-gamma ports, --ranks up to 65536";
+              "alpha-beta-gamma ports, --ranks up to 1048576";
   t.per_process = false;
   t.max_ranks = sim::kMaxRanks;
   t.default_ranks = 64;
@@ -154,7 +164,18 @@ void add_sim_transport(std::vector<TransportSpec>& list) {
     // Rows carry alpha, beta, gamma; the refinements are stated here.
     fmt::print(stderr, "collbench: sim: {}\n", sim::describe(flags().net));
     return make_sim_measurer(flags().net, resolve_sim_options(flags().sim),
-                             {flags().verify, flags().sim.stats, 0});
+                             {flags().verify, flags().sim.stats, flags().sim.max_events});
+  };
+  t.predict_wall_s = [](const Case& c, const SamplingPlan& plan) {
+    const AlgorithmEntry& algo = find_algorithm(c.coll, c.algorithm);
+    const CollParams params{c.coll, c.ranks, 0, c.count, c.dtype, c.op, c.in_place, c.segment_bytes};
+    const bool fast = !flags().sim.des;
+    if (!(fast && sim::cost_is_exact(algo, params, flags().net)) &&
+        sim::estimated_events(algo, params) > flags().sim.max_events)
+      return 1e-6;  // skipped
+    const bool random = flags().net.skew_s > 0 || flags().net.noise_s > 0;
+    const int samples = random ? (plan.iterations > 0 ? plan.iterations : kRandomSamples) : 1;
+    return samples * sim::predicted_wall_s(algo, params, flags().net, fast);
   };
   list.push_back(std::move(t));
 }

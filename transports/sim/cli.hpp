@@ -12,10 +12,11 @@ namespace cb {
 struct SimMeasurerOptions {
   bool verify = false;  // --sim-verify: move real bytes and count wrong elements
   bool stats = false;   // --sim-stats: engine figures per case on stderr
-  // > 0 (map): cases whose closed-form rounds x ranks exceed this many message
-  // events, or whose window does not fit the simulator's memory limit, get
-  // Measurement::skipped instead of times. 0 (run): never skip; the memory
-  // limit throws UsageError.
+  // > 0 (--max-events, run and map): cases whose closed-form rounds x ranks
+  // exceed this many message events (unless the exact fast path answers
+  // them), or one of whose steps does not fit the simulator's memory limit,
+  // get Measurement::skipped instead of times, said once on stderr too.
+  // 0: never skip; the memory limit throws sim::WindowTooLarge.
   double max_events = 0;
 };
 

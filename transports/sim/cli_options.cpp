@@ -57,10 +57,31 @@ void add_sim_flags(CLI::App& cmd, SimFlags& f, const std::string& prefix) {
                prefix + "round-synchronous model (a free barrier after every step: reproduces the "
                         "per-step cost sum); default: asynchronous");
   cmd.add_option("--sim-window", f.window_steps,
-                 prefix + "steps simulated per window (0 = auto: about 16Mi rank-steps, bounding memory)")
+                 prefix + "steps simulated per window (0 = auto: about 2Mi rank-steps, bounding memory)")
       ->capture_default_str();
   cmd.add_flag("--sim-stats", f.stats,
-               prefix + "print events, wall time and events/s of every simulation on stderr");
+               prefix + "print events, wall time and events/s (end to end and engine only) of "
+                        "every simulation on stderr");
+  cmd.add_flag("--sim-des", f.des,
+               prefix + "always run the discrete-event simulation, even where the closed-form "
+                        "cost is provably the same time (the exact fast path)");
+  cmd.add_option("--max-events", f.max_events,
+                 prefix + "skip cases estimated above this many message events (closed-form "
+                          "rounds x ranks): their rows get a note instead of a time")
+      ->capture_default_str();
+}
+
+void print_sim_stats(std::FILE* out, const std::string& what, const sim::SimResult& res) {
+  if (res.from_cost) {
+    fmt::print(out, "sim: {}: exact fast path (closed-form cost, no events) in {:.3g} s\n", what,
+               res.wall_s());
+    return;
+  }
+  fmt::print(out,
+             "sim: {}: {} events in {:.3f} s = {:.3g} events/s end to end (schedule generation "
+             "{:.3f} s), engine {:.3f} s = {:.3g} events/s, {} windows\n",
+             what, res.messages, res.wall_s(), res.events_per_s(), res.build_wall_s,
+             res.engine_wall_s, res.engine_events_per_s(), res.windows);
 }
 
 sim::NetworkParams resolve_model_params(const SimFlags& f) {
@@ -115,6 +136,9 @@ sim::NetworkParams resolve_network(const SimFlags& f) {
 sim::SimOptions resolve_sim_options(const SimFlags& f) {
   sim::SimOptions o;
   o.window_steps = f.window_steps;
+  o.fast_path = !f.des;
+  if (!(f.max_events > 0))
+    throw UsageError(fmt::format("bad --max-events {} (must be > 0)", f.max_events));
   return o;
 }
 

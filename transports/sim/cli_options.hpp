@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdio>
 #include <string>
 
 #include "transports/sim/net_params.hpp"
@@ -27,6 +28,8 @@ struct SimFlags {
   bool rounds = false;
   std::uint64_t window_steps = 0;
   bool stats = false;
+  bool des = false;         // --sim-des: never the exact fast path
+  double max_events = 2e8;  // --max-events: skip cases estimated above this
 };
 
 // Adds the flags to `cmd`; `prefix` names the transport in help texts ("sim: ").
@@ -46,5 +49,10 @@ sim::NetworkParams resolve_network(const SimFlags& flags);
 // then --params, then explicit flags.
 sim::NetworkParams resolve_model_params(const SimFlags& flags);
 sim::SimOptions resolve_sim_options(const SimFlags& flags);
+
+// The --sim-stats line for one simulation named `what`: events, wall time,
+// events/s end to end (schedule generation included) and of the engine alone,
+// or that the exact fast path answered.
+void print_sim_stats(std::FILE* out, const std::string& what, const sim::SimResult& res);
 
 }  // namespace cb

@@ -12,7 +12,7 @@
 
 namespace cb::sim {
 
-inline constexpr int kMaxRanks = 65536;
+inline constexpr int kMaxRanks = 1 << 20;  // 1,048,576
 
 struct NetworkParams {
   double alpha_s = 2e-6;          // seconds per message

@@ -210,16 +210,26 @@ SimResult run(int p, const ScheduleSource& source, const NetworkParams& net,
   WindowLimits limits = options.limits;
   if (limits.threads <= 0)
     limits.threads = static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 4u));
-  const std::uint64_t per_window =
-      options.window_steps > 0 ? options.window_steps
-                               : std::max<std::uint64_t>(1, options.window_rank_steps / static_cast<std::uint64_t>(p));
   Engine engine(p, net);
   WindowBuilder builder(p, source, limits, data != nullptr);
   SimResult res;
+  std::uint64_t per_window = options.window_steps > 0
+                                 ? options.window_steps
+                                 : std::max<std::uint64_t>(1, options.window_rank_steps / static_cast<std::uint64_t>(p));
   std::uint64_t total = 1;  // known after the first window
-  for (std::uint64_t begin = 0; begin < total; begin += per_window) {
+  std::uint64_t begin = 0;
+  while (begin < total) {
     const auto t0 = Clock::now();
-    const Window& w = builder.build(begin, begin + per_window);
+    const Window* built = nullptr;
+    try {
+      built = &builder.build(begin, begin + per_window);
+    } catch (const WindowTooLarge&) {
+      res.build_wall_s += seconds_since(t0);
+      if (per_window == 1) throw;  // one step alone is too large
+      per_window /= 2;             // retry from the same step with fewer
+      continue;
+    }
+    const Window& w = *built;
     res.build_wall_s += seconds_since(t0);
     total = w.total_steps;
     if (w.steps == 0) break;
@@ -228,6 +238,7 @@ SimResult run(int p, const ScheduleSource& source, const NetworkParams& net,
     res.engine_wall_s += seconds_since(t1);
     res.messages += w.sends.size();
     ++res.windows;
+    begin += w.steps;
   }
   engine.check_stalls();
   res.steps = total;
@@ -254,6 +265,15 @@ SimResult simulate(const AlgorithmEntry& algo, const CollParams& params, const N
                    const SimOptions& options) {
   if (params.p < 1 || params.p > kMaxRanks)
     throw UsageError(fmt::format("bad rank count {} for the simulator (accepted: 1..{})", params.p, kMaxRanks));
+  if (options.fast_path && cost_is_exact(algo, params, net)) {
+    validate(net);
+    const auto t0 = Clock::now();
+    SimResult res;
+    res.from_cost = true;
+    res.time_s = closed_form_seconds(algo, params, net);
+    res.build_wall_s = seconds_since(t0);
+    return res;
+  }
   return run(params.p, registry_source(algo, params), net, options, nullptr);
 }
 

@@ -163,9 +163,11 @@ struct WindowBuilder::Piece {
       else
         spare_schedule() = std::move(sched);
       if (r == rank_begin) {  // most schedules look alike across ranks: grow once
+        // ... but never beyond the limit (naive at p = 65536 asked for 34 GB here).
         const auto ranks = static_cast<std::size_t>(rank_end - rank_begin);
-        sends.reserve(sends.size() * ranks);
-        recvs.reserve(recvs.size() * ranks);
+        const auto cap = static_cast<std::size_t>(max_messages) + 1;
+        sends.reserve(std::min(sends.size() * ranks, cap));
+        recvs.reserve(std::min(recvs.size() * ranks, cap));
         send_count.reserve(steps * ranks);
         recv_count.reserve(steps * ranks);
         reduced_bytes.reserve(steps * ranks);
@@ -275,7 +277,7 @@ const Window& WindowBuilder::build(std::uint64_t begin, std::uint64_t end) {
     over = over || pc.over_limit;
   }
   if (over || std::max(nsend, nrecv) > limit)
-    throw UsageError(fmt::format(
+    throw WindowTooLarge(fmt::format(
         "simulating steps [{}, {}) at p={} needs more than {} messages in memory at once (about "
         "40 bytes each): use fewer ranks or an algorithm with fewer messages per step",
         begin, begin + w.steps, p_, limit));

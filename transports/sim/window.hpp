@@ -15,6 +15,7 @@
 #include <functional>
 #include <vector>
 
+#include "algorithms/check.hpp"
 #include "algorithms/schedule.hpp"
 
 namespace cb::sim {
@@ -62,6 +63,13 @@ struct Window {
   }
 };
 
+// A window holding more than WindowLimits::max_messages messages; the
+// simulator retries with fewer steps per window and reports it only when a
+// single step is too large.
+struct WindowTooLarge : UsageError {
+  using UsageError::UsageError;
+};
+
 struct WindowLimits {
   // Refuse a window holding more messages than this (memory guard: each costs
   // about 44 bytes while simulated); the error names the window and the need.
@@ -82,7 +90,8 @@ class WindowBuilder {
   // Every rank's steps [begin, end), end clamped to the schedules'
   // total_steps, with matching resolved. Valid until the next build(). Throws
   // InternalError when ranks disagree on the step count or matched messages
-  // differ in size, UsageError when the window exceeds limits.max_messages.
+  // differ in size, WindowTooLarge when the window exceeds
+  // limits.max_messages (found early: generation stops at the limit).
   const Window& build(std::uint64_t begin, std::uint64_t end);
 
  private:

@@ -154,7 +154,7 @@ TEST(SimCli, SimVerifyChecksEveryAlgorithm) {
 
 TEST(SimCli, BadInputIsOneLineAndExitStatusTwo) {
   for (const char* args : {"--alpha 0", "--beta -1e-9", "--bandwidth fast", "--ranks 0",
-                           "--ranks 70000", "--alpha 3xs", "--beta 1e-9 --bandwidth 1GB/s"}) {
+                           "--ranks 2000000", "--alpha 3xs", "--beta 1e-9 --bandwidth 1GB/s"}) {
     const Result r = collbench(std::string("run --transport sim -e 64 --quiet ") + args);
     EXPECT_EQ(r.status, 2) << args << ": " << r.output;
     EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 1) << args << ": " << r.output;

@@ -5,7 +5,8 @@
 //    one critical rank (the step's max message count and max bytes on one
 //    port side of one rank that also reduces the step's max bytes);
 //  - the asynchronous default equals the cost exactly except for the
-//    algorithms in kAsyncSlack, which are legitimately faster (see there);
+//    algorithms async_may_beat_cost() lists (fast_path.hpp), which are
+//    legitimately faster;
 //  - moving real bytes (--sim-verify) gives the reference executor's output.
 // Parameters are powers of two so both sides are exact in double.
 #include <gtest/gtest.h>
@@ -37,17 +38,21 @@ double seconds(const Cost& c) { return kAlpha * c.alpha + kBeta * c.beta + kGamm
 
 std::string key(const AlgorithmEntry& e) { return fmt::format("{}/{}", to_string(e.coll), e.name); }
 
-// Where the asynchronous model has slack: different ranks are critical in
-// consecutive steps without a dependency between them, so no rank pays every
-// step's maximum. dbtree: the two trees' pipelined chunks keep different
-// ranks busiest in successive steps; reduce_scatter/butterfly (the
-// order-preserving recursive-doubling variant): the step maxima fall on
-// different ranks when blocks are uneven. Every other algorithm must match
-// the cost exactly, and these must beat it somewhere (else the list is stale).
-const std::set<std::string> kAsyncSlack = {
-    "allreduce/dbtree",
-    "reduce_scatter/butterfly",
-};
+// The discrete-event simulation itself, never the exact fast path.
+SimResult des(const AlgorithmEntry& e, const CollParams& params, const NetworkParams& net) {
+  SimOptions o;
+  o.fast_path = false;
+  return simulate(e, params, net, o);
+}
+
+// Where the asynchronous model has slack (fast_path.hpp's async_may_beat_cost,
+// for some p): every other algorithm must match the cost exactly, and these
+// must beat it somewhere (else the list is stale).
+bool has_async_slack(const AlgorithmEntry& e) {
+  for (int p = 1; p <= 64; ++p)
+    if (async_may_beat_cost(e, p)) return true;
+  return false;
+}
 
 // Whether every step has one rank that attains the step's maximum message
 // count and maximum bytes on the same side (sends or receives) and the
@@ -97,8 +102,8 @@ TEST(SimRegistry, NeverExceedsScheduleCostAndMatchesItWhereTheModelHasNoSlack) {
         params.count = count;
         const std::vector<Schedule> all = make_all_schedules(*e, params);
         const double cost = seconds(schedule_cost(all));
-        const double async = simulate(*e, params, dyadic()).time_s;
-        const double rounds = simulate(*e, params, dyadic(true)).time_s;
+        const double async = des(*e, params, dyadic()).time_s;
+        const double rounds = des(*e, params, dyadic(true)).time_s;
         const std::string where = fmt::format("{} p={} count={}", key(*e), p, count);
         EXPECT_LE(async, cost) << where;
         EXPECT_LE(rounds, cost) << where;
@@ -106,14 +111,14 @@ TEST(SimRegistry, NeverExceedsScheduleCostAndMatchesItWhereTheModelHasNoSlack) {
           ++rounds_exact_expected;
           EXPECT_EQ(rounds, cost) << where << " (one critical rank per step)";
         }
-        if (!kAsyncSlack.contains(key(*e))) {
+        if (!async_may_beat_cost(*e, p)) {
           EXPECT_EQ(async, cost) << where;
         }
         async_exact += async == cost;
         async_faster += async < cost;
       }
     }
-    if (kAsyncSlack.contains(key(*e))) {
+    if (has_async_slack(*e)) {
       EXPECT_GT(async_faster, 0) << key(*e) << " is listed as having slack but never beats the cost";
     }
     RecordProperty(key(*e) + "_async_exact_cases", async_exact);
@@ -131,10 +136,10 @@ TEST(SimRegistry, LargeRankCountsStayWithinTheClosedForm) {
       params.count = e->coll == Collective::allreduce ? 1 << 20 : 256;
       const Cost cf = closed_form_cost(*e, params);
       if (cf.alpha * p > 1.2e6) continue;  // O(p^2) messages: the benchmark covers those
-      const double t = simulate(*e, params, dyadic()).time_s;
+      const double t = des(*e, params, dyadic()).time_s;
       const std::string where = fmt::format("{} p={}", key(*e), p);
       EXPECT_LE(t, seconds(cf)) << where;
-      if (!kAsyncSlack.contains(key(*e))) {
+      if (!async_may_beat_cost(*e, p)) {
         EXPECT_EQ(t, seconds(cf)) << where;
       }
       EXPECT_GT(t, 0) << where;
@@ -151,7 +156,7 @@ TEST(SimRegistry, RepeatedRunsAreBitIdentical) {
     params.coll = e->coll;
     params.p = 37;
     params.count = 1001;
-    const SimResult a = simulate(*e, params, net), b = simulate(*e, params, net);
+    const SimResult a = des(*e, params, net), b = des(*e, params, net);
     EXPECT_EQ(a.time_s, b.time_s) << key(*e);
     EXPECT_EQ(a.messages, b.messages) << key(*e);
   }
@@ -194,7 +199,7 @@ TEST(SimRegistry, MovingRealBytesGivesTheReferenceExecutorsOutput) {
           const auto want = run_reference(make_all_schedules(*e, params), inputs);
           EXPECT_EQ(run.outputs, want) << fmt::format("{} p={} count={} in_place={}", key(*e), p,
                                                       count, in_place);
-          EXPECT_EQ(run.result.time_s, simulate(*e, params, dyadic()).time_s);
+          EXPECT_EQ(run.result.time_s, des(*e, params, dyadic()).time_s);
         }
       }
     }

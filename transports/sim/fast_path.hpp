@@ -1,0 +1,53 @@
+// The exact fast path: when the simulated time provably equals the
+// closed-form cost, the simulator returns alpha*A + beta*B + gamma*C of
+// closed_form_cost() instead of generating and simulating every message
+// (O(1)-O(p) work instead of O(messages)).
+//
+// Why it is exact (README "Against the cost model"): with one flat network
+// and no overhead, skew or noise, the round-synchronous model charges each
+// step its slowest rank, which equals the step's cost when one rank is
+// critical per step (every registered algorithm but pipelined dbtree); the
+// asynchronous model equals it too except where different ranks are critical
+// in consecutive steps without depending on each other (listed below), which
+// the discrete-event simulation keeps. tests/sim/fast_path_test.cpp holds the
+// fast path equal to the DES for every algorithm at p = 1..64 and sampled
+// large p, and checks that each listed exception does beat the cost somewhere.
+#pragma once
+
+#include <string_view>
+
+#include "algorithms/registry.hpp"
+#include "transports/sim/net_params.hpp"
+
+namespace cb::sim {
+
+// Where the asynchronous simulation can be faster than the cost:
+// allreduce/dbtree (the two trees' pipelined chunks keep different ranks
+// busiest in successive steps) and reduce_scatter/butterfly when p is not a
+// power of two (uneven blocks put the step maxima on ranks the next step's
+// critical ranks do not wait for).
+bool async_may_beat_cost(const AlgorithmEntry& algo, int p);
+// Where the round-synchronous simulation can be: dbtree again, pipelined,
+// because no single rank attains every step's maxima.
+bool rounds_may_beat_cost(const AlgorithmEntry& algo);
+
+// True when simulating (algo, params) on `net` gives exactly the closed-form
+// cost: a homogeneous network (no topology) without overhead, skew or noise,
+// and an algorithm without slack in the chosen mode (above).
+bool cost_is_exact(const AlgorithmEntry& algo, const CollParams& params, const NetworkParams& net);
+
+// Message events a discrete-event simulation of (algo, params) costs, about:
+// closed-form rounds x ranks (an upper bound on messages; it also counts the
+// rank-steps the engine walks). --max-events compares against it.
+double estimated_events(const AlgorithmEntry& algo, const CollParams& params);
+
+// Predicted wall seconds of simulate(algo, params, net, options) on one core
+// of the dev machine: a weight for progress ETAs, not a promise.
+double predicted_wall_s(const AlgorithmEntry& algo, const CollParams& params,
+                        const NetworkParams& net, bool fast_path);
+
+// alpha*A + beta*B + gamma*C of the closed form, seconds.
+double closed_form_seconds(const AlgorithmEntry& algo, const CollParams& params,
+                           const NetworkParams& net);
+
+}  // namespace cb::sim
