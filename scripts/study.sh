@@ -121,7 +121,9 @@ trap failed ERR
 start=$(date +%s)
 log "writing to $out"
 
-have_ipc=0; "$collbench" list | grep -q '^  ipc ' && have_ipc=1
+# Not `grep -q`: it stops reading at the first match, and collbench reports
+# the broken pipe as a write error, which pipefail then takes for "no IPC".
+have_ipc=0; "$collbench" list | grep '^  ipc ' >/dev/null && have_ipc=1
 if [ ! -s "$out/calibration.csv" ]; then
   log "1/6 calibrate: microbenchmarks (ping-pong, exchange, k messages, copy, reduce) over MPI (2 ranks)"
   mpiexec -bind-to core -n 2 "$collbench" calibrate --out "$out/calibration.csv" >"$out/calibration.txt"
