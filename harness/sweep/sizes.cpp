@@ -51,6 +51,9 @@ std::string format_bytes(std::size_t bytes) {
   if (u == 0) return fmt::format("{} B", bytes);
   if (v == static_cast<double>(static_cast<std::size_t>(v)))
     return fmt::format("{} {}", static_cast<std::size_t>(v), kUnits[u]);
+  // Three significant digits, but never an exponent: a rank-divided size just
+  // under a unit (1048572 B = 1023.996 KiB) prints as "1024 KiB", not "1.02e+03 KiB".
+  if (v >= 100) return fmt::format("{:.0f} {}", v, kUnits[u]);
   return fmt::format("{:.3g} {}", v, kUnits[u]);
 }
 

@@ -47,6 +47,14 @@ TEST(Resume, CommandAddsResumeQuotesWordsAndNamesTheLaunch) {
   EXPECT_EQ(shell_quote(""), "''");
 }
 
+TEST(Sizes, FormatBytesKeepsThreeDigitsWithoutAnExponent) {
+  EXPECT_EQ(format_bytes(8), "8 B");
+  EXPECT_EQ(format_bytes(1u << 20), "1 MiB");
+  EXPECT_EQ(format_bytes(1536), "1.5 KiB");
+  EXPECT_EQ(format_bytes(1048572), "1024 KiB");  // 1 MiB split over 3 ranks
+  EXPECT_EQ(format_bytes(349524), "341 KiB");
+}
+
 TEST(Sizes, SuffixesArePowersOf1024AndBadTextIsRefused) {
   EXPECT_EQ(parse_bytes("8", "-b"), 8u);
   EXPECT_EQ(parse_bytes("64K", "-b"), 65536u);
