@@ -164,10 +164,13 @@ def section_bandwidth(rows, memcpy, memcpy_in_cache, repeats):
         best = max(sched, key=lambda a: sched[a][0])
         # Every run of the same sweep (the sweep and its repeats) over the sizes
         # all of them measured: the ratio's spread, not one run's luck.
-        runs = [rows] + repeats.get(transport, [])
-        common = large_sizes(rows, transport, coll, ranks)
-        for run in runs[1:]:
-            common &= large_sizes(run, transport, coll, ranks)
+        # The sweep counts as a run only where its sizes meet the repeats'
+        # (a quick study's sweep stops below them).
+        runs = repeats.get(transport, []) or [rows]
+        common = set.intersection(*(large_sizes(run, transport, coll, ranks) for run in runs))
+        if runs[0] is not rows and common & large_sizes(rows, transport, coll, ranks):
+            common &= large_sizes(rows, transport, coll, ranks)
+            runs = [rows] + runs
         ratios = [large_ratio(run, transport, coll, ranks, best, "mpi", common) for run in runs]
         ratios = [x for x in ratios if x is not None]
         if not ratios:

@@ -96,7 +96,8 @@ if [ "$quick" = 1 ]; then
   repeat=(-b 1M -e 1M --time-budget 0.05); repeats=2
 else
   sweep=(-b 8 -e 64M -f 4 --time-budget 0.2); map_max=1G; sim_ranks=2,8,64,512; map_ranks=2..4096
-  repeat=(-b 1M -e 16M -f 4 --time-budget 0.1); repeats=4
+  # On the sweep's own grid (8·4^k), so the sweep is a fifth run of the same sizes.
+  repeat=(-b 2M -e 32M -f 4 --time-budget 0.1); repeats=4
 fi
 resume_flag=(); [ -n "$resume" ] && resume_flag=(--resume)
 
