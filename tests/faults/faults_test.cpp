@@ -25,25 +25,16 @@
 #include <string>
 #include <thread>
 #include <vector>
+#include "tests/common/text_files.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using cb::test::slurp;
 
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> out;
-  std::stringstream in(text);
-  for (std::string l; std::getline(in, l);) out.push_back(l);
-  return out;
-}
+using cb::test::lines_of;
 
 std::vector<std::string> words(const std::string& text) {
   std::vector<std::string> out;

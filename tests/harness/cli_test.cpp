@@ -19,6 +19,7 @@
 #include <string>
 #include <thread>
 #include <vector>
+#include "tests/common/text_files.hpp"
 
 namespace {
 
@@ -29,19 +30,9 @@ struct Result {
   std::string out, err;
 };
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using cb::test::slurp;
 
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> out;
-  std::stringstream in(text);
-  for (std::string l; std::getline(in, l);) out.push_back(l);
-  return out;
-}
+using cb::test::lines_of;
 
 class Cli : public ::testing::Test {
  protected:

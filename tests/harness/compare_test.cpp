@@ -14,6 +14,7 @@
 
 #include "algorithms/types.hpp"
 #include "harness/report/compare.hpp"
+#include "tests/common/text_files.hpp"
 
 namespace cb {
 namespace {
@@ -52,12 +53,7 @@ struct Result {
   std::string out, err;
 };
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using cb::test::slurp;
 
 class CompareCli : public ::testing::Test {
  protected:

@@ -12,17 +12,13 @@
 
 #include "algorithms/types.hpp"
 #include "harness/io/output_file.hpp"
+#include "tests/common/text_files.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using cb::test::slurp;
 
 class OutputFileTest : public ::testing::Test {
  protected:

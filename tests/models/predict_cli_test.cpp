@@ -9,17 +9,13 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include "tests/common/text_files.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using cb::test::slurp;
 
 TEST(PredictCli, CsvHasSixSignificantDigits) {
   const char* bin = std::getenv("COLLBENCH");

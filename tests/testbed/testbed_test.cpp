@@ -18,6 +18,7 @@
 #include <string>
 #include <thread>
 #include <vector>
+#include "tests/common/text_files.hpp"
 
 namespace {
 
@@ -28,19 +29,9 @@ struct Result {
   std::string out;  // stdout and stderr together
 };
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using cb::test::slurp;
 
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> out;
-  std::stringstream in(text);
-  for (std::string l; std::getline(in, l);) out.push_back(l);
-  return out;
-}
+using cb::test::lines_of;
 
 Result shell(const std::string& cmd, const fs::path& log) {
   const int rc = std::system((cmd + " >" + log.string() + " 2>&1").c_str());

@@ -1,0 +1,29 @@
+// Reading what a command under test wrote: a whole file, and text split into
+// lines. Shared by the tests that run collbench as a process.
+#pragma once
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace cb::test {
+
+// The file's bytes ("" when it cannot be opened).
+inline std::string slurp(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// Lines without their '\n'; a final line without one is kept.
+inline std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> out;
+  std::stringstream in(text);
+  for (std::string l; std::getline(in, l);) out.push_back(l);
+  return out;
+}
+
+}  // namespace cb::test
