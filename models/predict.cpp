@@ -28,7 +28,7 @@ std::uint64_t bytes_for_count(Collective coll, int p, DataType dtype, std::uint6
   return count * bytes_per_count(coll, p, dtype);
 }
 
-Cost model_cost(const AlgorithmEntry& algo, const Scenario& s, std::uint64_t count) {
+CollParams coll_params(const Scenario& s, std::uint64_t count) {
   CollParams params;
   params.coll = s.coll;
   params.p = s.p;
@@ -36,7 +36,11 @@ Cost model_cost(const AlgorithmEntry& algo, const Scenario& s, std::uint64_t cou
   params.dtype = s.dtype;
   params.op = s.op;
   params.in_place = s.in_place;
-  return closed_form_cost(algo, params);
+  return params;
+}
+
+Cost model_cost(const AlgorithmEntry& algo, const Scenario& s, std::uint64_t count) {
+  return closed_form_cost(algo, coll_params(s, count));
 }
 
 double predict_seconds(const AlgorithmEntry& algo, const Scenario& s, std::uint64_t count,

@@ -28,6 +28,8 @@ struct Scenario {
   bool in_place = false;
 };
 
+// The generator parameters of scenario `s` at `count` elements.
+CollParams coll_params(const Scenario& s, std::uint64_t count);
 // Closed-form cost coefficients of `algo` for `count` elements.
 Cost model_cost(const AlgorithmEntry& algo, const Scenario& s, std::uint64_t count);
 // Predicted seconds.

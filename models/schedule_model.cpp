@@ -46,13 +46,7 @@ ScheduleFeatures schedule_features(std::span<const Schedule> all_ranks) {
 }
 
 ScheduleFeatures features_for(const AlgorithmEntry& algo, const Scenario& s, std::uint64_t count) {
-  CollParams params;
-  params.coll = s.coll;
-  params.p = s.p;
-  params.count = count;
-  params.dtype = s.dtype;
-  params.op = s.op;
-  params.in_place = s.in_place;
+  const CollParams params = coll_params(s, count);
   const std::vector<Schedule> all = make_all_schedules(algo, params);
   return schedule_features(all);
 }
