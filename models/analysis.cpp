@@ -10,6 +10,7 @@
 #include <set>
 
 #include "models/crossover.hpp"
+#include "models/fit_rows.hpp"
 #include "models/lower_bound.hpp"
 #include "models/schedule_model.hpp"
 
@@ -129,11 +130,21 @@ TransportFit fit_transport(const std::string& transport, const ResultsFile& resu
     t.push_back(m.time_s);
     rows_out->push_back(&m);
   }
-  tf.rows_used = basis.size();
-  if (basis.size() >= 3)
-    tf.fit = fit_global(basis, t, opt.global_resamples, opt.seed);
-  else if (!basis.empty())
-    tf.excluded["too few schedule rows for a global fit (< 3)"] += basis.size();
+  constexpr std::size_t kMinRows = 3;
+  const FitRows chosen = choose_fit_rows(*rows_out, kMinRows);
+  if (chosen.left_out > 0) tf.excluded[chosen.why] += chosen.left_out;
+  tf.note = chosen.note;
+  std::vector<Cost> fit_basis;
+  std::vector<double> fit_t;
+  for (std::size_t i : chosen.used) {
+    fit_basis.push_back(basis[i]);
+    fit_t.push_back(t[i]);
+  }
+  tf.rows_used = fit_basis.size();
+  if (fit_basis.size() >= kMinRows)
+    tf.fit = fit_global(fit_basis, fit_t, opt.global_resamples, opt.seed);
+  else if (!fit_basis.empty())
+    tf.excluded["too few schedule rows for a global fit (< 3)"] += fit_basis.size();
   *basis_out = std::move(basis);
   return tf;
 }

@@ -48,6 +48,8 @@ struct TransportFit {
   std::size_t rows_used = 0;
   // Reason -> number of rows of this transport left out of the global fit.
   std::map<std::string, std::size_t> excluded;
+  // A caveat about the rows the global fit did use (fit_rows.hpp), or "".
+  std::string note;
 };
 
 // Which parameters made a prediction: the transport's global fit, the

@@ -86,9 +86,11 @@ void parameters(std::string& out, const Analysis& a) {
     for (const Measurement* m : c.points) over += m->oversubscribed;
   if (over > 0)
     out += fmt::format("- {} row(s) were measured with more ranks than cores (oversubscribed = 1): "
-                       "their times say as much about the OS scheduler as about the transport, "
-                       "and they are fitted like the others\n",
+                       "their times say as much about the OS scheduler as about the transport "
+                       "(models/fit_rows.hpp)\n",
                        over);
+  for (const TransportFit& tf : a.transports)
+    if (!tf.note.empty()) out += fmt::format("- {}: {}\n", md_escape(tf.transport), tf.note);
   if (any || !a.calibrations.empty() || over > 0) out += "\n";
 }
 
