@@ -264,11 +264,17 @@ void crossovers(Analysis& a, const GroupKey& g, const std::vector<const ConfigRe
       pc.params = source;
       pc.algo_a = names[i];
       pc.algo_b = names[j];
-      for (const MeasuredCrossing& x : separated_crossings(n, ta, tb))
-        pc.measured_B.push_back(three_digits(x.bytes));
-      pc.measured_faster_below = ta.front().hi < tb.front().lo   ? pc.algo_a
-                                 : tb.front().hi < ta.front().lo ? pc.algo_b
-                                                                 : "tie";
+      const std::vector<MeasuredCrossing> xs = separated_crossings(n, ta, tb);
+      for (const MeasuredCrossing& x : xs) pc.measured_B.push_back(three_digits(x.bytes));
+      // The rule makes the side below a crossover significant, even where the
+      // intervals overlap at the smallest size ("tie" there read as if the
+      // crossover itself involved a tie).
+      if (!xs.empty())
+        pc.measured_faster_below = xs.front().a_faster_after ? pc.algo_b : pc.algo_a;
+      else
+        pc.measured_faster_below = ta.front().hi < tb.front().lo   ? pc.algo_a
+                                   : tb.front().hi < ta.front().lo ? pc.algo_b
+                                                                   : "tie";
       const AlgorithmEntry& ea = *ca.points.front()->entry;
       const AlgorithmEntry& eb = *cb.points.front()->entry;
       const auto fa = [&](std::uint64_t c) { return predict(ea, s, c); };

@@ -92,7 +92,8 @@ struct PairCrossover {
   std::vector<double> predicted_B;
   // Only where the confidence intervals separate on both sides (separated_crossings).
   std::vector<double> measured_B;
-  // The winner at the smallest size; measured: "tie" when the CIs overlap there.
+  // The winner below the first crossover (at the smallest size when there is
+  // none); measured: "tie" when there is none and the CIs overlap there.
   std::string predicted_faster_below, measured_faster_below;
 };
 

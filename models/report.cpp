@@ -154,8 +154,8 @@ void crossovers(std::string& out, const Analysis& a) {
          "significant digits. A measured crossover counts only where the two algorithms' 95% "
          "confidence intervals separate on both sides of it (located between sweep points in "
          "log-size); algorithms whose schedules exchange the same messages at that p form one "
-         "group (a=b) and are not paired. `faster below` = the winner at the smallest size "
-         "(`tie`: the intervals overlap there). Pairs with no crossing on either side are "
+         "group (a=b) and are not paired. `faster below` = the winner below the first crossover "
+         "(at the smallest size where there is none; `tie`: the intervals overlap there). Pairs with no crossing on either side are "
          "counted, not listed.\n\n";
   out += "| params | group | pair | predicted | measured | faster below (pred / meas) | "
          "crossings (pred / meas) |\n|---|---|---|---|---|---|---|\n";

@@ -1,4 +1,5 @@
-// Which rows the global fit uses (models/fit_rows.hpp).
+// Which rows the global fit uses (models/fit_rows.hpp), and the crossover
+// table's "faster below" (the winner below the first measured crossover).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -73,6 +74,50 @@ TEST(FitRows, GlobalFitIgnoresOversubscribedRowsThatWouldBendIt) {
   ASSERT_EQ(tf.excluded.size(), 1u);
   EXPECT_EQ(tf.excluded.begin()->second, over);
   EXPECT_EQ(tf.rows_used, f.rows.size() - over);
+}
+
+// Tied at the smallest size, tb_tree significantly faster at the middle
+// sizes, tb_ring significantly faster at the largest: one crossover, and
+// below it tb_tree was faster (not "tie").
+TEST(CrossoverTable, FasterBelowIsTheWinnerBelowTheFirstCrossover) {
+  ResultsFile f;
+  f.file = "synthetic.csv";
+  const std::uint64_t sizes[] = {1024, 4096, 16384, 65536, 262144};
+  std::size_t line = 2;
+  for (const AlgorithmEntry& e : test::textbook_entries()) {
+    if (e.coll != Collective::allreduce || e.name == "tb_butterfly") continue;
+    for (std::size_t i = 0; i < 5; ++i) {
+      Measurement m;
+      m.line = line++;
+      m.transport = "synthetic";
+      m.algorithm = std::string(e.name);
+      m.entry = &e;
+      m.scenario = {e.coll, 4, DataType::fp32, ReduceOp::sum, false};
+      m.has_op = true;
+      m.bytes = sizes[i];
+      m.count = sizes[i] / 4;
+      const bool tree = e.name == "tb_tree";
+      // ring: 1.0 at every size; tree: 1.0, 0.8, 0.8, 1.3, 1.3 (x 1 ms)
+      const double rel = !tree ? 1.0 : i == 0 ? 1.0 : i < 3 ? 0.8 : 1.3;
+      m.time_s = 1e-3 * rel * (1 + 0.01 * static_cast<double>(i));
+      m.ci_lo_s = m.time_s * 0.95;
+      m.ci_hi_s = m.time_s * 1.05;
+      f.rows.push_back(m);
+    }
+  }
+  AnalysisOptions opt;
+  opt.config_resamples = 10;
+  opt.global_resamples = 10;
+  const Analysis a = analyze(f, opt);
+  bool seen = false;
+  for (const PairCrossover& c : a.crossovers) {
+    ASSERT_EQ(c.measured_B.size(), 1u) << c.algo_a << " vs " << c.algo_b;
+    EXPECT_GT(c.measured_B.front(), 16384);
+    EXPECT_LT(c.measured_B.front(), 65536);
+    EXPECT_EQ(c.measured_faster_below, "tb_tree");
+    seen = true;
+  }
+  EXPECT_TRUE(seen);
 }
 
 }  // namespace
