@@ -1,0 +1,112 @@
+// scripts/testbed/report.py on a slice of a real testbed study
+// (results/testbed-vm-2026-11-23, 500 µs / 100 Mbit/s): which rows the global
+// fit used, the latency table at p = 2 and 3 (p = 3 all-gather sizes lie on
+// no doubling grid, so each is priced on its own), and the CPU-limited rows
+// at p = 8.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "tests/common/text_files.hpp"
+
+namespace fs = std::filesystem;
+using cb::test::lines_of;
+using cb::test::slurp;
+
+namespace {
+
+int run(const std::string& cmd, std::string& out) {
+  out.clear();
+  FILE* pipe = popen((cmd + " 2>&1").c_str(), "r");
+  if (!pipe) return -1;
+  char buf[4096];
+  while (fgets(buf, sizeof buf, pipe)) out += buf;
+  return pclose(pipe);
+}
+
+std::vector<std::string> cells(const std::string& line) {
+  std::vector<std::string> f;
+  std::stringstream in(line);
+  for (std::string x; std::getline(in, x, ',');) f.push_back(x);
+  return f;
+}
+
+TEST(TestbedReport, SliceOfTheStudyGivesEverySection) {
+  const fs::path src = fs::path(CB_SOURCE_DIR) / "results/testbed-vm-2026-11-23/500us-100Mbit";
+  const fs::path dir = fs::temp_directory_path() /
+                       ("collbench-tbreport-" +
+                        std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
+  const fs::path s = dir / "500us-100Mbit";
+  fs::remove_all(dir);
+  fs::create_directories(s);
+  for (const char* f : {"setting.txt", "commands.txt", "probe.csv", "calibration.csv"})
+    fs::copy_file(src / f, s / f);
+  // allreduce and allgather, 4 schedules, p = 2, 3, 8, up to 1 MiB.
+  const std::set<std::string> algos = {"naive", "ring", "tree", "rhd"};
+  std::size_t p2_rows = 0;
+  {
+    std::ofstream w(s / "sweep.csv");
+    int coll = -1, algo = -1, ranks = -1, bytes = -1;
+    for (const std::string& l : lines_of(slurp(src / "sweep.csv"))) {
+      const auto f = cells(l);
+      if (coll < 0) {
+        for (int i = 0; i < static_cast<int>(f.size()); ++i) {
+          const auto& c = f[static_cast<std::size_t>(i)];
+          coll = c == "collective" ? i : coll;
+          algo = c == "algorithm" ? i : algo;
+          ranks = c == "ranks" ? i : ranks;
+          bytes = c == "bytes" ? i : bytes;
+        }
+        ASSERT_GE(std::min({coll, algo, ranks, bytes}), 0) << l;
+        w << l << '\n';
+        continue;
+      }
+      const auto at = [&](int i) { return f[static_cast<std::size_t>(i)]; };
+      if ((at(coll) != "allreduce" && at(coll) != "allgather") || !algos.count(at(algo)) ||
+          (at(ranks) != "2" && at(ranks) != "3" && at(ranks) != "8") ||
+          std::stoull(at(bytes)) > (1u << 20))
+        continue;
+      p2_rows += at(ranks) == "2";
+      w << l << '\n';
+    }
+  }
+  ASSERT_GT(p2_rows, 0u);
+  const std::string cb = std::string(CB_BUILD_DIR) + "/harness/collbench";
+  std::string out;
+  ASSERT_EQ(run(cb + " fit " + (s / "sweep.csv").string() + " --calibration " +
+                    (s / "calibration.csv").string() + " --out " + (s / "fit").string(),
+                out),
+            0)
+      << out;
+  ASSERT_EQ(run("COLLBENCH=" + cb + " " + CB_PYTHON + " " + CB_SOURCE_DIR +
+                    "/scripts/testbed/report.py " + dir.string(),
+                out),
+            0)
+      << out;
+  const std::string report = slurp(dir / "report.md");
+  EXPECT_NE(report.find("The global fit used " + std::to_string(p2_rows) + " of "),
+            std::string::npos)
+      << report;
+  EXPECT_NE(report.find("those measured with a core per rank (p = 2)"), std::string::npos);
+  // Latency table: naive is 1 round at p = 2 and p - 1 = 2 at p = 3 (the
+  // all-gather's smallest p = 3 size is 12 B: 1 element per rank).
+  EXPECT_NE(report.find("| allgather | naive | 1 / "), std::string::npos) << report;
+  const std::size_t row = report.find("| allgather | naive | 1 / ");
+  ASSERT_NE(row, std::string::npos);
+  const std::string line = report.substr(row, report.find('\n', row) - row);
+  EXPECT_NE(line.find(" | 2 / "), std::string::npos) << line;
+  EXPECT_NE(report.find("At p = 3, measured per model rounds"), std::string::npos);
+  // p = 8 small sizes are CPU-limited at 500 µs with a 156 µs stack overhead.
+  EXPECT_NE(report.find("- allreduce p=8: "), std::string::npos) << report;
+  EXPECT_NE(report.find("| p | measured | within 2× |"), std::string::npos);
+  fs::remove_all(dir);
+}
+
+}  // namespace
