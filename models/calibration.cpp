@@ -261,6 +261,21 @@ ModelTerms load_model_terms(const std::string& path) {
   return read_calibration(path).terms;
 }
 
+ModelTerms load_model_terms(const std::string& path, std::string_view use) {
+  for (char t : use)
+    if (std::string_view("abcd").find(t) == std::string_view::npos)
+      throw UsageError(fmt::format("--terms {}: '{}' is not a term (accepted: letters of abcd, see "
+                                   "models/README.md)",
+                                   use, t));
+  const ModelTerms terms = load_model_terms(path);
+  for (char t : use)
+    if (!terms.has(t))
+      throw UsageError(fmt::format("--terms {}: {} does not hold term ({}) (a calibration file "
+                                   "from this collbench's `calibrate` does)",
+                                   use, path, t));
+  return terms;
+}
+
 ModelParams load_model_params(const std::string& path, const std::optional<std::string>& transport,
                               std::string* source_transport) {
   const CsvTable t(read_text_file(path), path);

@@ -42,6 +42,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "models/model_params.hpp"
@@ -112,5 +113,12 @@ Calibration read_calibration(const std::string& path);
 // The richer terms of a calibration file; empty terms (the baseline) for a
 // fit.csv or a file without them.
 ModelTerms load_model_terms(const std::string& path);
+
+// The terms `use` (letters of "abcd", terms.hpp) names, from `path`, for the
+// commands that price schedules with them (predict, map, run --transport
+// sim: one reader, so they agree). Throws UsageError naming the value and
+// what is accepted: a letter outside abcd, or a term the file lacks (a
+// fit.csv holds none).
+ModelTerms load_model_terms(const std::string& path, std::string_view use);
 
 }  // namespace cb::models

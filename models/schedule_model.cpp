@@ -46,7 +46,10 @@ ScheduleFeatures schedule_features(std::span<const Schedule> all_ranks) {
 }
 
 ScheduleFeatures features_for(const AlgorithmEntry& algo, const Scenario& s, std::uint64_t count) {
-  const CollParams params = coll_params(s, count);
+  return features_for(algo, coll_params(s, count));
+}
+
+ScheduleFeatures features_for(const AlgorithmEntry& algo, const CollParams& params) {
   const std::vector<Schedule> all = make_all_schedules(algo, params);
   return schedule_features(all);
 }

@@ -37,6 +37,13 @@ ScheduleFeatures schedule_features(std::span<const Schedule> all_ranks);
 // The features of `algo` for `count` elements (generates every rank's schedule:
 // cost grows with p times the step count).
 ScheduleFeatures features_for(const AlgorithmEntry& algo, const Scenario& s, std::uint64_t count);
+// The same for generator parameters as given (a pipelining segment included).
+ScheduleFeatures features_for(const AlgorithmEntry& algo, const CollParams& params);
+
+// The largest p that predict, map and run --transport sim price with terms:
+// every rank's schedule is generated and kept, so memory and time grow with
+// p times the step count.
+inline constexpr int kMaxPricedRanks = 1024;
 
 // Predicted seconds with `terms` ⊆ "abcd" (terms.hpp). With no term this is
 // the textbook model on schedule_cost()'s convention (per step, the largest
