@@ -1,10 +1,41 @@
 #include "models/schedule_model.hpp"
 
 #include <algorithm>
+#include <iterator>
+#include <map>
 
 #include "algorithms/schedule_cost.hpp"
 
 namespace cb::models {
+namespace {
+
+// Element ranges of one buffer a rank has written, kept disjoint and sorted.
+class Written {
+ public:
+  void add(std::size_t lo, std::size_t hi) {
+    auto it = spans_.lower_bound(lo);
+    if (it != spans_.begin() && std::prev(it)->second >= lo) --it;
+    while (it != spans_.end() && it->first <= hi) {
+      lo = std::min(lo, it->first);
+      hi = std::max(hi, it->second);
+      it = spans_.erase(it);
+    }
+    spans_.emplace(lo, hi);
+  }
+  std::size_t overlap(std::size_t lo, std::size_t hi) const {
+    std::size_t n = 0;
+    auto it = spans_.upper_bound(lo);
+    if (it != spans_.begin()) --it;
+    for (; it != spans_.end() && it->first < hi; ++it)
+      if (it->second > lo) n += std::min(hi, it->second) - std::max(lo, it->first);
+    return n;
+  }
+
+ private:
+  std::map<std::size_t, std::size_t> spans_;  // first element -> one past the last
+};
+
+}  // namespace
 
 ScheduleFeatures schedule_features(std::span<const Schedule> all_ranks) {
   ScheduleFeatures f;
@@ -21,12 +52,23 @@ ScheduleFeatures schedule_features(std::span<const Schedule> all_ranks) {
       ws += static_cast<double>(s.buffer_count(static_cast<BufferId>(b))) * esize;
     }
     f.working_set_B.push_back(ws);
+    std::vector<Written> written(buffers);
+    const auto wrote = [&](const Region& g) {
+      if (g.buf < written.size()) written[g.buf].add(g.offset, g.offset + g.count);
+    };
     for (std::size_t i = 0; i < s.steps.size(); ++i) {
       const Step& st = s.steps[i];
       RankStep& x = f.steps[i][r];
       x.sends = static_cast<double>(st.sends.size());
       x.recvs = static_cast<double>(st.recvs.size());
-      for (const Send& m : st.sends) x.out_B += static_cast<double>(m.src.count) * esize;
+      for (const Send& m : st.sends) {
+        x.out_B += static_cast<double>(m.src.count) * esize;
+        if (m.src.buf < written.size())
+          x.forwarded_B += static_cast<double>(written[m.src.buf].overlap(
+                               m.src.offset, m.src.offset + m.src.count)) * esize;
+      }
+      for (const Recv& m : st.recvs) wrote(m.dst);
+      for (const Local& l : st.locals) wrote(l.dst);
       for (const Recv& m : st.recvs) {
         x.in_B += static_cast<double>(m.dst.count) * esize;
         if (m.mode == RecvMode::reduce) {
@@ -79,8 +121,8 @@ double baseline(const ScheduleFeatures& f, const ModelParams& m) {
 double priced_seconds(const ScheduleFeatures& f, const ModelParams& base, const ModelTerms& t,
                       std::string_view use) {
   const bool a = uses(use, 'a', t), b = uses(use, 'b', t), c = uses(use, 'c', t),
-             d = uses(use, 'd', t);
-  if (!a && !b && !c && !d) return baseline(f, base);
+             d = uses(use, 'd', t), e = uses(use, 'e', t);
+  if (!a && !b && !c && !d && !e) return baseline(f, base);
   std::vector<double> delta(f.working_set_B.size()), gamma(f.working_set_B.size());
   for (std::size_t r = 0; r < f.working_set_B.size(); ++r) {
     delta[r] = b ? t.copy.at(f.working_set_B[r]) : 0;
@@ -110,6 +152,7 @@ double priced_seconds(const ScheduleFeatures& f, const ModelParams& base, const 
           beta = range->beta_s_per_B;
         }
         time += (d ? alpha + (k - 1) * t.overhead_s : k * alpha) + beta * wire;
+        if (e) time += t.forward.at(m) * x.forwarded_B;
       }
       slowest = std::max(slowest, time);
     }

@@ -25,6 +25,7 @@ struct RankStep {
   double copied_B = 0;         // local copies (staging, out-of-place copy-in)
   double local_ops = 0;        // local copies and reduces (not the avg division)
   double recv_reduced_B = 0;   // the part of reduced_B that reduce-receives bring
+  double forwarded_B = 0;      // bytes sent that this rank wrote in an earlier step
 };
 
 struct ScheduleFeatures {
@@ -45,7 +46,7 @@ ScheduleFeatures features_for(const AlgorithmEntry& algo, const CollParams& para
 // p times the step count.
 inline constexpr int kMaxPricedRanks = 1024;
 
-// Predicted seconds with `terms` ⊆ "abcd" (terms.hpp). With no term this is
+// Predicted seconds with `terms` ⊆ kTermLetters (terms.hpp). With no term this is
 // the textbook model on schedule_cost()'s convention (per step, the largest
 // message count, wire bytes and reduced bytes over ranks, each priced alone),
 // which equals the closed form. With terms, each rank's step is priced as a
@@ -61,6 +62,9 @@ inline constexpr int kMaxPricedRanks = 1024;
 //             the reduce of those bytes
 //   local   = gamma * reduced   or, with (b), gamma(ws) * reduced + delta(ws) * copied
 //             + local_op_s * (local copies and reduces)
+//   forward = with (e), forward(m) * (bytes sent that the rank wrote in an
+//             earlier step), added to the sender's step (it waits for them
+//             to be read)
 // and with (a) the run's fixed cost run_s is added once. A term the
 // calibration did not measure is left out (terms.has()).
 double priced_seconds(const ScheduleFeatures& f, const ModelParams& base, const ModelTerms& terms,

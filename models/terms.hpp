@@ -17,7 +17,14 @@
 //      the receive, as IPC does);
 //  (d) LogGP overhead o: messages a rank posts together in one step overlap
 //      their latency; each one after the first costs o (seconds), the slope
-//      of a ping-pong of k small messages per direction over k.
+//      of a ping-pong of k small messages per direction over k;
+//  (e) forwarding: a message whose bytes the sender itself wrote earlier in
+//      the collective (received, reduced or packed by a local copy) is read
+//      while those lines are still dirty in the sender's cache, which costs
+//      more than sending untouched input (over shared memory the receiver
+//      pulls them from the other core). The extra seconds per byte by
+//      message size, from a relay ping-pong (each rank sends back the bytes
+//      it just received) against the plain ping-pong.
 // Pricing a schedule with them: models/schedule_model.hpp.
 #pragma once
 
@@ -59,15 +66,17 @@ struct ModelTerms {
   double local_op_s = 0;            // (b) fixed cost of one local copy or reduce
   double overhead_s = 0;            // (d) o per extra message in a step
   bool overhead_measured = false;
+  Curve forward;                    // (e) extra s/B of forwarded bytes, by message size (B)
   // Which terms the calibration measured (a file from an older collbench has
   // none: its model is the baseline).
   bool has(char term) const;
   friend bool operator==(const ModelTerms&, const ModelTerms&) = default;
 };
 
-// Which terms a prediction uses: a subset of "abcd". Ablations add them in
-// order: "" (the alpha-beta-gamma baseline), "a", "ab", "abc", "abcd".
-inline constexpr const char* kTermLevels[] = {"", "a", "ab", "abc", "abcd"};
+// Which terms a prediction uses: a subset of "abcde". Ablations add them in
+// order: "" (the alpha-beta-gamma baseline), "a", "ab", "abc", "abcd", "abcde".
+inline constexpr const char* kTermLetters = "abcde";
+inline constexpr const char* kTermLevels[] = {"", "a", "ab", "abc", "abcd", "abcde"};
 // One line per term for reports: what it prices and where it was measured.
 std::string term_description(char term);
 

@@ -10,6 +10,9 @@
 //  - exchange: both ranks send and receive m bytes in one step (two such
 //    steps, halved), 8 B .. 16 MiB: term (c), both directions streaming at
 //    once; and the same exchange reducing (fp32 sum) what arrives.
+//  - relay: the ping-pong with each rank sending back the bytes it has just
+//    received (its own output, written in the step before), 8 B .. 16 MiB:
+//    term (e), what forwarding freshly written bytes adds per byte.
 //  - k messages: a ping-pong of k 8-byte messages per direction in one step,
 //    k = 1..16: term (d), the per-message overhead o (slope over k).
 //  - k local copies of 8 bytes in one step: term (b)'s cost per local op.
@@ -98,6 +101,22 @@ Schedule ping_pong(int rank, std::size_t m, int k) {
   }
   return micro(Collective::alltoall, DataType::uint8, rank, m * static_cast<std::size_t>(k),
                std::move(steps));
+}
+
+// The ping-pong of forwarded bytes: rank 0 sends its output to rank 1's
+// output, rank 1 sends that straight back into rank 0's output, so every
+// message's source was written by its sender one step (or one run) before,
+// as in a store-and-forward collective.
+Schedule relay(int rank, std::size_t m) {
+  std::vector<Step> steps(2);
+  for (int s = 0; s < 2; ++s) {
+    const Region r{kOutput, 0, m};
+    if ((s == 0) == (rank == 0))
+      steps[s].sends.push_back({1 - rank, r});
+    else
+      steps[s].recvs.push_back({1 - rank, r, RecvMode::copy});
+  }
+  return micro(Collective::alltoall, DataType::uint8, rank, m, std::move(steps));
 }
 
 // Both ranks send m bytes and receive m bytes in the same step, twice (as
@@ -210,7 +229,7 @@ void calibrate(const CalibrateOptions& o) {
                w.size() - 2);
   std::unique_ptr<Group> pair = w.first_ranks(2, WaitPolicy::automatic);
   std::vector<double> ping_B, ping_s, ex_B, ex_s, multi_k, multi_s, copy_B, copy_s, red_B, red_s;
-  std::vector<double> ops_k, ops_s, exr_s;
+  std::vector<double> ops_k, ops_s, exr_s, relay_s;
   double run_s = 0;
   if (pair) {
     const int rank = pair->rank();
@@ -226,6 +245,7 @@ void calibrate(const CalibrateOptions& o) {
     for (std::size_t b = kPingMin; b <= max_ping; b *= 2) {
       ping_B.push_back(static_cast<double>(b));
       ping_s.push_back(net(time_schedule(t, label, ping_pong(rank, b, 1), *pair)) / 2);
+      relay_s.push_back(net(time_schedule(t, label, relay(rank, b), *pair)) / 2);
       ex_B.push_back(static_cast<double>(b));
       ex_s.push_back(net(time_schedule(t, label, exchange(rank, b), *pair)) / 2);
       exr_s.push_back(net(time_schedule(t, label, exchange_reduce(rank, b), *pair)) / 2);
@@ -248,7 +268,7 @@ void calibrate(const CalibrateOptions& o) {
 
   models::Calibration c = models::fit_calibration(ping_B, ping_s, red_B, red_s);
   models::fit_terms(c, ping_s, ex_B, ex_s, copy_B, copy_s, red_B, red_s, multi_k, multi_s, ops_k,
-                    ops_s, run_s, exr_s);
+                    ops_s, run_s, exr_s, relay_s);
   const RunMetadata meta = collect_metadata();
   c.transport = label;
   c.ranks = 2;
@@ -279,6 +299,8 @@ void calibrate(const CalibrateOptions& o) {
              "timed like a collective (barrier, slower rank), net of an empty run's {:.3f} us\n",
              label, run_s * 1e6);
   print_table("ping-pong: half round trip", ping_B, ping_s);
+  print_table("relay: half round trip, each rank sending back what it just received", ping_B,
+              relay_s);
   print_table("exchange: both ranks send and receive at once, per step (GB/s per direction)",
               ex_B, ex_s);
   print_table("exchange reducing what arrives (fp32 sum), per step", ex_B, exr_s);
@@ -307,6 +329,12 @@ void calibrate(const CalibrateOptions& o) {
   fmt::print("(c) exchange ranges: {}\n", ranges_text(c.terms.exchange));
   fmt::print("(c) reducing exchange ranges: {}\n", ranges_text(c.terms.exchange_reduce));
   fmt::print("(d) overhead o {:.3f} us per extra message in a step\n", c.terms.overhead_s * 1e6);
+  std::string forward;
+  for (std::size_t i = 0; i < c.terms.forward.size_B.size(); i += 4)
+    forward += fmt::format("{}{} B: {:.3g} ns/B", forward.empty() ? "" : ", ",
+                           c.terms.forward.size_B[i], c.terms.forward.s_per_B[i] * 1e9);
+  fmt::print("(e) forwarding adds (relay - ping-pong, per byte): {}\n",
+             forward.empty() ? "not measured" : forward);
 
   io::write_whole_file(o.out, "--out", models::format_calibration(c));
   if (!io::is_stdout(o.out)) fmt::print("wrote {}\n", o.out);
