@@ -26,7 +26,7 @@ namespace cb {
 struct SimFlags {
   std::string alpha, beta, gamma, bandwidth, reduce_bandwidth, params_file;
   std::string params_transport;  // which transport's global row of a fit.csv
-  // --terms: letters of "abcd" (models/terms.hpp) from the --params
+  // --terms: letters of kTermLetters (models/terms.hpp) from the --params
   // calibration; "" = the alpha-beta-gamma baseline.
   std::string terms;
   std::string overhead, intra_alpha, intra_beta, intra_bandwidth, skew, noise;
@@ -63,11 +63,11 @@ sim::SimOptions resolve_sim_options(const SimFlags& flags);
 struct PricedTerms {
   models::ModelParams base;  // the parameters --params and the flags give
   models::ModelTerms terms;
-  std::string use;           // letters of abcd
+  std::string use;           // letters of kTermLetters
   std::string file;          // --params
 };
 std::optional<PricedTerms> resolve_terms(const SimFlags& flags);
-// "; steps priced with terms abcd of FILE" for the describe line, or "".
+// "; steps priced with terms abcde of FILE" for the describe line, or "".
 std::string priced_note(const std::optional<PricedTerms>& priced);
 
 // The --sim-stats line for one simulation named `what`: events, wall time,
