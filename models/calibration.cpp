@@ -116,8 +116,13 @@ void fit_terms(Calibration& c, const std::vector<double>& pingpong_s,
                const std::vector<double>& reduce_B, const std::vector<double>& reduce_s,
                const std::vector<double>& multi_k, const std::vector<double>& multi_s,
                const std::vector<double>& ops_k, const std::vector<double>& ops_s, double run_s,
-               const std::vector<double>& exchange_reduce_s, const std::vector<double>& relay_s) {
+               const std::vector<double>& exchange_reduce_s, const std::vector<double>& relay_s,
+               const std::vector<double>& exchange_staged_s) {
   c.exchange_reduce_s = exchange_reduce_s;
+  c.exchange_staged_s = exchange_staged_s;
+  c.terms.exchange_staged = exchange_staged_s.size() == exchange_B.size() && !exchange_B.empty()
+                                ? fit_ranges(exchange_B, exchange_staged_s)
+                                : std::vector<SizeRange>{};
   // (e): what forwarding freshly written bytes adds to the plain ping-pong,
   // per byte, at each size (never below 0: a relay no slower is no term).
   c.relay_s = relay_s;
@@ -166,7 +171,7 @@ std::string format_calibration(const Calibration& c) {
       "pingpong_s,oneway_ranges,copy_ws_B,copy_s_per_B,reduce_ws_B,reduce_s_per_B,"
       "exchange_sizes_B,exchange_s,exchange_ranges,multi_messages,multi_s,overhead_s,run_s,"
       "local_ops_k,local_ops_s,local_op_s,exchange_reduce_s,exchange_reduce_ranges,relay_s,"
-      "forward_size_B,forward_s_per_B\n";
+      "forward_size_B,forward_s_per_B,exchange_staged_s,exchange_staged_ranges\n";
   const auto optional = [](double v) { return v > 0 ? csv_number(v) : std::string(); };
   out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},",
                      csv_number(c.params.alpha_s), csv_number(c.params.beta_s_per_B),
@@ -188,8 +193,9 @@ std::string format_calibration(const Calibration& c) {
                      join(c.local_ops_s),
                      measured ? fmt::format("{}", c.terms.local_op_s) : std::string(),
                      join(c.exchange_reduce_s), csv_escape(format_ranges(c.terms.exchange_reduce)));
-  out += fmt::format("{},{},{}\n", join(c.relay_s), join(c.terms.forward.size_B),
-                     join(c.terms.forward.s_per_B));
+  out += fmt::format("{},{},{},{},{}\n", join(c.relay_s), join(c.terms.forward.size_B),
+                     join(c.terms.forward.s_per_B), join(c.exchange_staged_s),
+                     csv_escape(format_ranges(c.terms.exchange_staged)));
   return out;
 }
 
@@ -267,6 +273,8 @@ Calibration read_calibration(const std::string& path) {
     c.terms.local_op_s = number(t, r, "local_op_s");
   c.relay_s = numbers(t, r, "relay_s");
   c.terms.forward = curve("forward_size_B", "forward_s_per_B");
+  c.exchange_staged_s = numbers(t, r, "exchange_staged_s");
+  c.terms.exchange_staged = ranges("exchange_staged_ranges");
   return c;
 }
 

@@ -36,7 +36,10 @@
 // step, and the slope over k), `relay_s` (e: half round trips of the relay
 // ping-pong at pingpong_sizes_B, each rank sending back the bytes it just
 // received), `forward_size_B` and `forward_s_per_B` (e: the relay's extra
-// seconds per byte over the plain ping-pong, by message size, >= 0). Readers need only the three SI columns and must ignore columns
+// seconds per byte over the plain ping-pong, by message size, >= 0),
+// `exchange_staged_s` and `exchange_staged_ranges` (f: the exchange received
+// into scratch, the own part copied into the destination and the scratch
+// reduced into it, fp32 sum, at exchange_sizes_B). Readers need only the three SI columns and must ignore columns
 // they do not know (columns are only ever added).
 //
 // load_model_params() also accepts a `collbench fit` fit.csv: it takes the
@@ -65,6 +68,7 @@ struct Calibration {
   std::vector<double> pingpong_s, exchange_sizes_B, exchange_s, multi_messages, multi_s;
   std::vector<double> local_ops_k, local_ops_s, exchange_reduce_s;
   std::vector<double> relay_s;  // (e) relay ping-pong half round trips at pingpong_sizes_B
+  std::vector<double> exchange_staged_s;  // (f) staged reducing exchange steps at exchange_sizes_B
 };
 
 // The richer terms from their microbenchmarks (fills c.terms and the raw
@@ -74,8 +78,9 @@ struct Calibration {
 // destination), k-message half round trips, k-local-copy step times and
 // (optional: without them no reducing-exchange ranges) the reducing
 // exchange's step times at exchange_B, and (optional: without them no term
-// (e)) the relay ping-pong's half round trips at c.pingpong_sizes_B, all net
-// of an empty run's time `run_s`.
+// (e)) the relay ping-pong's half round trips at c.pingpong_sizes_B and
+// (optional) the staged reducing exchange's step times at exchange_B, all
+// net of an empty run's time `run_s`.
 void fit_terms(Calibration& c, const std::vector<double>& pingpong_s,
                const std::vector<double>& exchange_B, const std::vector<double>& exchange_s,
                const std::vector<double>& copy_B, const std::vector<double>& copy_s,
@@ -83,7 +88,8 @@ void fit_terms(Calibration& c, const std::vector<double>& pingpong_s,
                const std::vector<double>& multi_k, const std::vector<double>& multi_s,
                const std::vector<double>& ops_k, const std::vector<double>& ops_s, double run_s,
                const std::vector<double>& exchange_reduce_s = {},
-               const std::vector<double>& relay_s = {});
+               const std::vector<double>& relay_s = {},
+               const std::vector<double>& exchange_staged_s = {});
 
 // The model parameters from calibration measurements (fills params,
 // pingpong_knees_B, the size lists and the gamma references):

@@ -67,6 +67,25 @@ ScheduleFeatures schedule_features(std::span<const Schedule> all_ranks) {
           x.forwarded_B += static_cast<double>(written[m.src.buf].overlap(
                                m.src.offset, m.src.offset + m.src.count)) * esize;
       }
+      // Staged reduces: the reduce of a scratch region this step received,
+      // and the copy of the own part into that reduce's destination.
+      std::vector<Region> staged_dst;
+      for (const Local& l : st.locals) {
+        if (l.kind != LocalKind::reduce || l.src.buf < kScratch0) continue;
+        for (const Recv& m : st.recvs)
+          if (m.mode == RecvMode::copy && m.dst == l.src) {
+            x.staged_reduced_B += static_cast<double>(l.dst.count) * esize;
+            ++x.staged_ops;
+            staged_dst.push_back(l.dst);
+            break;
+          }
+      }
+      for (const Local& l : st.locals)
+        if (l.kind == LocalKind::copy &&
+            std::find(staged_dst.begin(), staged_dst.end(), l.dst) != staged_dst.end()) {
+          x.staged_copied_B += static_cast<double>(l.dst.count) * esize;
+          ++x.staged_ops;
+        }
       for (const Recv& m : st.recvs) wrote(m.dst);
       for (const Local& l : st.locals) wrote(l.dst);
       for (const Recv& m : st.recvs) {
@@ -121,8 +140,8 @@ double baseline(const ScheduleFeatures& f, const ModelParams& m) {
 double priced_seconds(const ScheduleFeatures& f, const ModelParams& base, const ModelTerms& t,
                       std::string_view use) {
   const bool a = uses(use, 'a', t), b = uses(use, 'b', t), c = uses(use, 'c', t),
-             d = uses(use, 'd', t), e = uses(use, 'e', t);
-  if (!a && !b && !c && !d && !e) return baseline(f, base);
+             d = uses(use, 'd', t), e = uses(use, 'e', t), g = uses(use, 'f', t);
+  if (!a && !b && !c && !d && !e && !g) return baseline(f, base);
   std::vector<double> delta(f.working_set_B.size()), gamma(f.working_set_B.size());
   for (std::size_t r = 0; r < f.working_set_B.size(); ++r) {
     delta[r] = b ? t.copy.at(f.working_set_B[r]) : 0;
@@ -136,14 +155,18 @@ double priced_seconds(const ScheduleFeatures& f, const ModelParams& base, const 
       const bool both = x.out_B > 0 && x.in_B > 0;
       // The reducing exchange's ranges price the reduce of what arrives too.
       const bool fused = c && both && x.recv_reduced_B == x.in_B && !t.exchange_reduce.empty();
-      double time = gamma[r] * (x.reduced_B - (fused ? x.recv_reduced_B : 0)) +
-                    delta[r] * x.copied_B + (b ? t.local_op_s * x.local_ops : 0);
+      const bool staged = g && both && !fused && x.staged_reduced_B == x.in_B;
+      double time = gamma[r] * (x.reduced_B - (fused ? x.recv_reduced_B : 0) -
+                                (staged ? x.staged_reduced_B : 0)) +
+                    delta[r] * (x.copied_B - (staged ? x.staged_copied_B : 0)) +
+                    (b ? t.local_op_s * (x.local_ops - (staged ? x.staged_ops : 0)) : 0);
       const double k = std::max(x.sends, x.recvs);
       if (k > 0) {
         const double wire = std::max(x.out_B, x.in_B);
         const double m = wire / k;
         double alpha = base.alpha_s, beta = base.beta_s_per_B;
         const SizeRange* range = fused     ? range_for(t.exchange_reduce, m)
+                                 : staged    ? range_for(t.exchange_staged, m)
                                  : c && both ? range_for(t.exchange, m)
                                  : a         ? range_for(t.oneway, m)
                                              : nullptr;

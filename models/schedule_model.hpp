@@ -26,6 +26,10 @@ struct RankStep {
   double local_ops = 0;        // local copies and reduces (not the avg division)
   double recv_reduced_B = 0;   // the part of reduced_B that reduce-receives bring
   double forwarded_B = 0;      // bytes sent that this rank wrote in an earlier step
+  // Staged reduces: local reduces of a scratch region received in the same
+  // step (bytes), the local copies into their destinations (bytes), and the
+  // number of those local ops.
+  double staged_reduced_B = 0, staged_copied_B = 0, staged_ops = 0;
 };
 
 struct ScheduleFeatures {
@@ -59,7 +63,10 @@ inline constexpr int kMaxPricedRanks = 1024;
 //             in the step with (c), else the baseline alpha and beta; with
 //             (c), a step that sends and reduce-receives everything it
 //             receives takes the reducing exchange's range, which includes
-//             the reduce of those bytes
+//             the reduce of those bytes; with (f), one that stages
+//             everything it receives (scratch, copy own part, reduce)
+//             takes the staged exchange's range, which includes those
+//             copies and reduces
 //   local   = gamma * reduced   or, with (b), gamma(ws) * reduced + delta(ws) * copied
 //             + local_op_s * (local copies and reduces)
 //   forward = with (e), forward(m) * (bytes sent that the rank wrote in an

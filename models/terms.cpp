@@ -37,6 +37,7 @@ bool ModelTerms::has(char term) const {
     case 'c': return !exchange.empty();
     case 'd': return overhead_measured;  // o = 0 is a measurement too
     case 'e': return !forward.empty();
+    case 'f': return !exchange_staged.empty();
     default: return false;
   }
 }
@@ -62,6 +63,10 @@ std::string term_description(char term) {
       return "(e) forwarding: extra cost per byte of a message whose bytes the sender wrote "
              "earlier in the collective (received, reduced or packed), by message size: relay "
              "ping-pong (each rank sends back what it just received) against the plain one";
+    case 'f':
+      return "(f) staged reduces: a step that receives into scratch, copies its own part into "
+             "the destination and reduces the scratch into it, priced as one: size sweep of "
+             "that exchange";
     default:
       return "α-β-γ baseline: one α, one β (ping-pong), one γ (reduce kernel)";
   }

@@ -24,7 +24,12 @@
 //      more than sending untouched input (over shared memory the receiver
 //      pulls them from the other core). The extra seconds per byte by
 //      message size, from a relay ping-pong (each rank sends back the bytes
-//      it just received) against the plain ping-pong.
+//      it just received) against the plain ping-pong;
+//  (f) staged reduces: the exchange as message-passing schedules write it,
+//      receiving into scratch, copying the own part into the destination
+//      and reducing the scratch into it, priced as one step from its own
+//      size sweep (a transport may skip the staging copy, as IPC's
+//      receive-reduce fusion does, which (b) and (c) would count).
 // Pricing a schedule with them: models/schedule_model.hpp.
 #pragma once
 
@@ -62,6 +67,7 @@ struct ModelTerms {
   Curve reduce;                     // (b) gamma(working set), s/B reduced
   std::vector<SizeRange> exchange;  // (c) sending and receiving at once
   std::vector<SizeRange> exchange_reduce;  // (c) the same, reducing what arrives
+  std::vector<SizeRange> exchange_staged;  // (f) exchange staged: scratch, copy own, reduce
   double run_s = 0;                 // (a) one run's fixed cost, once per collective
   double local_op_s = 0;            // (b) fixed cost of one local copy or reduce
   double overhead_s = 0;            // (d) o per extra message in a step
@@ -74,9 +80,9 @@ struct ModelTerms {
 };
 
 // Which terms a prediction uses: a subset of "abcde". Ablations add them in
-// order: "" (the alpha-beta-gamma baseline), "a", "ab", "abc", "abcd", "abcde".
-inline constexpr const char* kTermLetters = "abcde";
-inline constexpr const char* kTermLevels[] = {"", "a", "ab", "abc", "abcd", "abcde"};
+// order: "" (the alpha-beta-gamma baseline), "a", "ab", ..., "abcdef".
+inline constexpr const char* kTermLetters = "abcdef";
+inline constexpr const char* kTermLevels[] = {"", "a", "ab", "abc", "abcd", "abcde", "abcdef"};
 // One line per term for reports: what it prices and where it was measured.
 std::string term_description(char term);
 

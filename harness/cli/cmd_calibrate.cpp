@@ -9,7 +9,9 @@
 //    (models/calibration.hpp) and term (a), alpha/beta per size range.
 //  - exchange: both ranks send and receive m bytes in one step (two such
 //    steps, halved), 8 B .. 16 MiB: term (c), both directions streaming at
-//    once; and the same exchange reducing (fp32 sum) what arrives.
+//    once; and the same exchange reducing (fp32 sum) what arrives; and
+//    (term (f)) that exchange staged through scratch, as message-passing
+//    schedules write it.
 //  - relay: the ping-pong with each rank sending back the bytes it has just
 //    received (its own output, written in the step before), 8 B .. 16 MiB:
 //    term (e), what forwarding freshly written bytes adds per byte.
@@ -143,6 +145,21 @@ Schedule exchange_reduce(int rank, std::size_t m) {
   return micro(Collective::allreduce, DataType::fp32, rank, n, std::move(steps));
 }
 
+// As exchange_reduce(), written as message-passing schedules do it
+// (algorithms/common/messages.hpp, recv_reduce_from): receive into scratch,
+// copy the own part into the output, reduce the scratch into it.
+Schedule exchange_staged(int rank, std::size_t m) {
+  Schedule s = exchange_reduce(rank, m);
+  const std::size_t n = s.count;
+  for (Step& st : s.steps) {
+    st.recvs.front() = {1 - rank, Region{kScratch0, 0, n}, RecvMode::copy};
+    st.locals = {{LocalKind::copy, Region{kInput, 0, n}, Region{kOutput, 0, n}},
+                 {LocalKind::reduce, Region{kScratch0, 0, n}, Region{kOutput, 0, n}}};
+  }
+  s.scratch_counts = {n};
+  return s;
+}
+
 // k local copies of `bytes` each in one step (k = 1: one copy).
 Schedule local_copies(int rank, std::size_t bytes, int k) {
   std::vector<Step> steps(1);
@@ -229,7 +246,7 @@ void calibrate(const CalibrateOptions& o) {
                w.size() - 2);
   std::unique_ptr<Group> pair = w.first_ranks(2, WaitPolicy::automatic);
   std::vector<double> ping_B, ping_s, ex_B, ex_s, multi_k, multi_s, copy_B, copy_s, red_B, red_s;
-  std::vector<double> ops_k, ops_s, exr_s, relay_s;
+  std::vector<double> ops_k, ops_s, exr_s, relay_s, exs_s;
   double run_s = 0;
   if (pair) {
     const int rank = pair->rank();
@@ -249,6 +266,7 @@ void calibrate(const CalibrateOptions& o) {
       ex_B.push_back(static_cast<double>(b));
       ex_s.push_back(net(time_schedule(t, label, exchange(rank, b), *pair)) / 2);
       exr_s.push_back(net(time_schedule(t, label, exchange_reduce(rank, b), *pair)) / 2);
+      exs_s.push_back(net(time_schedule(t, label, exchange_staged(rank, b), *pair)) / 2);
     }
     for (int k = 1; k <= kMaxMessages; k *= 2) {
       multi_k.push_back(k);
@@ -268,7 +286,7 @@ void calibrate(const CalibrateOptions& o) {
 
   models::Calibration c = models::fit_calibration(ping_B, ping_s, red_B, red_s);
   models::fit_terms(c, ping_s, ex_B, ex_s, copy_B, copy_s, red_B, red_s, multi_k, multi_s, ops_k,
-                    ops_s, run_s, exr_s, relay_s);
+                    ops_s, run_s, exr_s, relay_s, exs_s);
   const RunMetadata meta = collect_metadata();
   c.transport = label;
   c.ranks = 2;
@@ -304,6 +322,8 @@ void calibrate(const CalibrateOptions& o) {
   print_table("exchange: both ranks send and receive at once, per step (GB/s per direction)",
               ex_B, ex_s);
   print_table("exchange reducing what arrives (fp32 sum), per step", ex_B, exr_s);
+  print_table("exchange staged: into scratch, own part copied, scratch reduced (fp32 sum), per "
+              "step", ex_B, exs_s);
   fmt::print("# k messages of {} B per direction in one step: half round trip\n{:>12} {:>12}\n",
              kSmallMessage, "k", "time(us)");
   for (std::size_t i = 0; i < multi_k.size(); ++i)
@@ -328,6 +348,7 @@ void calibrate(const CalibrateOptions& o) {
              c.terms.local_op_s * 1e6);
   fmt::print("(c) exchange ranges: {}\n", ranges_text(c.terms.exchange));
   fmt::print("(c) reducing exchange ranges: {}\n", ranges_text(c.terms.exchange_reduce));
+  fmt::print("(f) staged reducing exchange ranges: {}\n", ranges_text(c.terms.exchange_staged));
   fmt::print("(d) overhead o {:.3f} us per extra message in a step\n", c.terms.overhead_s * 1e6);
   std::string forward;
   for (std::size_t i = 0; i < c.terms.forward.size_B.size(); i += 4)

@@ -1,6 +1,6 @@
 // `predict`, `map` and `run --transport sim` read the same parameter file and
 // must give the same time for every algorithm, with the alpha-beta-gamma
-// baseline and with the calibrated terms (--terms abcde), as a user runs them.
+// baseline and with the calibrated terms (--terms abcdef), as a user runs them.
 // The file is a real calibration of the IPC transport on the development VM
 // (calibration-ipc.csv, written by `collbench calibrate --transport ipc`).
 //
@@ -122,7 +122,7 @@ void expect_agree(const std::string& terms) {
 
 TEST(SimAgrees, BaselineAlphaBetaGamma) { expect_agree(""); }
 
-TEST(SimAgrees, CalibratedTerms) { expect_agree("abcde"); }
+TEST(SimAgrees, CalibratedTerms) { expect_agree("abcdef"); }
 
 // The terms price whole steps; the engine's per-message refinements would
 // count the same causes again: refused in one line, nothing written.

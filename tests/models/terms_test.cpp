@@ -135,6 +135,28 @@ TEST(Terms, ForwardingPricesOnlyBytesTheSenderWroteBefore) {
   EXPECT_FALSE(c.terms.has('e'));
 }
 
+// (f), staged: ring reduce-scatter at p = 2 out of place receives into
+// scratch, copies its own half into the output and reduces the scratch into
+// it; with (f), that step is one staged exchange.
+TEST(Terms, StagedReduceIsPricedAsTheStagedExchange) {
+  const std::uint64_t n = 1000;
+  const Scenario s{Collective::reduce_scatter, 2, DataType::fp32, ReduceOp::sum, false};
+  const ScheduleFeatures f = features_for(find_algorithm(Collective::reduce_scatter, "ring"), s, n);
+  ASSERT_EQ(f.steps.size(), 1u);
+  for (const RankStep& x : f.steps[0]) {
+    EXPECT_EQ(x.in_B, n * 4);
+    EXPECT_EQ(x.staged_reduced_B, n * 4);
+    EXPECT_EQ(x.staged_copied_B, n * 4);
+    EXPECT_EQ(x.staged_ops, 2);
+  }
+  const ModelParams base{5e-6, 4e-9, 1e-9};
+  ModelTerms t = some_terms();
+  t.exchange_staged = {{0, 4e-6, 3e-9}};
+  EXPECT_NEAR(priced_seconds(f, base, t, "abcf"), 0.7e-6 + 4e-6 + 3e-9 * n * 4, 1e-15);
+  EXPECT_DOUBLE_EQ(priced_seconds(f, base, t, "abc"), priced_seconds(f, base, some_terms(), "abc"));
+  EXPECT_NE(priced_seconds(f, base, t, "abc"), priced_seconds(f, base, t, "abcf"));
+}
+
 TEST(Terms, RangesSplitAtTheKnee) {
   std::vector<double> n, s;
   for (double b = 8; b <= (16 << 20); b *= 2) {

@@ -67,7 +67,7 @@ struct PricedTerms {
   std::string file;          // --params
 };
 std::optional<PricedTerms> resolve_terms(const SimFlags& flags);
-// "; steps priced with terms abcde of FILE" for the describe line, or "".
+// "; steps priced with terms abcdef of FILE" for the describe line, or "".
 std::string priced_note(const std::optional<PricedTerms>& priced);
 
 // The --sim-stats line for one simulation named `what`: events, wall time,
