@@ -116,8 +116,23 @@ void fit_terms(Calibration& c, const std::vector<double>& pingpong_s,
                const std::vector<double>& reduce_B, const std::vector<double>& reduce_s,
                const std::vector<double>& multi_k, const std::vector<double>& multi_s,
                const std::vector<double>& ops_k, const std::vector<double>& ops_s, double run_s,
-               const std::vector<double>& exchange_reduce_s) {
+               const std::vector<double>& exchange_reduce_s, const std::vector<double>& relay_s,
+               const std::vector<double>& exchange_staged_s) {
   c.exchange_reduce_s = exchange_reduce_s;
+  c.exchange_staged_s = exchange_staged_s;
+  c.terms.exchange_staged = exchange_staged_s.size() == exchange_B.size() && !exchange_B.empty()
+                                ? fit_ranges(exchange_B, exchange_staged_s)
+                                : std::vector<SizeRange>{};
+  // (e): what forwarding freshly written bytes adds to the plain ping-pong,
+  // per byte, at each size (never below 0: a relay no slower is no term).
+  c.relay_s = relay_s;
+  c.terms.forward = {};
+  if (relay_s.size() == pingpong_s.size() && relay_s.size() == c.pingpong_sizes_B.size())
+    for (std::size_t i = 0; i < relay_s.size(); ++i) {
+      c.terms.forward.size_B.push_back(c.pingpong_sizes_B[i]);
+      c.terms.forward.s_per_B.push_back(std::max(relay_s[i] - pingpong_s[i], 0.0) /
+                                        c.pingpong_sizes_B[i]);
+    }
   if (exchange_reduce_s.size() == exchange_B.size())
     c.terms.exchange_reduce = fit_ranges(exchange_B, exchange_reduce_s);
   c.pingpong_s = pingpong_s;
@@ -155,7 +170,8 @@ std::string format_calibration(const Calibration& c) {
       "gamma_in_cache_s_per_B,gamma_out_of_cache_s_per_B,memcpy_GBps,memcpy_in_cache_GBps,"
       "pingpong_s,oneway_ranges,copy_ws_B,copy_s_per_B,reduce_ws_B,reduce_s_per_B,"
       "exchange_sizes_B,exchange_s,exchange_ranges,multi_messages,multi_s,overhead_s,run_s,"
-      "local_ops_k,local_ops_s,local_op_s,exchange_reduce_s,exchange_reduce_ranges\n";
+      "local_ops_k,local_ops_s,local_op_s,exchange_reduce_s,exchange_reduce_ranges,relay_s,"
+      "forward_size_B,forward_s_per_B,exchange_staged_s,exchange_staged_ranges\n";
   const auto optional = [](double v) { return v > 0 ? csv_number(v) : std::string(); };
   out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},",
                      csv_number(c.params.alpha_s), csv_number(c.params.beta_s_per_B),
@@ -167,7 +183,7 @@ std::string format_calibration(const Calibration& c) {
                      csv_number(c.gamma_out_of_cache_s_per_B), optional(c.memcpy_GBps),
                      optional(c.memcpy_in_cache_GBps));
   const bool measured = !c.pingpong_s.empty();
-  out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", join(c.pingpong_s),
+  out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},", join(c.pingpong_s),
                      csv_escape(format_ranges(c.terms.oneway)), join(c.terms.copy.size_B),
                      join(c.terms.copy.s_per_B), join(c.terms.reduce.size_B),
                      join(c.terms.reduce.s_per_B), join(c.exchange_sizes_B), join(c.exchange_s),
@@ -177,6 +193,9 @@ std::string format_calibration(const Calibration& c) {
                      join(c.local_ops_s),
                      measured ? fmt::format("{}", c.terms.local_op_s) : std::string(),
                      join(c.exchange_reduce_s), csv_escape(format_ranges(c.terms.exchange_reduce)));
+  out += fmt::format("{},{},{},{},{}\n", join(c.relay_s), join(c.terms.forward.size_B),
+                     join(c.terms.forward.s_per_B), join(c.exchange_staged_s),
+                     csv_escape(format_ranges(c.terms.exchange_staged)));
   return out;
 }
 
@@ -252,6 +271,10 @@ Calibration read_calibration(const std::string& path) {
   c.local_ops_s = numbers(t, r, "local_ops_s");
   if (t.has("local_op_s") && !t.cell(r, "local_op_s").empty())
     c.terms.local_op_s = number(t, r, "local_op_s");
+  c.relay_s = numbers(t, r, "relay_s");
+  c.terms.forward = curve("forward_size_B", "forward_s_per_B");
+  c.exchange_staged_s = numbers(t, r, "exchange_staged_s");
+  c.terms.exchange_staged = ranges("exchange_staged_ranges");
   return c;
 }
 
@@ -259,6 +282,21 @@ ModelTerms load_model_terms(const std::string& path) {
   const CsvTable t(read_text_file(path), path);
   if (t.has("scope")) return {};
   return read_calibration(path).terms;
+}
+
+ModelTerms load_model_terms(const std::string& path, std::string_view use) {
+  for (char t : use)
+    if (std::string_view(kTermLetters).find(t) == std::string_view::npos)
+      throw UsageError(fmt::format("--terms {}: '{}' is not a term (accepted: letters of {}, see "
+                                   "models/README.md)",
+                                   use, t, kTermLetters));
+  const ModelTerms terms = load_model_terms(path);
+  for (char t : use)
+    if (!terms.has(t))
+      throw UsageError(fmt::format("--terms {}: {} does not hold term ({}) (a calibration file "
+                                   "from this collbench's `calibrate` does)",
+                                   use, path, t));
+  return terms;
 }
 
 ModelParams load_model_params(const std::string& path, const std::optional<std::string>& transport,

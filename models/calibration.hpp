@@ -33,7 +33,13 @@
 // over k), `run_s` (a: an empty run's time, subtracted from every
 // microbenchmark and charged once per collective), `local_ops_k`,
 // `local_ops_s` and `local_op_s` (b: time of k 8-byte local copies in one
-// step, and the slope over k). Readers need only the three SI columns and must ignore columns
+// step, and the slope over k), `relay_s` (e: half round trips of the relay
+// ping-pong at pingpong_sizes_B, each rank sending back the bytes it just
+// received), `forward_size_B` and `forward_s_per_B` (e: the relay's extra
+// seconds per byte over the plain ping-pong, by message size, >= 0),
+// `exchange_staged_s` and `exchange_staged_ranges` (f: the exchange received
+// into scratch, the own part copied into the destination and the scratch
+// reduced into it, fp32 sum, at exchange_sizes_B). Readers need only the three SI columns and must ignore columns
 // they do not know (columns are only ever added).
 //
 // load_model_params() also accepts a `collbench fit` fit.csv: it takes the
@@ -42,6 +48,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "models/model_params.hpp"
@@ -60,6 +67,8 @@ struct Calibration {
   ModelTerms terms;
   std::vector<double> pingpong_s, exchange_sizes_B, exchange_s, multi_messages, multi_s;
   std::vector<double> local_ops_k, local_ops_s, exchange_reduce_s;
+  std::vector<double> relay_s;  // (e) relay ping-pong half round trips at pingpong_sizes_B
+  std::vector<double> exchange_staged_s;  // (f) staged reducing exchange steps at exchange_sizes_B
 };
 
 // The richer terms from their microbenchmarks (fills c.terms and the raw
@@ -68,14 +77,19 @@ struct Calibration {
 // `local_B` (every rank at once; the working set is twice that: source and
 // destination), k-message half round trips, k-local-copy step times and
 // (optional: without them no reducing-exchange ranges) the reducing
-// exchange's step times at exchange_B, all net of an empty run's time `run_s`.
+// exchange's step times at exchange_B, and (optional: without them no term
+// (e)) the relay ping-pong's half round trips at c.pingpong_sizes_B and
+// (optional) the staged reducing exchange's step times at exchange_B, all
+// net of an empty run's time `run_s`.
 void fit_terms(Calibration& c, const std::vector<double>& pingpong_s,
                const std::vector<double>& exchange_B, const std::vector<double>& exchange_s,
                const std::vector<double>& copy_B, const std::vector<double>& copy_s,
                const std::vector<double>& reduce_B, const std::vector<double>& reduce_s,
                const std::vector<double>& multi_k, const std::vector<double>& multi_s,
                const std::vector<double>& ops_k, const std::vector<double>& ops_s, double run_s,
-               const std::vector<double>& exchange_reduce_s = {});
+               const std::vector<double>& exchange_reduce_s = {},
+               const std::vector<double>& relay_s = {},
+               const std::vector<double>& exchange_staged_s = {});
 
 // The model parameters from calibration measurements (fills params,
 // pingpong_knees_B, the size lists and the gamma references):
@@ -112,5 +126,12 @@ Calibration read_calibration(const std::string& path);
 // The richer terms of a calibration file; empty terms (the baseline) for a
 // fit.csv or a file without them.
 ModelTerms load_model_terms(const std::string& path);
+
+// The terms `use` (letters of kTermLetters, terms.hpp) names, from `path`, for the
+// commands that price schedules with them (predict, map, run --transport
+// sim: one reader, so they agree). Throws UsageError naming the value and
+// what is accepted: a letter outside kTermLetters, or a term the file lacks (a
+// fit.csv holds none).
+ModelTerms load_model_terms(const std::string& path, std::string_view use);
 
 }  // namespace cb::models

@@ -1,10 +1,41 @@
 #include "models/schedule_model.hpp"
 
 #include <algorithm>
+#include <iterator>
+#include <map>
 
 #include "algorithms/schedule_cost.hpp"
 
 namespace cb::models {
+namespace {
+
+// Element ranges of one buffer a rank has written, kept disjoint and sorted.
+class Written {
+ public:
+  void add(std::size_t lo, std::size_t hi) {
+    auto it = spans_.lower_bound(lo);
+    if (it != spans_.begin() && std::prev(it)->second >= lo) --it;
+    while (it != spans_.end() && it->first <= hi) {
+      lo = std::min(lo, it->first);
+      hi = std::max(hi, it->second);
+      it = spans_.erase(it);
+    }
+    spans_.emplace(lo, hi);
+  }
+  std::size_t overlap(std::size_t lo, std::size_t hi) const {
+    std::size_t n = 0;
+    auto it = spans_.upper_bound(lo);
+    if (it != spans_.begin()) --it;
+    for (; it != spans_.end() && it->first < hi; ++it)
+      if (it->second > lo) n += std::min(hi, it->second) - std::max(lo, it->first);
+    return n;
+  }
+
+ private:
+  std::map<std::size_t, std::size_t> spans_;  // first element -> one past the last
+};
+
+}  // namespace
 
 ScheduleFeatures schedule_features(std::span<const Schedule> all_ranks) {
   ScheduleFeatures f;
@@ -21,12 +52,42 @@ ScheduleFeatures schedule_features(std::span<const Schedule> all_ranks) {
       ws += static_cast<double>(s.buffer_count(static_cast<BufferId>(b))) * esize;
     }
     f.working_set_B.push_back(ws);
+    std::vector<Written> written(buffers);
+    const auto wrote = [&](const Region& g) {
+      if (g.buf < written.size()) written[g.buf].add(g.offset, g.offset + g.count);
+    };
     for (std::size_t i = 0; i < s.steps.size(); ++i) {
       const Step& st = s.steps[i];
       RankStep& x = f.steps[i][r];
       x.sends = static_cast<double>(st.sends.size());
       x.recvs = static_cast<double>(st.recvs.size());
-      for (const Send& m : st.sends) x.out_B += static_cast<double>(m.src.count) * esize;
+      for (const Send& m : st.sends) {
+        x.out_B += static_cast<double>(m.src.count) * esize;
+        if (m.src.buf < written.size())
+          x.forwarded_B += static_cast<double>(written[m.src.buf].overlap(
+                               m.src.offset, m.src.offset + m.src.count)) * esize;
+      }
+      // Staged reduces: the reduce of a scratch region this step received,
+      // and the copy of the own part into that reduce's destination.
+      std::vector<Region> staged_dst;
+      for (const Local& l : st.locals) {
+        if (l.kind != LocalKind::reduce || l.src.buf < kScratch0) continue;
+        for (const Recv& m : st.recvs)
+          if (m.mode == RecvMode::copy && m.dst == l.src) {
+            x.staged_reduced_B += static_cast<double>(l.dst.count) * esize;
+            ++x.staged_ops;
+            staged_dst.push_back(l.dst);
+            break;
+          }
+      }
+      for (const Local& l : st.locals)
+        if (l.kind == LocalKind::copy &&
+            std::find(staged_dst.begin(), staged_dst.end(), l.dst) != staged_dst.end()) {
+          x.staged_copied_B += static_cast<double>(l.dst.count) * esize;
+          ++x.staged_ops;
+        }
+      for (const Recv& m : st.recvs) wrote(m.dst);
+      for (const Local& l : st.locals) wrote(l.dst);
       for (const Recv& m : st.recvs) {
         x.in_B += static_cast<double>(m.dst.count) * esize;
         if (m.mode == RecvMode::reduce) {
@@ -46,7 +107,10 @@ ScheduleFeatures schedule_features(std::span<const Schedule> all_ranks) {
 }
 
 ScheduleFeatures features_for(const AlgorithmEntry& algo, const Scenario& s, std::uint64_t count) {
-  const CollParams params = coll_params(s, count);
+  return features_for(algo, coll_params(s, count));
+}
+
+ScheduleFeatures features_for(const AlgorithmEntry& algo, const CollParams& params) {
   const std::vector<Schedule> all = make_all_schedules(algo, params);
   return schedule_features(all);
 }
@@ -76,8 +140,8 @@ double baseline(const ScheduleFeatures& f, const ModelParams& m) {
 double priced_seconds(const ScheduleFeatures& f, const ModelParams& base, const ModelTerms& t,
                       std::string_view use) {
   const bool a = uses(use, 'a', t), b = uses(use, 'b', t), c = uses(use, 'c', t),
-             d = uses(use, 'd', t);
-  if (!a && !b && !c && !d) return baseline(f, base);
+             d = uses(use, 'd', t), e = uses(use, 'e', t), g = uses(use, 'f', t);
+  if (!a && !b && !c && !d && !e && !g) return baseline(f, base);
   std::vector<double> delta(f.working_set_B.size()), gamma(f.working_set_B.size());
   for (std::size_t r = 0; r < f.working_set_B.size(); ++r) {
     delta[r] = b ? t.copy.at(f.working_set_B[r]) : 0;
@@ -91,14 +155,18 @@ double priced_seconds(const ScheduleFeatures& f, const ModelParams& base, const 
       const bool both = x.out_B > 0 && x.in_B > 0;
       // The reducing exchange's ranges price the reduce of what arrives too.
       const bool fused = c && both && x.recv_reduced_B == x.in_B && !t.exchange_reduce.empty();
-      double time = gamma[r] * (x.reduced_B - (fused ? x.recv_reduced_B : 0)) +
-                    delta[r] * x.copied_B + (b ? t.local_op_s * x.local_ops : 0);
+      const bool staged = g && both && !fused && x.staged_reduced_B == x.in_B;
+      double time = gamma[r] * (x.reduced_B - (fused ? x.recv_reduced_B : 0) -
+                                (staged ? x.staged_reduced_B : 0)) +
+                    delta[r] * (x.copied_B - (staged ? x.staged_copied_B : 0)) +
+                    (b ? t.local_op_s * (x.local_ops - (staged ? x.staged_ops : 0)) : 0);
       const double k = std::max(x.sends, x.recvs);
       if (k > 0) {
         const double wire = std::max(x.out_B, x.in_B);
         const double m = wire / k;
         double alpha = base.alpha_s, beta = base.beta_s_per_B;
         const SizeRange* range = fused     ? range_for(t.exchange_reduce, m)
+                                 : staged    ? range_for(t.exchange_staged, m)
                                  : c && both ? range_for(t.exchange, m)
                                  : a         ? range_for(t.oneway, m)
                                              : nullptr;
@@ -107,6 +175,7 @@ double priced_seconds(const ScheduleFeatures& f, const ModelParams& base, const 
           beta = range->beta_s_per_B;
         }
         time += (d ? alpha + (k - 1) * t.overhead_s : k * alpha) + beta * wire;
+        if (e) time += t.forward.at(m) * x.forwarded_B;
       }
       slowest = std::max(slowest, time);
     }

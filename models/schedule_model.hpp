@@ -25,6 +25,11 @@ struct RankStep {
   double copied_B = 0;         // local copies (staging, out-of-place copy-in)
   double local_ops = 0;        // local copies and reduces (not the avg division)
   double recv_reduced_B = 0;   // the part of reduced_B that reduce-receives bring
+  double forwarded_B = 0;      // bytes sent that this rank wrote in an earlier step
+  // Staged reduces: local reduces of a scratch region received in the same
+  // step (bytes), the local copies into their destinations (bytes), and the
+  // number of those local ops.
+  double staged_reduced_B = 0, staged_copied_B = 0, staged_ops = 0;
 };
 
 struct ScheduleFeatures {
@@ -37,8 +42,15 @@ ScheduleFeatures schedule_features(std::span<const Schedule> all_ranks);
 // The features of `algo` for `count` elements (generates every rank's schedule:
 // cost grows with p times the step count).
 ScheduleFeatures features_for(const AlgorithmEntry& algo, const Scenario& s, std::uint64_t count);
+// The same for generator parameters as given (a pipelining segment included).
+ScheduleFeatures features_for(const AlgorithmEntry& algo, const CollParams& params);
 
-// Predicted seconds with `terms` ⊆ "abcd" (terms.hpp). With no term this is
+// The largest p that predict, map and run --transport sim price with terms:
+// every rank's schedule is generated and kept, so memory and time grow with
+// p times the step count.
+inline constexpr int kMaxPricedRanks = 1024;
+
+// Predicted seconds with `terms` ⊆ kTermLetters (terms.hpp). With no term this is
 // the textbook model on schedule_cost()'s convention (per step, the largest
 // message count, wire bytes and reduced bytes over ranks, each priced alone),
 // which equals the closed form. With terms, each rank's step is priced as a
@@ -51,9 +63,15 @@ ScheduleFeatures features_for(const AlgorithmEntry& algo, const Scenario& s, std
 //             in the step with (c), else the baseline alpha and beta; with
 //             (c), a step that sends and reduce-receives everything it
 //             receives takes the reducing exchange's range, which includes
-//             the reduce of those bytes
+//             the reduce of those bytes; with (f), one that stages
+//             everything it receives (scratch, copy own part, reduce)
+//             takes the staged exchange's range, which includes those
+//             copies and reduces
 //   local   = gamma * reduced   or, with (b), gamma(ws) * reduced + delta(ws) * copied
 //             + local_op_s * (local copies and reduces)
+//   forward = with (e), forward(m) * (bytes sent that the rank wrote in an
+//             earlier step), added to the sender's step (it waits for them
+//             to be read)
 // and with (a) the run's fixed cost run_s is added once. A term the
 // calibration did not measure is left out (terms.has()).
 double priced_seconds(const ScheduleFeatures& f, const ModelParams& base, const ModelTerms& terms,

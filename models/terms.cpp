@@ -36,6 +36,8 @@ bool ModelTerms::has(char term) const {
     case 'b': return !copy.empty() && !reduce.empty();
     case 'c': return !exchange.empty();
     case 'd': return overhead_measured;  // o = 0 is a measurement too
+    case 'e': return !forward.empty();
+    case 'f': return !exchange_staged.empty();
     default: return false;
   }
 }
@@ -57,6 +59,14 @@ std::string term_description(char term) {
     case 'd':
       return "(d) LogGP overhead o: each message after the first in a step costs o instead of "
              "α: ping-pong of k small messages per direction";
+    case 'e':
+      return "(e) forwarding: extra cost per byte of a message whose bytes the sender wrote "
+             "earlier in the collective (received, reduced or packed), by message size: relay "
+             "ping-pong (each rank sends back what it just received) against the plain one";
+    case 'f':
+      return "(f) staged reduces: a step that receives into scratch, copies its own part into "
+             "the destination and reduces the scratch into it, priced as one: size sweep of "
+             "that exchange";
     default:
       return "α-β-γ baseline: one α, one β (ping-pong), one γ (reduce kernel)";
   }

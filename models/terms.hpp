@@ -17,7 +17,19 @@
 //      the receive, as IPC does);
 //  (d) LogGP overhead o: messages a rank posts together in one step overlap
 //      their latency; each one after the first costs o (seconds), the slope
-//      of a ping-pong of k small messages per direction over k.
+//      of a ping-pong of k small messages per direction over k;
+//  (e) forwarding: a message whose bytes the sender itself wrote earlier in
+//      the collective (received, reduced or packed by a local copy) is read
+//      while those lines are still dirty in the sender's cache, which costs
+//      more than sending untouched input (over shared memory the receiver
+//      pulls them from the other core). The extra seconds per byte by
+//      message size, from a relay ping-pong (each rank sends back the bytes
+//      it just received) against the plain ping-pong;
+//  (f) staged reduces: the exchange as message-passing schedules write it,
+//      receiving into scratch, copying the own part into the destination
+//      and reducing the scratch into it, priced as one step from its own
+//      size sweep (a transport may skip the staging copy, as IPC's
+//      receive-reduce fusion does, which (b) and (c) would count).
 // Pricing a schedule with them: models/schedule_model.hpp.
 #pragma once
 
@@ -55,19 +67,22 @@ struct ModelTerms {
   Curve reduce;                     // (b) gamma(working set), s/B reduced
   std::vector<SizeRange> exchange;  // (c) sending and receiving at once
   std::vector<SizeRange> exchange_reduce;  // (c) the same, reducing what arrives
+  std::vector<SizeRange> exchange_staged;  // (f) exchange staged: scratch, copy own, reduce
   double run_s = 0;                 // (a) one run's fixed cost, once per collective
   double local_op_s = 0;            // (b) fixed cost of one local copy or reduce
   double overhead_s = 0;            // (d) o per extra message in a step
   bool overhead_measured = false;
+  Curve forward;                    // (e) extra s/B of forwarded bytes, by message size (B)
   // Which terms the calibration measured (a file from an older collbench has
   // none: its model is the baseline).
   bool has(char term) const;
   friend bool operator==(const ModelTerms&, const ModelTerms&) = default;
 };
 
-// Which terms a prediction uses: a subset of "abcd". Ablations add them in
-// order: "" (the alpha-beta-gamma baseline), "a", "ab", "abc", "abcd".
-inline constexpr const char* kTermLevels[] = {"", "a", "ab", "abc", "abcd"};
+// Which terms a prediction uses: a subset of "abcde". Ablations add them in
+// order: "" (the alpha-beta-gamma baseline), "a", "ab", ..., "abcdef".
+inline constexpr const char* kTermLetters = "abcdef";
+inline constexpr const char* kTermLevels[] = {"", "a", "ab", "abc", "abcd", "abcde", "abcdef"};
 // One line per term for reports: what it prices and where it was measured.
 std::string term_description(char term);
 

@@ -293,7 +293,8 @@ def section_accuracy(directory):
            "Out of sample: `calibration` is the α-β-γ baseline from microbenchmarks alone; each "
            "`+` row adds the calibrated terms of models/README.md cumulatively (a: α/β per "
            "size range, b: local copies and reduce at the working set, c: sending and receiving "
-           "at once, d: per-message overhead o). `global` is the in-sample fit. Targets: median "
+           "at once, d: per-message overhead o, e: forwarding bytes written earlier in the "
+           "collective, f: staged reduces). `global` is the in-sample fit. Targets: median "
            "|err| ≤ 20% at ≥ 64 KiB, ≤ 30% below, worst collective ≤ 35%, picks within the "
            "measured best's CI ≥ 90%, median regret ≤ 5%.", "",
            "| params | transport | median \\|err\\| ≥ 64 KiB | < 64 KiB | worst collective | "

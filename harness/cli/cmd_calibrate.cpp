@@ -9,7 +9,12 @@
 //    (models/calibration.hpp) and term (a), alpha/beta per size range.
 //  - exchange: both ranks send and receive m bytes in one step (two such
 //    steps, halved), 8 B .. 16 MiB: term (c), both directions streaming at
-//    once; and the same exchange reducing (fp32 sum) what arrives.
+//    once; and the same exchange reducing (fp32 sum) what arrives; and
+//    (term (f)) that exchange staged through scratch, as message-passing
+//    schedules write it.
+//  - relay: the ping-pong with each rank sending back the bytes it has just
+//    received (its own output, written in the step before), 8 B .. 16 MiB:
+//    term (e), what forwarding freshly written bytes adds per byte.
 //  - k messages: a ping-pong of k 8-byte messages per direction in one step,
 //    k = 1..16: term (d), the per-message overhead o (slope over k).
 //  - k local copies of 8 bytes in one step: term (b)'s cost per local op.
@@ -100,6 +105,22 @@ Schedule ping_pong(int rank, std::size_t m, int k) {
                std::move(steps));
 }
 
+// The ping-pong of forwarded bytes: rank 0 sends its output to rank 1's
+// output, rank 1 sends that straight back into rank 0's output, so every
+// message's source was written by its sender one step (or one run) before,
+// as in a store-and-forward collective.
+Schedule relay(int rank, std::size_t m) {
+  std::vector<Step> steps(2);
+  for (int s = 0; s < 2; ++s) {
+    const Region r{kOutput, 0, m};
+    if ((s == 0) == (rank == 0))
+      steps[s].sends.push_back({1 - rank, r});
+    else
+      steps[s].recvs.push_back({1 - rank, r, RecvMode::copy});
+  }
+  return micro(Collective::alltoall, DataType::uint8, rank, m, std::move(steps));
+}
+
 // Both ranks send m bytes and receive m bytes in the same step, twice (as
 // the ping-pong has two steps, so the per-run cost of the timing weighs the
 // same per step in both).
@@ -122,6 +143,21 @@ Schedule exchange_reduce(int rank, std::size_t m) {
     s.recvs.push_back({1 - rank, Region{kOutput, 0, n}, RecvMode::reduce});
   }
   return micro(Collective::allreduce, DataType::fp32, rank, n, std::move(steps));
+}
+
+// As exchange_reduce(), written as message-passing schedules do it
+// (algorithms/common/messages.hpp, recv_reduce_from): receive into scratch,
+// copy the own part into the output, reduce the scratch into it.
+Schedule exchange_staged(int rank, std::size_t m) {
+  Schedule s = exchange_reduce(rank, m);
+  const std::size_t n = s.count;
+  for (Step& st : s.steps) {
+    st.recvs.front() = {1 - rank, Region{kScratch0, 0, n}, RecvMode::copy};
+    st.locals = {{LocalKind::copy, Region{kInput, 0, n}, Region{kOutput, 0, n}},
+                 {LocalKind::reduce, Region{kScratch0, 0, n}, Region{kOutput, 0, n}}};
+  }
+  s.scratch_counts = {n};
+  return s;
 }
 
 // k local copies of `bytes` each in one step (k = 1: one copy).
@@ -210,7 +246,7 @@ void calibrate(const CalibrateOptions& o) {
                w.size() - 2);
   std::unique_ptr<Group> pair = w.first_ranks(2, WaitPolicy::automatic);
   std::vector<double> ping_B, ping_s, ex_B, ex_s, multi_k, multi_s, copy_B, copy_s, red_B, red_s;
-  std::vector<double> ops_k, ops_s, exr_s;
+  std::vector<double> ops_k, ops_s, exr_s, relay_s, exs_s;
   double run_s = 0;
   if (pair) {
     const int rank = pair->rank();
@@ -226,9 +262,11 @@ void calibrate(const CalibrateOptions& o) {
     for (std::size_t b = kPingMin; b <= max_ping; b *= 2) {
       ping_B.push_back(static_cast<double>(b));
       ping_s.push_back(net(time_schedule(t, label, ping_pong(rank, b, 1), *pair)) / 2);
+      relay_s.push_back(net(time_schedule(t, label, relay(rank, b), *pair)) / 2);
       ex_B.push_back(static_cast<double>(b));
       ex_s.push_back(net(time_schedule(t, label, exchange(rank, b), *pair)) / 2);
       exr_s.push_back(net(time_schedule(t, label, exchange_reduce(rank, b), *pair)) / 2);
+      exs_s.push_back(net(time_schedule(t, label, exchange_staged(rank, b), *pair)) / 2);
     }
     for (int k = 1; k <= kMaxMessages; k *= 2) {
       multi_k.push_back(k);
@@ -248,7 +286,7 @@ void calibrate(const CalibrateOptions& o) {
 
   models::Calibration c = models::fit_calibration(ping_B, ping_s, red_B, red_s);
   models::fit_terms(c, ping_s, ex_B, ex_s, copy_B, copy_s, red_B, red_s, multi_k, multi_s, ops_k,
-                    ops_s, run_s, exr_s);
+                    ops_s, run_s, exr_s, relay_s, exs_s);
   const RunMetadata meta = collect_metadata();
   c.transport = label;
   c.ranks = 2;
@@ -279,9 +317,13 @@ void calibrate(const CalibrateOptions& o) {
              "timed like a collective (barrier, slower rank), net of an empty run's {:.3f} us\n",
              label, run_s * 1e6);
   print_table("ping-pong: half round trip", ping_B, ping_s);
+  print_table("relay: half round trip, each rank sending back what it just received", ping_B,
+              relay_s);
   print_table("exchange: both ranks send and receive at once, per step (GB/s per direction)",
               ex_B, ex_s);
   print_table("exchange reducing what arrives (fp32 sum), per step", ex_B, exr_s);
+  print_table("exchange staged: into scratch, own part copied, scratch reduced (fp32 sum), per "
+              "step", ex_B, exs_s);
   fmt::print("# k messages of {} B per direction in one step: half round trip\n{:>12} {:>12}\n",
              kSmallMessage, "k", "time(us)");
   for (std::size_t i = 0; i < multi_k.size(); ++i)
@@ -306,7 +348,14 @@ void calibrate(const CalibrateOptions& o) {
              c.terms.local_op_s * 1e6);
   fmt::print("(c) exchange ranges: {}\n", ranges_text(c.terms.exchange));
   fmt::print("(c) reducing exchange ranges: {}\n", ranges_text(c.terms.exchange_reduce));
+  fmt::print("(f) staged reducing exchange ranges: {}\n", ranges_text(c.terms.exchange_staged));
   fmt::print("(d) overhead o {:.3f} us per extra message in a step\n", c.terms.overhead_s * 1e6);
+  std::string forward;
+  for (std::size_t i = 0; i < c.terms.forward.size_B.size(); i += 4)
+    forward += fmt::format("{}{} B: {:.3g} ns/B", forward.empty() ? "" : ", ",
+                           c.terms.forward.size_B[i], c.terms.forward.s_per_B[i] * 1e9);
+  fmt::print("(e) forwarding adds (relay - ping-pong, per byte): {}\n",
+             forward.empty() ? "not measured" : forward);
 
   io::write_whole_file(o.out, "--out", models::format_calibration(c));
   if (!io::is_stdout(o.out)) fmt::print("wrote {}\n", o.out);

@@ -132,12 +132,13 @@ Plan map_plan(const MapOptions& o) {
 }
 
 // The network cells every row repeats (alpha_s .. seed).
-std::string network_cells(const sim::NetworkParams& net) {
+std::string network_cells(const sim::NetworkParams& net, const std::optional<PricedTerms>& priced) {
   return fmt::format(
       "{},{},{},{},{},{},{},{},{}", models::csv_number(net.alpha_s),
       models::csv_number(net.beta_s_per_B), models::csv_number(net.gamma_s_per_B),
       models::csv_number(net.overhead_s), net.ranks_per_node,
-      net.round_synchronous ? "rounds" : "async", models::csv_number(net.skew_s),
+      priced ? "terms:" + priced->use : net.round_synchronous ? "rounds" : "async",
+      models::csv_number(net.skew_s),
       models::csv_number(net.noise_s), net.seed);
 }
 
@@ -146,20 +147,21 @@ void run_map(const MapOptions& o) {
   const sim::SimOptions sim_options = resolve_sim_options(o.sim);
   const Plan plan = map_plan(o);
   install_interrupt_handlers();
-  if (!o.quiet) fmt::print(stderr, "map: {}\n", sim::describe(net));
+  const std::optional<PricedTerms> priced = resolve_terms(o.sim);
+  if (!o.quiet) fmt::print(stderr, "map: {}{}\n", sim::describe(net), priced_note(priced));
 
   SweepFormat format;
   format.load_resume = [](const std::string& csv) {
     return load_resume(csv, map_columns(), map_row_key);
   };
-  format.files = [&net](const SweepOutput& out, const ResumeData& resume) {
+  format.files = [&net, &priced](const SweepOutput& out, const ResumeData& resume) {
     std::vector<std::unique_ptr<Reporter>> files;
-    files.push_back(make_map_csv_reporter(out.csv, resume, network_cells(net)));
+    files.push_back(make_map_csv_reporter(out.csv, resume, network_cells(net, priced)));
     return files;
   };
   format.console = [] { return make_map_console_reporter(stdout); };
   const std::unique_ptr<Measurer> measurer =
-      make_sim_measurer(net, sim_options, {false, o.sim.stats, o.sim.max_events});
+      make_sim_measurer(net, sim_options, {false, o.sim.stats, o.sim.max_events, priced});
   const std::unique_ptr<Group> self = make_self_group();
   RunInfo info;
   info.in_place = plan.in_place;

@@ -34,13 +34,9 @@ struct PredictOptions {
   std::string dtype = "float";
   std::string op = "sum";
   bool in_place = false;
-  SimFlags model;  // the α-β-γ source flags, named and parsed as in map and run --transport sim
-  std::string terms;  // subset of "abcd" (models/terms.hpp); "" = alpha-beta-gamma
+  SimFlags model;  // the model's source flags, named and parsed as in map and run --transport sim
   std::string csv;
 };
-
-// Schedule-priced predictions build every rank's schedule.
-constexpr int kMaxTermsRanks = 1024;
 
 models::ModelParams resolve_params(const PredictOptions& o) {
   const SimFlags& f = o.model;
@@ -76,28 +72,15 @@ void predict(const PredictOptions& o) {
   const auto algos = algorithms_for(s.coll);
   if (algos.empty()) throw UsageError(fmt::format("no algorithm is registered for {}", o.coll));
   auto rows = models::predict_table(s, sizes, m);
-  if (!o.terms.empty()) {
-    for (char t : o.terms)
-      if (std::string_view("abcd").find(t) == std::string_view::npos)
-        throw UsageError(fmt::format("--terms {}: '{}' is not a term (accepted: letters of abcd, "
-                                     "see models/README.md)",
-                                     o.terms, t));
-    if (o.model.params_file.empty())
-      throw UsageError("--terms needs --params FILE: a calibration file that measured them");
-    if (s.p > kMaxTermsRanks)
+  if (const std::optional<PricedTerms> priced = resolve_terms(o.model)) {
+    if (s.p > models::kMaxPricedRanks)
       throw UsageError(fmt::format("--terms prices every rank's schedule: --ranks {} is above {} "
                                    "(use the alpha-beta-gamma closed forms without --terms)",
-                                   s.p, kMaxTermsRanks));
-    const models::ModelTerms terms = models::load_model_terms(o.model.params_file);
-    for (char t : o.terms)
-      if (!terms.has(t))
-        throw UsageError(fmt::format("--terms {}: {} does not hold term ({}) (recalibrate with "
-                                     "this collbench)",
-                                     o.terms, o.model.params_file, t));
+                                   s.p, models::kMaxPricedRanks));
     for (models::PredictedRow& r : rows) {
       for (std::size_t i = 0; i < algos.size(); ++i)
-        r.seconds[i] =
-            models::priced_seconds(models::features_for(algos[i], s, r.count), m, terms, o.terms);
+        r.seconds[i] = models::priced_seconds(models::features_for(algos[i], s, r.count), m,
+                                              priced->terms, priced->use);
       r.best = static_cast<std::size_t>(
           std::min_element(r.seconds.begin(), r.seconds.end()) - r.seconds.begin());
     }
@@ -110,8 +93,9 @@ void predict(const PredictOptions& o) {
              s.in_place ? ", in place" : "", m.alpha_s, m.beta_s_per_B,
              m.beta_s_per_B > 0 ? 1e-9 / m.beta_s_per_B : INFINITY, m.gamma_s_per_B,
              m.gamma_s_per_B > 0 ? 1e-9 / m.gamma_s_per_B : INFINITY);
-  fmt::print("# model: {}\n", o.terms.empty() ? std::string("alpha-beta-gamma closed forms")
-                                               : "schedule-priced with terms " + o.terms);
+  fmt::print("# model: {}\n", o.model.terms.empty()
+                                 ? std::string("alpha-beta-gamma closed forms")
+                                 : "schedule-priced with terms " + o.model.terms);
   fmt::print("# times in us (6 significant digits); size = S as in nccl-tests (bytes); bound = "
              "the collective's lower bound (alpha-beta-gamma); best/bound = how far the best "
              "algorithm is from it\n");
@@ -133,7 +117,7 @@ void predict(const PredictOptions& o) {
   std::string text =
       "collective,algorithm,datatype,op,placement,ranks,bytes,count,predicted_us,best,"
       "lower_bound_us,model\n";
-  const std::string model = o.terms.empty() ? "abg" : "terms:" + o.terms;
+  const std::string model = o.model.terms.empty() ? "abg" : "terms:" + o.model.terms;
   for (const models::PredictedRow& r : rows)
     for (std::size_t i = 0; i < algos.size(); ++i)
       text += fmt::format("{},{},{},{},{},{},{},{},{:.6g},{},{:.6g},{}\n", to_string(s.coll),
@@ -162,10 +146,6 @@ void add_predict_command(CLI::App& app) {
   cmd->add_option("-o,--op", o->op, "reduction op")->capture_default_str();
   cmd->add_flag("--in-place", o->in_place, "predict the in-place variant");
   add_model_param_flags(*cmd, o->model, "");
-  cmd->add_option("--terms", o->terms,
-                  "price the schedules with the calibrated model's terms, letters of abcd (see "
-                  "models/README.md; needs --params CALIBRATION, --ranks <= 1024); default: the "
-                  "alpha-beta-gamma closed forms, as the simulator uses");
   cmd->add_option("--csv", o->csv,
                   "also write the predictions as CSV (one row per size and algorithm, 6 "
                   "significant digits), atomically");

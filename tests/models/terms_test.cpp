@@ -88,6 +88,75 @@ TEST(Terms, EachTermPricesWhatItSays) {
   EXPECT_DOUBLE_EQ(priced_seconds(f, base, no_c, "abc"), priced_seconds(f, base, t, "ab"));
 }
 
+// (e): only bytes a rank wrote in an earlier step count as forwarded. At
+// p = 2, ps all-gather's root receives block 1 and copies block 0 in step 0,
+// then sends the whole output it just wrote; the other rank sends its input.
+TEST(Terms, ForwardingPricesOnlyBytesTheSenderWroteBefore) {
+  const std::uint64_t n = 1000;
+  const Scenario s{Collective::allgather, 2, DataType::fp32, ReduceOp::sum, false};
+  const ScheduleFeatures ps = features_for(find_algorithm(Collective::allgather, "ps"), s, n);
+  ASSERT_EQ(ps.steps.size(), 2u);
+  EXPECT_EQ(ps.steps[0][1].forwarded_B, 0);
+  EXPECT_EQ(ps.steps[1][0].out_B, 2 * n * 4);
+  EXPECT_EQ(ps.steps[1][0].forwarded_B, 2 * n * 4);
+  // Ring all-gather at p = 2 sends each rank's own input once: nothing forwarded.
+  const ScheduleFeatures ring = features_for(find_algorithm(Collective::allgather, "ring"), s, n);
+  for (const auto& step : ring.steps)
+    for (const RankStep& x : step) EXPECT_EQ(x.forwarded_B, 0);
+  // Priced: the forwarded bytes' extra per byte at the message size, on the
+  // sender's step; nothing without (e) or without its measurement.
+  ModelTerms t = some_terms();
+  const ModelParams base{5e-6, 4e-9, 1e-9};
+  const double without = priced_seconds(ps, base, t, "abcde");
+  EXPECT_DOUBLE_EQ(without, priced_seconds(ps, base, t, "abcd"));
+  t.forward = {{8, 1 << 20}, {1e-9, 1e-9}};
+  EXPECT_NEAR(priced_seconds(ps, base, t, "abcde") - without, 1e-9 * 2 * n * 4, 1e-15);
+  EXPECT_DOUBLE_EQ(priced_seconds(ring, base, t, "abcde"), priced_seconds(ring, base, t, "abcd"));
+  // The relay's excess over the ping-pong per byte, never negative.
+  Calibration c;
+  c.pingpong_sizes_B = {8, 16, 32, 64, 128, 256};
+  const std::vector<double> pp = {1e-6, 1.01e-6, 1.02e-6, 1.05e-6, 1.1e-6, 1.2e-6};
+  std::vector<double> relay = pp;
+  relay.front() += 0.8e-6;       // 0.1 us per byte at 8 B
+  relay.back() += 256 * 1e-9;    // 1 ns per byte at 256 B
+  relay[2] -= 0.5e-6;            // faster than the ping-pong: no extra
+  const auto fit = [&](const std::vector<double>& r) {
+    fit_terms(c, pp, c.pingpong_sizes_B, pp, {4096, 8192}, {1e-6, 2.2e-6}, {4096, 8192},
+              {2e-6, 4.5e-6}, {1, 2, 4, 8}, {1e-6, 1.2e-6, 1.6e-6, 2.4e-6}, {1, 2, 4},
+              {0.1e-6, 0.15e-6, 0.25e-6}, 0.3e-6, pp, r);
+  };
+  fit(relay);
+  ASSERT_TRUE(c.terms.has('e'));
+  ASSERT_EQ(c.terms.forward.size_B, c.pingpong_sizes_B);
+  EXPECT_NEAR(c.terms.forward.s_per_B[0], 0.1e-6, 1e-15);
+  EXPECT_EQ(c.terms.forward.s_per_B[2], 0);
+  EXPECT_NEAR(c.terms.forward.s_per_B[5], 1e-9, 1e-15);
+  fit({});  // calibrated again without the relay: no term (e)
+  EXPECT_FALSE(c.terms.has('e'));
+}
+
+// (f), staged: ring reduce-scatter at p = 2 out of place receives into
+// scratch, copies its own half into the output and reduces the scratch into
+// it; with (f), that step is one staged exchange.
+TEST(Terms, StagedReduceIsPricedAsTheStagedExchange) {
+  const std::uint64_t n = 1000;
+  const Scenario s{Collective::reduce_scatter, 2, DataType::fp32, ReduceOp::sum, false};
+  const ScheduleFeatures f = features_for(find_algorithm(Collective::reduce_scatter, "ring"), s, n);
+  ASSERT_EQ(f.steps.size(), 1u);
+  for (const RankStep& x : f.steps[0]) {
+    EXPECT_EQ(x.in_B, n * 4);
+    EXPECT_EQ(x.staged_reduced_B, n * 4);
+    EXPECT_EQ(x.staged_copied_B, n * 4);
+    EXPECT_EQ(x.staged_ops, 2);
+  }
+  const ModelParams base{5e-6, 4e-9, 1e-9};
+  ModelTerms t = some_terms();
+  t.exchange_staged = {{0, 4e-6, 3e-9}};
+  EXPECT_NEAR(priced_seconds(f, base, t, "abcf"), 0.7e-6 + 4e-6 + 3e-9 * n * 4, 1e-15);
+  EXPECT_DOUBLE_EQ(priced_seconds(f, base, t, "abc"), priced_seconds(f, base, some_terms(), "abc"));
+  EXPECT_NE(priced_seconds(f, base, t, "abc"), priced_seconds(f, base, t, "abcf"));
+}
+
 TEST(Terms, RangesSplitAtTheKnee) {
   std::vector<double> n, s;
   for (double b = 8; b <= (16 << 20); b *= 2) {
@@ -142,6 +211,15 @@ TEST(Terms, CalibrationFileCarriesEveryTerm) {
   EXPECT_DOUBLE_EQ(back.terms.run_s, c.terms.run_s);
   EXPECT_DOUBLE_EQ(back.terms.local_op_s, c.terms.local_op_s);
   EXPECT_EQ(load_model_terms(path.string()), back.terms);
+  // (e) too, once the relay was measured.
+  Calibration relayed = c;
+  fit_terms(relayed, pp, c.pingpong_sizes_B, pp, {4096, 8192}, {1e-6, 2.2e-6}, {4096, 8192},
+            {2e-6, 4.5e-6}, {1, 2, 4, 8}, {1e-6, 1.2e-6, 1.6e-6, 2.4e-6}, {1, 2, 4},
+            {0.1e-6, 0.15e-6, 0.25e-6}, 0.3e-6, pp, {2e-6, 2e-6, 2e-6, 2e-6, 2e-6, 2e-6});
+  std::ofstream(path) << format_calibration(relayed);
+  EXPECT_TRUE(read_calibration(path.string()).terms.has('e'));
+  EXPECT_EQ(read_calibration(path.string()).terms.forward, relayed.terms.forward);
+  EXPECT_EQ(read_calibration(path.string()).relay_s, relayed.relay_s);
   std::filesystem::remove(path);
   // A file from before the terms: the baseline only.
   Calibration old;

@@ -25,6 +25,7 @@
 #include "harness/sweep/sizes.hpp"
 #include "harness/verify/verify.hpp"
 #include "transports/sim/simulator.hpp"
+#include "models/schedule_model.hpp"
 
 namespace cb {
 namespace {
@@ -36,6 +37,7 @@ struct SimRunFlags {
   SimFlags sim;
   bool verify = false;
   sim::NetworkParams net;  // resolved by validate()
+  std::optional<PricedTerms> priced;  // --terms, resolved by validate()
 };
 SimRunFlags& flags() {
   static SimRunFlags f;
@@ -47,7 +49,7 @@ class SimMeasurer final : public Measurer {
   SimMeasurer(const sim::NetworkParams& net, const sim::SimOptions& options,
               const SimMeasurerOptions& flags)
       : net_(net), options_(options), verify_(flags.verify), stats_(flags.stats),
-        max_events_(flags.max_events) {}
+        max_events_(flags.max_events), priced_(flags.priced) {}
 
   Measurement measure(const Case& c, const SamplingPlan& plan, Group&) override {
     const AlgorithmEntry& algo = find_algorithm(c.coll, c.algorithm);
@@ -56,6 +58,18 @@ class SimMeasurer final : public Measurer {
     m.alpha_s = net_.alpha_s;
     m.beta_s_per_B = net_.beta_s_per_B;
     m.gamma_s_per_B = net_.gamma_s_per_B;
+    if (priced_) {
+      if (c.ranks > models::kMaxPricedRanks) {
+        m.skipped = fmt::format("skipped: --terms prices every rank's schedule, up to {} ranks",
+                                models::kMaxPricedRanks);
+        note(c, m.skipped);
+        return m;
+      }
+      m.times_s = {models::priced_seconds(models::features_for(algo, params), priced_->base,
+                                          priced_->terms, priced_->use)};
+      if (verify_ && plan.verify) m.wrong = check(c, algo, params, plan.seed);
+      return m;
+    }
     // Estimate first: a case the simulator cannot afford is skipped with a
     // note (row and stderr) instead of failing the sweep. The exact fast path
     // needs no events, so it is never skipped.
@@ -134,6 +148,7 @@ class SimMeasurer final : public Measurer {
   sim::SimOptions options_;
   bool verify_, stats_;
   double max_events_;
+  std::optional<PricedTerms> priced_;
   bool warned_ = false;
   std::set<std::string> noted_;
 };
@@ -159,18 +174,24 @@ void add_sim_transport(std::vector<TransportSpec>& list) {
     run.add_flag("--sim-verify", flags().verify,
                  "sim: also move real bytes and check every rank's output (small p; off by default)");
   };
-  t.validate = [] { flags().net = resolve_network(flags().sim); };
+  t.validate = [] {
+    flags().net = resolve_network(flags().sim);
+    flags().priced = resolve_terms(flags().sim);
+  };
   t.make_measurer = []() -> std::unique_ptr<Measurer> {
     // Rows carry alpha, beta, gamma; the refinements are stated here.
-    fmt::print(stderr, "collbench: sim: {}\n", sim::describe(flags().net));
+    fmt::print(stderr, "collbench: sim: {}{}\n", sim::describe(flags().net),
+               priced_note(flags().priced));
     return make_sim_measurer(flags().net, resolve_sim_options(flags().sim),
-                             {flags().verify, flags().sim.stats, flags().sim.max_events});
+                             {flags().verify, flags().sim.stats, flags().sim.max_events,
+                              flags().priced});
   };
   t.predict_wall_s = [](const Case& c, const SamplingPlan& plan) {
     const AlgorithmEntry& algo = find_algorithm(c.coll, c.algorithm);
     const CollParams params{c.coll, c.ranks, 0, c.count, c.dtype, c.op, c.in_place, c.segment_bytes};
-    const bool fast = !flags().sim.des;
-    if (!(fast && sim::cost_is_exact(algo, params, flags().net)) &&
+    // --terms generates every rank's schedule, as the event simulation does.
+    const bool fast = !flags().sim.des && !flags().priced;
+    if (!flags().priced && !(fast && sim::cost_is_exact(algo, params, flags().net)) &&
         sim::estimated_events(algo, params) > flags().sim.max_events)
       return 1e-6;  // skipped
     const bool random = flags().net.skew_s > 0 || flags().net.noise_s > 0;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 
 #include "harness/sweep/measure.hpp"
 #include "transports/sim/cli_options.hpp"
@@ -18,6 +19,11 @@ struct SimMeasurerOptions {
   // get Measurement::skipped instead of times, said once on stderr too.
   // 0: never skip; the memory limit throws sim::WindowTooLarge.
   double max_events = 0;
+  // --terms: each case's time is the schedule priced with the calibrated
+  // terms (models::priced_seconds, the function `predict --terms` uses)
+  // instead of the event simulation; p above models::kMaxPricedRanks is
+  // skipped with a note.
+  std::optional<PricedTerms> priced;
 };
 
 std::unique_ptr<Measurer> make_sim_measurer(const sim::NetworkParams& net,

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "models/calibration.hpp"
+#include "models/schedule_model.hpp"
 
 namespace cb {
 
@@ -28,6 +29,10 @@ void add_model_param_flags(CLI::App& cmd, SimFlags& f, const std::string& prefix
   cmd.add_option("--params-transport", f.params_transport,
                  prefix + "with a fit.csv holding several transports' global fits: which one (mpi, "
                           "ipc-host, ...)");
+  cmd.add_option("--terms", f.terms,
+                 prefix + "price each schedule step with the calibrated model's terms, letters of "
+                          "abcdef (models/README.md; needs --params CALIBRATION, ranks <= 1024); "
+                          "default: alpha-beta-gamma only");
 }
 
 void add_sim_flags(CLI::App& cmd, SimFlags& f, const std::string& prefix) {
@@ -131,6 +136,41 @@ sim::NetworkParams resolve_network(const SimFlags& f) {
   net.round_synchronous = f.rounds;
   sim::validate(net);
   return net;
+}
+
+std::optional<PricedTerms> resolve_terms(const SimFlags& f) {
+  if (f.terms.empty()) return std::nullopt;
+  if (f.params_file.empty())
+    throw UsageError(fmt::format("--terms {} needs --params FILE: a calibration file that measured "
+                                 "them",
+                                 f.terms));
+  // The terms price whole steps (models/schedule_model.hpp); the engine's
+  // refinements price messages one by one, and mixing the two would count o,
+  // waits and topology twice or not at all.
+  for (const auto& [flag, set] :
+       {std::pair{"--overhead", !f.overhead.empty()}, std::pair{"--sim-skew", !f.skew.empty()},
+        std::pair{"--sim-noise", !f.noise.empty()},
+        std::pair{"--ranks-per-node", f.ranks_per_node != 0}, std::pair{"--sim-rounds", f.rounds},
+        std::pair{"--sim-des", f.des}})
+    if (set)
+      throw UsageError(fmt::format("--terms {} prices each step with the calibrated terms and does "
+                                   "not combine with {} (accepted with --terms: --params, "
+                                   "--params-transport, --alpha/--beta/--gamma overrides)",
+                                   f.terms, flag));
+  PricedTerms p;
+  p.terms = models::load_model_terms(f.params_file, f.terms);
+  const sim::NetworkParams net = resolve_model_params(f);
+  p.base = {net.alpha_s, net.beta_s_per_B, net.gamma_s_per_B};
+  p.use = f.terms;
+  p.file = f.params_file;
+  return p;
+}
+
+std::string priced_note(const std::optional<PricedTerms>& priced) {
+  if (!priced) return "";
+  return fmt::format("; steps priced with terms {} of {} (models/schedule_model.hpp), not "
+                     "simulated message by message",
+                     priced->use, priced->file);
 }
 
 sim::SimOptions resolve_sim_options(const SimFlags& f) {

@@ -8,7 +8,11 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <optional>
 #include <string>
+
+#include "models/model_params.hpp"
+#include "models/terms.hpp"
 
 #include "transports/sim/net_params.hpp"
 #include "transports/sim/simulator.hpp"
@@ -22,6 +26,9 @@ namespace cb {
 struct SimFlags {
   std::string alpha, beta, gamma, bandwidth, reduce_bandwidth, params_file;
   std::string params_transport;  // which transport's global row of a fit.csv
+  // --terms: letters of kTermLetters (models/terms.hpp) from the --params
+  // calibration; "" = the alpha-beta-gamma baseline.
+  std::string terms;
   std::string overhead, intra_alpha, intra_beta, intra_bandwidth, skew, noise;
   int ranks_per_node = 0;
   std::uint64_t seed = 1;
@@ -35,10 +42,10 @@ struct SimFlags {
 // Adds the flags to `cmd`; `prefix` names the transport in help texts ("sim: ").
 void add_sim_flags(CLI::App& cmd, SimFlags& flags, const std::string& prefix);
 
-// Only the α-β-γ source flags (--alpha --beta --gamma --bandwidth
-// --reduce-bandwidth --params --params-transport), for commands that use the
-// closed-form model without simulating (predict). Same names, units and
-// precedence as the simulator's.
+// Only the model's source flags (--alpha --beta --gamma --bandwidth
+// --reduce-bandwidth --params --params-transport --terms), for commands that
+// price without simulating (predict). Same names, units and precedence as the
+// simulator's.
 void add_model_param_flags(CLI::App& cmd, SimFlags& flags, const std::string& prefix);
 
 // The parameters the flags describe; throws UsageError (one line) for a bad
@@ -49,6 +56,19 @@ sim::NetworkParams resolve_network(const SimFlags& flags);
 // then --params, then explicit flags.
 sim::NetworkParams resolve_model_params(const SimFlags& flags);
 sim::SimOptions resolve_sim_options(const SimFlags& flags);
+
+// --terms: the calibrated terms to price schedules with (checked against
+// --params: models::load_model_terms), or nullopt without --terms. A
+// UsageError names a bad letter, a missing --params or a term it lacks.
+struct PricedTerms {
+  models::ModelParams base;  // the parameters --params and the flags give
+  models::ModelTerms terms;
+  std::string use;           // letters of kTermLetters
+  std::string file;          // --params
+};
+std::optional<PricedTerms> resolve_terms(const SimFlags& flags);
+// "; steps priced with terms abcdef of FILE" for the describe line, or "".
+std::string priced_note(const std::optional<PricedTerms>& priced);
 
 // The --sim-stats line for one simulation named `what`: events, wall time,
 // events/s end to end (schedule generation included) and of the engine alone,

@@ -1,0 +1,149 @@
+#!/usr/bin/python3
+"""scripts/report.py's prose and tables, generated from the data: a sentence
+about the sign of an error must follow the sign of the numbers it is written
+from, and a table cell holding markdown characters (a tie set `a|b`, a group
+`ps=tree`, a `*`) must not split or format its table.
+
+Run by meson (suite scripts) with /usr/bin/python3; standard library only.
+Builds a small study directory with known errors, runs report.py's main() on
+it and reads report.md back.
+"""
+import csv
+import os
+import re
+import statistics
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "scripts"))
+import report  # noqa: E402
+
+SWEEP_HEADER = ["transport", "collective", "algorithm", "datatype", "op", "placement", "ranks",
+                "bytes", "time_median_us", "ci_lo_us", "ci_hi_us", "busbw_GBps", "wrong",
+                "load_avg_1m", "procs_running"]
+# Signed relative errors per (params, size): negative for the baseline at
+# every size (under-predicts), positive for the terms (over-predicts), and
+# exactly zero for the in-sample fit at >= 2 MiB.
+ERRORS = {
+    "calibration": {65536: -0.5, 1 << 20: -0.3, 4 << 20: -0.7, 16 << 20: -0.6},
+    "calibration+abcd": {65536: 0.1, 1 << 20: 0.25, 4 << 20: 0.2, 16 << 20: 0.3},
+    "global": {65536: -0.2, 1 << 20: 0.4, 4 << 20: 0.0, 16 << 20: 0.0},
+}
+UNESCAPED_PIPE = re.compile(r"(?<!\\)\|")
+
+
+def write_csv(path, header, rows):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(header)
+        w.writerows(rows)
+
+
+def make_study(d):
+    rows = []
+    for algo in ("ring", "rhd"):
+        for b in sorted(ERRORS["calibration"]):
+            t = b / 1e3
+            rows.append(["ipc-host", "allreduce", algo, "fp32", "sum", "out", 2, b, t, t * 0.99,
+                         t * 1.01, b / t / 1e3, 0, 1.5, 2])
+    write_csv(os.path.join(d, "sweep-ipc.csv"), SWEEP_HEADER, rows)
+    preds = []
+    for params, errs in ERRORS.items():
+        for b, e in errs.items():
+            measured = b / 1e9
+            preds.append(["ipc-host", "allreduce", "ring", 2, b, measured, measured * (1 + e), e,
+                          params])
+    write_csv(os.path.join(d, "fit", "predictions.csv"),
+              ["transport", "collective", "algorithm", "ranks", "bytes", "measured_s",
+               "predicted_s", "rel_err", "params"], preds)
+    write_csv(os.path.join(d, "fit", "crossovers.csv"),
+              ["kind", "params", "transport", "collective", "ranks", "algo_a", "algo_b",
+               "predicted_crossover_B", "measured_crossover_B"],
+              [["pair", "calibration+abcd", "ipc-host", "allreduce", 2, "butterfly|naive",
+                "ps=tree", 70000, 90000],
+               ["pair", "calibration", "ipc-host", "allreduce", 2, "ring*", "[rhd]", "", 1000]])
+    write_csv(os.path.join(d, "fit", "accuracy.csv"),
+              ["params", "transport", "median_abs_err_large", "median_abs_err_small",
+               "worst_collective", "worst_collective_median_abs_err", "picks_right", "picks",
+               "median_regret"],
+              [["calibration", "ipc-host", 0.6, 0.3, "alltoall|allgather", 0.8, 40, 48, 0],
+               ["calibration+abcd", "ipc-host", 0.2, 0.1, "allreduce", 0.3, 45, 48, 0.01]])
+
+
+class Functions(unittest.TestCase):
+    def test_sign_sentence_follows_the_sign(self):
+        self.assertIn("over-predicts", report.sign_sentence("x", 0.25))
+        self.assertIn("+25%", report.sign_sentence("x", 0.25))
+        self.assertIn("under-predicts", report.sign_sentence("x", -0.4))
+        self.assertIn("-40%", report.sign_sentence("x", -0.4))
+        self.assertIn("no bias", report.sign_sentence("x", 0.0))
+        self.assertIn("no rows", report.sign_sentence("x", None))
+
+    def test_md_escapes_what_would_split_or_format_a_cell(self):
+        self.assertEqual(report.md("butterfly|naive"), "butterfly\\|naive")
+        self.assertEqual(report.md("a*b`c"), "a\\*b\\`c")
+        self.assertEqual(report.md("[x]<y>"), "\\[x\\]\\<y\\>")
+        self.assertEqual(report.md("back\\slash"), "back\\\\slash")
+        self.assertEqual(report.md("ps=tree"), "ps=tree")
+
+
+class Report(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        make_study(cls.tmp.name)
+        assert report.main([cls.tmp.name]) == 0
+        with open(os.path.join(cls.tmp.name, "report.md")) as f:
+            cls.text = f.read()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def sign_line(self, params):
+        prefix = f"- {report.md(params)}, ipc-host: "
+        lines = [l for l in self.text.splitlines() if l.startswith(prefix)]
+        self.assertEqual(len(lines), 1, f"one sign line for {params} in:\n{self.text}")
+        return lines[0]
+
+    def test_each_sign_sentence_states_the_sign_of_its_data(self):
+        for params, errs in ERRORS.items():
+            line = self.sign_line(params)
+            for label, sizes in (("64 KiB–1 MiB", [b for b in errs if b <= 1 << 20]),
+                                 ("≥ 2 MiB", [b for b in errs if b >= 2 << 20])):
+                med = statistics.median(errs[b] for b in sizes)
+                word = ("over-predicts" if med > 0 else "under-predicts" if med < 0
+                        else "no bias")
+                m = re.search(re.escape(label) + r": ([^.]*)\.", line)
+                self.assertIsNotNone(m, line)
+                self.assertIn(word, m.group(1), f"{params} {label}: median {med:+.0%}: {line}")
+                self.assertIn(f"(median {med:+.0%})" if med else "(median 0%)", m.group(1) + ")",
+                              line)
+
+    def test_every_table_row_has_its_header_cell_count(self):
+        tables = 0
+        block = []
+        for line in self.text.splitlines() + [""]:
+            if line.startswith("|"):
+                block.append(line)
+                continue
+            if block:
+                tables += 1
+                want = len(UNESCAPED_PIPE.findall(block[0]))
+                for row in block[1:]:
+                    self.assertEqual(len(UNESCAPED_PIPE.findall(row)), want,
+                                     f"row splits differently from its header:\n{block[0]}\n{row}")
+            block = []
+        self.assertGreaterEqual(tables, 4, self.text)  # bandwidth, accuracy, error, crossovers
+
+    def test_tie_sets_and_groups_appear_escaped(self):
+        self.assertIn("butterfly\\|naive vs ps=tree", self.text)
+        self.assertIn("alltoall\\|allgather", self.text)
+        self.assertIn("ring\\* vs \\[rhd\\]", self.text)
+
+
+if __name__ == "__main__":
+    unittest.main()
