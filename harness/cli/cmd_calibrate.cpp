@@ -184,72 +184,68 @@ std::string ranges_text(const std::vector<models::SizeRange>& ranges) {
   return out;
 }
 
-void calibrate(const CalibrateOptions& o) {
-  // Before measuring: an unusable --out (a directory, a missing directory,
-  // an empty name) fails at once; no directory is created.
-  io::check_output_path(o.out, "--out");
-  Group& w = world();
-  if (w.size() < 2)
-    throw UsageError(
-        "calibrate needs 2 ranks for its ping-pong: run `mpiexec -n 2 collbench calibrate`");
-  TransportSpec& t = find_transport(o.transport);
-  if (!t.per_process || !t.make_operation)
-    throw UsageError(fmt::format("--transport {}: calibrate measures per-process transports "
-                                 "(mpi, ipc); the simulator takes its parameters as flags",
-                                 o.transport));
-  if (!t.available)
-    throw UsageError(fmt::format("--transport {}: {}", o.transport, t.unavailable_reason));
-  if (t.validate) t.validate();
-  const std::string label = t.label ? t.label() : std::string(t.name);
-  const std::size_t max_ping = parse_bytes(o.max_bytes, "-e/--maxbytes");
-  if (max_ping < 4096 || max_ping > kPingMax)
-    throw UsageError(fmt::format("-e/--maxbytes '{}' is outside 4K..16M", o.max_bytes));
-  const bool root = w.rank() == 0;
-  if (root && w.size() > 2)
-    fmt::print(stderr, "collbench: calibrating with ranks 0 and 1; the other {} ranks idle\n",
-               w.size() - 2);
-  std::unique_ptr<Group> pair = w.first_ranks(2, WaitPolicy::automatic);
+// What the pair measured, in seconds net of an empty run (ranks other than
+// 0 and 1 keep them empty).
+struct Measurements {
   std::vector<double> ping_B, ping_s, ex_B, ex_s, multi_k, multi_s, copy_B, copy_s, red_B, red_s;
   std::vector<double> ops_k, ops_s, exr_s;
   double run_s = 0;
-  if (pair) {
-    const int rank = pair->rank();
-    // The fixed cost of one timed run (barrier exit skew, start-up): an empty
-    // schedule. Every microbenchmark below is net of it.
-    run_s = time_schedule(t, label, micro(Collective::alltoall, DataType::uint8, rank, 1, {Step{}}),
-                          *pair);
-    const auto net = [&](double s) { return std::max(s - run_s, 1e-12); };
-    if (root && pair->oversubscribed())
-      fmt::print(stderr,
-                 "collbench: warning: the 2 ranks share fewer than 2 cores; the calibration "
-                 "measures the OS scheduler as much as the transport\n");
-    for (std::size_t b = kPingMin; b <= max_ping; b *= 2) {
-      ping_B.push_back(static_cast<double>(b));
-      ping_s.push_back(net(time_schedule(t, label, ping_pong(rank, b, 1), *pair)) / 2);
-      ex_B.push_back(static_cast<double>(b));
-      ex_s.push_back(net(time_schedule(t, label, exchange(rank, b), *pair)) / 2);
-      exr_s.push_back(net(time_schedule(t, label, exchange_reduce(rank, b), *pair)) / 2);
-    }
-    for (int k = 1; k <= kMaxMessages; k *= 2) {
-      multi_k.push_back(k);
-      multi_s.push_back(net(time_schedule(t, label, ping_pong(rank, kSmallMessage, k), *pair)) / 2);
-      ops_k.push_back(k);
-      ops_s.push_back(net(time_schedule(t, label, local_copies(rank, kSmallMessage, k), *pair)));
-    }
-    for (std::size_t b = kLocalMin; b <= kLocalMax; b *= 2) {
-      copy_B.push_back(static_cast<double>(b));
-      copy_s.push_back(net(time_schedule(t, label, local(rank, b, LocalKind::copy), *pair)));
-      red_B.push_back(static_cast<double>(b));
-      red_s.push_back(net(time_schedule(t, label, local(rank, b, LocalKind::reduce), *pair)));
-    }
-  }
-  w.any(false, WaitPolicy::sleep);  // idle ranks sleep here until the pair is done
-  if (!root) return;
+};
 
-  models::Calibration c = models::fit_calibration(ping_B, ping_s, red_B, red_s);
-  models::fit_terms(c, ping_s, ex_B, ex_s, copy_B, copy_s, red_B, red_s, multi_k, multi_s, ops_k,
-                    ops_s, run_s, exr_s);
-  const RunMetadata meta = collect_metadata();
+// The transport to calibrate, checked: per-process, built, its options valid.
+TransportSpec& calibrated_transport(const std::string& name) {
+  TransportSpec& t = find_transport(name);
+  if (!t.per_process || !t.make_operation)
+    throw UsageError(fmt::format("--transport {}: calibrate measures per-process transports "
+                                 "(mpi, ipc); the simulator takes its parameters as flags",
+                                 name));
+  if (!t.available) throw UsageError(fmt::format("--transport {}: {}", name, t.unavailable_reason));
+  if (t.validate) t.validate();
+  return t;
+}
+
+// Every microbenchmark of the header, on the pair (ranks 0 and 1).
+Measurements measure(const TransportSpec& t, const std::string& label, std::size_t max_ping,
+                     Group& pair, bool root) {
+  Measurements m;
+  const int rank = pair.rank();
+  // The fixed cost of one timed run (barrier exit skew, start-up): an empty
+  // schedule. Every microbenchmark below is net of it.
+  m.run_s = time_schedule(t, label, micro(Collective::alltoall, DataType::uint8, rank, 1, {Step{}}),
+                          pair);
+  const auto net = [&](double s) { return std::max(s - m.run_s, 1e-12); };
+  if (root && pair.oversubscribed())
+    fmt::print(stderr,
+               "collbench: warning: the 2 ranks share fewer than 2 cores; the calibration "
+               "measures the OS scheduler as much as the transport\n");
+  for (std::size_t b = kPingMin; b <= max_ping; b *= 2) {
+    m.ping_B.push_back(static_cast<double>(b));
+    m.ping_s.push_back(net(time_schedule(t, label, ping_pong(rank, b, 1), pair)) / 2);
+    m.ex_B.push_back(static_cast<double>(b));
+    m.ex_s.push_back(net(time_schedule(t, label, exchange(rank, b), pair)) / 2);
+    m.exr_s.push_back(net(time_schedule(t, label, exchange_reduce(rank, b), pair)) / 2);
+  }
+  for (int k = 1; k <= kMaxMessages; k *= 2) {
+    m.multi_k.push_back(k);
+    m.multi_s.push_back(net(time_schedule(t, label, ping_pong(rank, kSmallMessage, k), pair)) / 2);
+    m.ops_k.push_back(k);
+    m.ops_s.push_back(net(time_schedule(t, label, local_copies(rank, kSmallMessage, k), pair)));
+  }
+  for (std::size_t b = kLocalMin; b <= kLocalMax; b *= 2) {
+    m.copy_B.push_back(static_cast<double>(b));
+    m.copy_s.push_back(net(time_schedule(t, label, local(rank, b, LocalKind::copy), pair)));
+    m.red_B.push_back(static_cast<double>(b));
+    m.red_s.push_back(net(time_schedule(t, label, local(rank, b, LocalKind::reduce), pair)));
+  }
+  return m;
+}
+
+// The calibration fitted to the measurements, with the run's metadata.
+models::Calibration fit(const Measurements& m, const std::string& label,
+                        const RunMetadata& meta) {
+  models::Calibration c = models::fit_calibration(m.ping_B, m.ping_s, m.red_B, m.red_s);
+  models::fit_terms(c, m.ping_s, m.ex_B, m.ex_s, m.copy_B, m.copy_s, m.red_B, m.red_s, m.multi_k,
+                    m.multi_s, m.ops_k, m.ops_s, m.run_s, m.exr_s);
   c.transport = label;
   c.ranks = 2;
   c.host = meta.host;
@@ -258,40 +254,48 @@ void calibrate(const CalibrateOptions& o) {
   c.git_rev = meta.git_rev;
   c.mpi_version = meta.mpi_version;
   const auto copy_at = [&](std::size_t bytes) {
-    const auto i = std::find(copy_B.begin(), copy_B.end(), static_cast<double>(bytes));
-    return static_cast<double>(bytes) / copy_s[static_cast<std::size_t>(i - copy_B.begin())] * 1e-9;
+    const auto i = std::find(m.copy_B.begin(), m.copy_B.end(), static_cast<double>(bytes));
+    return static_cast<double>(bytes) / m.copy_s[static_cast<std::size_t>(i - m.copy_B.begin())] *
+           1e-9;
   };
   c.memcpy_GBps = copy_at(kLocalMax);
   c.memcpy_in_cache_GBps = copy_at(kMemcpyInCache);
-  // Calibrating on a busy machine bakes the scheduler into alpha: say so
-  // instead of silently accepting an 8 B ping-pong of milliseconds.
+  return c;
+}
+
+// Calibrating on a busy machine bakes the scheduler into alpha: say so
+// instead of silently accepting an 8 B ping-pong of milliseconds.
+void warn_about_load(const Measurements& m, const RunMetadata& meta, int ranks_on_node) {
   if (meta.load) fmt::print("# load: {}\n", describe(*meta.load));
-  if (const std::string warning = load_warning(meta.load, w.ranks_on_node()); !warning.empty())
+  if (const std::string warning = load_warning(meta.load, ranks_on_node); !warning.empty())
     fmt::print(stderr, "{}\n", warning);
-  if (!ping_s.empty() && ping_s.front() > kImplausiblePing_s)
+  if (!m.ping_s.empty() && m.ping_s.front() > kImplausiblePing_s)
     fmt::print(stderr,
                "collbench: warning: the {} B ping-pong took {:.1f} us (over {:.0f} us): the ranks "
                "waited for cores, so alpha is the scheduler's, not the transport's; pin them "
                "(mpiexec -bind-to core) and calibrate on a quieter machine\n",
-               kPingMin, ping_s.front() * 1e6, kImplausiblePing_s * 1e6);
+               kPingMin, m.ping_s.front() * 1e6, kImplausiblePing_s * 1e6);
+}
 
+void print_calibration(const Measurements& m, const models::Calibration& c,
+                       const std::string& label) {
   fmt::print("# calibration of transport {} on ranks 0 and 1: each time is the median of runs "
              "timed like a collective (barrier, slower rank), net of an empty run's {:.3f} us\n",
-             label, run_s * 1e6);
-  print_table("ping-pong: half round trip", ping_B, ping_s);
+             label, m.run_s * 1e6);
+  print_table("ping-pong: half round trip", m.ping_B, m.ping_s);
   print_table("exchange: both ranks send and receive at once, per step (GB/s per direction)",
-              ex_B, ex_s);
-  print_table("exchange reducing what arrives (fp32 sum), per step", ex_B, exr_s);
+              m.ex_B, m.ex_s);
+  print_table("exchange reducing what arrives (fp32 sum), per step", m.ex_B, m.exr_s);
   fmt::print("# k messages of {} B per direction in one step: half round trip\n{:>12} {:>12}\n",
              kSmallMessage, "k", "time(us)");
-  for (std::size_t i = 0; i < multi_k.size(); ++i)
-    fmt::print("{:>12} {:>12.3f}\n", multi_k[i], multi_s[i] * 1e6);
+  for (std::size_t i = 0; i < m.multi_k.size(); ++i)
+    fmt::print("{:>12} {:>12.3f}\n", m.multi_k[i], m.multi_s[i] * 1e6);
   fmt::print("# k local copies of {} B in one step\n{:>12} {:>12}\n", kSmallMessage, "k",
              "time(us)");
-  for (std::size_t i = 0; i < ops_k.size(); ++i)
-    fmt::print("{:>12} {:>12.3f}\n", ops_k[i], ops_s[i] * 1e6);
-  print_table("local copy on both ranks at once", copy_B, copy_s);
-  print_table("local fp32-sum reduce on both ranks at once", red_B, red_s);
+  for (std::size_t i = 0; i < m.ops_k.size(); ++i)
+    fmt::print("{:>12} {:>12.3f}\n", m.ops_k[i], m.ops_s[i] * 1e6);
+  print_table("local copy on both ranks at once", m.copy_B, m.copy_s);
+  print_table("local fp32-sum reduce on both ranks at once", m.red_B, m.red_s);
   std::string knees;
   for (double k : c.pingpong_knees_B) knees += fmt::format(" {}", k);
   fmt::print("baseline: alpha {:.4g} s ({:.3f} us), beta {:.4g} s/B ({:.3f} GB/s), gamma {:.4g} "
@@ -307,7 +311,35 @@ void calibrate(const CalibrateOptions& o) {
   fmt::print("(c) exchange ranges: {}\n", ranges_text(c.terms.exchange));
   fmt::print("(c) reducing exchange ranges: {}\n", ranges_text(c.terms.exchange_reduce));
   fmt::print("(d) overhead o {:.3f} us per extra message in a step\n", c.terms.overhead_s * 1e6);
+}
 
+void calibrate(const CalibrateOptions& o) {
+  // Before measuring: an unusable --out (a directory, a missing directory,
+  // an empty name) fails at once; no directory is created.
+  io::check_output_path(o.out, "--out");
+  Group& w = world();
+  if (w.size() < 2)
+    throw UsageError(
+        "calibrate needs 2 ranks for its ping-pong: run `mpiexec -n 2 collbench calibrate`");
+  TransportSpec& t = calibrated_transport(o.transport);
+  const std::string label = t.label ? t.label() : std::string(t.name);
+  const std::size_t max_ping = parse_bytes(o.max_bytes, "-e/--maxbytes");
+  if (max_ping < 4096 || max_ping > kPingMax)
+    throw UsageError(fmt::format("-e/--maxbytes '{}' is outside 4K..16M", o.max_bytes));
+  const bool root = w.rank() == 0;
+  if (root && w.size() > 2)
+    fmt::print(stderr, "collbench: calibrating with ranks 0 and 1; the other {} ranks idle\n",
+               w.size() - 2);
+  std::unique_ptr<Group> pair = w.first_ranks(2, WaitPolicy::automatic);
+  Measurements m;
+  if (pair) m = measure(t, label, max_ping, *pair, root);
+  w.any(false, WaitPolicy::sleep);  // idle ranks sleep here until the pair is done
+  if (!root) return;
+
+  const RunMetadata meta = collect_metadata();
+  const models::Calibration c = fit(m, label, meta);
+  warn_about_load(m, meta, w.ranks_on_node());
+  print_calibration(m, c, label);
   io::write_whole_file(o.out, "--out", models::format_calibration(c));
   if (!io::is_stdout(o.out)) fmt::print("wrote {}\n", o.out);
 }

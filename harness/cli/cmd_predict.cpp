@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 
 #include "algorithms/registry.hpp"
@@ -62,47 +63,39 @@ models::ModelParams resolve_params(const PredictOptions& o) {
   return m;
 }
 
-void predict(const PredictOptions& o) {
-  models::Scenario s;
-  s.coll = parse_collective(o.coll);
-  s.dtype = parse_datatype(o.dtype);
-  s.op = parse_reduce_op(o.op);
-  s.in_place = o.in_place;
-  if (o.ranks < 1) throw UsageError(fmt::format("--ranks {} is not >= 1", o.ranks));
-  s.p = o.ranks;
-  const models::ModelParams m = resolve_params(o);
-  std::vector<std::uint64_t> sizes;
-  for (std::size_t b : requested_sizes(o.sizes)) sizes.push_back(b);
-  const auto algos = algorithms_for(s.coll);
-  if (algos.empty()) throw UsageError(fmt::format("no algorithm is registered for {}", o.coll));
-  auto rows = models::predict_table(s, sizes, m);
-  if (!o.terms.empty()) {
-    for (char t : o.terms)
-      if (std::string_view("abcd").find(t) == std::string_view::npos)
-        throw UsageError(fmt::format("--terms {}: '{}' is not a term (accepted: letters of abcd, "
-                                     "see models/README.md)",
-                                     o.terms, t));
-    if (o.model.params_file.empty())
-      throw UsageError("--terms needs --params FILE: a calibration file that measured them");
-    if (s.p > kMaxTermsRanks)
-      throw UsageError(fmt::format("--terms prices every rank's schedule: --ranks {} is above {} "
-                                   "(use the alpha-beta-gamma closed forms without --terms)",
-                                   s.p, kMaxTermsRanks));
-    const models::ModelTerms terms = models::load_model_terms(o.model.params_file);
-    for (char t : o.terms)
-      if (!terms.has(t))
-        throw UsageError(fmt::format("--terms {}: {} does not hold term ({}) (recalibrate with "
-                                     "this collbench)",
-                                     o.terms, o.model.params_file, t));
-    for (models::PredictedRow& r : rows) {
-      for (std::size_t i = 0; i < algos.size(); ++i)
-        r.seconds[i] =
-            models::priced_seconds(models::features_for(algos[i], s, r.count), m, terms, o.terms);
-      r.best = static_cast<std::size_t>(
-          std::min_element(r.seconds.begin(), r.seconds.end()) - r.seconds.begin());
-    }
+// Reprices `rows` from every rank's schedule with the calibrated terms of
+// --terms (checked against --params' file and the rank cap).
+void apply_terms(const PredictOptions& o, const models::Scenario& s, const models::ModelParams& m,
+                 std::span<const AlgorithmEntry> algos, std::vector<models::PredictedRow>& rows) {
+  for (char t : o.terms)
+    if (std::string_view("abcd").find(t) == std::string_view::npos)
+      throw UsageError(fmt::format("--terms {}: '{}' is not a term (accepted: letters of abcd, "
+                                   "see models/README.md)",
+                                   o.terms, t));
+  if (o.model.params_file.empty())
+    throw UsageError("--terms needs --params FILE: a calibration file that measured them");
+  if (s.p > kMaxTermsRanks)
+    throw UsageError(fmt::format("--terms prices every rank's schedule: --ranks {} is above {} "
+                                 "(use the alpha-beta-gamma closed forms without --terms)",
+                                 s.p, kMaxTermsRanks));
+  const models::ModelTerms terms = models::load_model_terms(o.model.params_file);
+  for (char t : o.terms)
+    if (!terms.has(t))
+      throw UsageError(fmt::format("--terms {}: {} does not hold term ({}) (recalibrate with "
+                                   "this collbench)",
+                                   o.terms, o.model.params_file, t));
+  for (models::PredictedRow& r : rows) {
+    for (std::size_t i = 0; i < algos.size(); ++i)
+      r.seconds[i] =
+          models::priced_seconds(models::features_for(algos[i], s, r.count), m, terms, o.terms);
+    r.best = static_cast<std::size_t>(
+        std::min_element(r.seconds.begin(), r.seconds.end()) - r.seconds.begin());
   }
+}
 
+void print_predictions(const PredictOptions& o, const models::Scenario& s,
+                       const models::ModelParams& m, std::span<const AlgorithmEntry> algos,
+                       const std::vector<models::PredictedRow>& rows) {
   fmt::print("# predicted {} at p = {}, {}{}{}; alpha {:.4g} s, beta {:.4g} s/B ({:.3g} GB/s), "
              "gamma {:.4g} s/B ({:.3g} GB/s)\n",
              to_string(s.coll), s.p, to_string(s.dtype),
@@ -111,7 +104,7 @@ void predict(const PredictOptions& o) {
              m.beta_s_per_B > 0 ? 1e-9 / m.beta_s_per_B : INFINITY, m.gamma_s_per_B,
              m.gamma_s_per_B > 0 ? 1e-9 / m.gamma_s_per_B : INFINITY);
   fmt::print("# model: {}\n", o.terms.empty() ? std::string("alpha-beta-gamma closed forms")
-                                               : "schedule-priced with terms " + o.terms);
+                                                : "schedule-priced with terms " + o.terms);
   fmt::print("# times in us (6 significant digits); size = S as in nccl-tests (bytes); bound = "
              "the collective's lower bound (alpha-beta-gamma); best/bound = how far the best "
              "algorithm is from it\n");
@@ -127,9 +120,13 @@ void predict(const PredictOptions& o) {
     fmt::print(" {:>{}} {:>12.6g} {:>10.3f}\n", algos[r.best].name, width, r.lower_bound_s * 1e6,
                r.lower_bound_s > 0 ? best / r.lower_bound_s : 1.0);
   }
-  if (o.csv.empty()) return;
-  // One row per (size, algorithm), like the results CSV, so the simulator's
-  // rows can be joined on (collective, algorithm, ranks, bytes).
+}
+
+// One row per (size, algorithm), like the results CSV, so the simulator's
+// rows can be joined on (collective, algorithm, ranks, bytes).
+void write_predictions_csv(const PredictOptions& o, const models::Scenario& s,
+                           std::span<const AlgorithmEntry> algos,
+                           const std::vector<models::PredictedRow>& rows) {
   std::string text =
       "collective,algorithm,datatype,op,placement,ranks,bytes,count,predicted_us,best,"
       "lower_bound_us,model\n";
@@ -144,6 +141,25 @@ void predict(const PredictOptions& o) {
   const std::filesystem::path out(o.csv);
   const std::string dir = out.has_parent_path() ? out.parent_path().string() : ".";
   models::write_files_atomically(dir, {{out.filename().string(), text}});
+}
+
+void predict(const PredictOptions& o) {
+  models::Scenario s;
+  s.coll = parse_collective(o.coll);
+  s.dtype = parse_datatype(o.dtype);
+  s.op = parse_reduce_op(o.op);
+  s.in_place = o.in_place;
+  if (o.ranks < 1) throw UsageError(fmt::format("--ranks {} is not >= 1", o.ranks));
+  s.p = o.ranks;
+  const models::ModelParams m = resolve_params(o);
+  std::vector<std::uint64_t> sizes;
+  for (std::size_t b : requested_sizes(o.sizes)) sizes.push_back(b);
+  const auto algos = algorithms_for(s.coll);
+  if (algos.empty()) throw UsageError(fmt::format("no algorithm is registered for {}", o.coll));
+  auto rows = models::predict_table(s, sizes, m);
+  if (!o.terms.empty()) apply_terms(o, s, m, algos, rows);
+  print_predictions(o, s, m, algos, rows);
+  if (!o.csv.empty()) write_predictions_csv(o, s, algos, rows);
 }
 
 }  // namespace
