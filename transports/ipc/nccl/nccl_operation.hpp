@@ -50,7 +50,7 @@ class NcclOperation final : public Operation {
   std::byte* output_ = nullptr;  // device
   std::byte* input_alloc_ = nullptr;
   std::byte* output_alloc_ = nullptr;  // null when in place
-  std::byte* alltoall_scratch_ = nullptr;  // in-place all-to-all only
+  std::byte* send_scratch_ = nullptr;  // in-place all-to-all only
   std::size_t input_bytes_ = 0, output_bytes_ = 0;
 };
 
