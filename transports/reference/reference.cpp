@@ -7,74 +7,9 @@
 #include <utility>
 
 #include "algorithms/check.hpp"
-#include "transports/kernels/reduce.hpp"
+#include "transports/common/rank_memory.hpp"
 
 namespace cb {
-namespace {
-
-// One rank's memory. Out of place: input and output are separate vectors; in
-// place: both views live in `user` at in_place_layout's offsets.
-class RankMemory {
- public:
-  RankMemory(const Schedule& s, std::span<const std::byte> input) : s_(s) {
-    esize_ = element_size(s.dtype);
-    const InPlaceLayout layout = in_place_layout(s.coll, s.p, s.rank, s.count);
-    CB_CHECK(input.size() == s.input_count() * esize_, "rank {}: input of {} bytes, expected {}",
-             s.rank, input.size(), s.input_count() * esize_);
-    if (s.in_place) {
-      user_.assign(layout.total * esize_, kPoison);
-      input_base_ = layout.input_offset * esize_;
-      output_base_ = layout.output_offset * esize_;
-      std::copy(input.begin(), input.end(), user_.begin() + static_cast<std::ptrdiff_t>(input_base_));
-    } else {
-      input_.assign(input.begin(), input.end());
-      user_.assign(s.output_count() * esize_, kPoison);
-    }
-    for (std::size_t n : s.scratch_counts) scratch_.emplace_back(n * esize_, kPoison);
-  }
-
-  // The bytes of `r`, bounds-checked.
-  std::span<std::byte> bytes(const Region& r) {
-    std::vector<std::byte>* buf = nullptr;
-    std::size_t base = 0;
-    if (r.buf == kInput) {
-      buf = s_.in_place ? &user_ : &input_;
-      base = s_.in_place ? input_base_ : 0;
-    } else if (r.buf == kOutput) {
-      buf = &user_;
-      base = output_base_;
-    } else {
-      const std::size_t k = r.buf - kScratch0;
-      CB_CHECK(k < scratch_.size(), "rank {}: scratch buffer {} not declared", s_.rank, k);
-      buf = &scratch_[k];
-    }
-    CB_CHECK(r.offset <= s_.buffer_count(r.buf) && r.count <= s_.buffer_count(r.buf) - r.offset,
-             "rank {}: region [{}, +{}) out of bounds of buffer {}", s_.rank, r.offset, r.count,
-             r.buf);
-    return std::span<std::byte>(*buf).subspan(base + r.offset * esize_, r.count * esize_);
-  }
-
-  std::vector<std::byte> output() {
-    auto out = bytes({kOutput, 0, s_.output_count()});
-    return {out.begin(), out.end()};
-  }
-
- private:
-  const Schedule& s_;
-  std::size_t esize_ = 0;
-  std::vector<std::byte> input_;  // out of place only
-  std::vector<std::byte> user_;   // the output, or the whole in-place allocation
-  std::size_t input_base_ = 0, output_base_ = 0;  // bytes into user_ (in place)
-  std::vector<std::vector<std::byte>> scratch_;
-};
-
-// dst = dst (op) src, where src may alias dst: the kernels assume no overlap.
-void reduce_bytes(const Schedule& s, std::span<std::byte> dst, std::span<const std::byte> src) {
-  const std::vector<std::byte> tmp(src.begin(), src.end());
-  reduce_inplace(s.dtype, s.op, dst.data(), tmp.data(), dst.size() / element_size(s.dtype));
-}
-
-}  // namespace
 
 std::vector<std::vector<std::byte>> run_reference(std::span<const Schedule> all_ranks,
                                                   std::span<const std::vector<std::byte>> inputs) {
@@ -127,7 +62,7 @@ std::vector<std::vector<std::byte>> run_reference(std::span<const Schedule> all_
         else
           to_reduce.emplace_back(&x, std::move(msg));
       }
-      for (const auto& [x, msg] : to_reduce) reduce_bytes(s, mem[b].bytes(x->dst), msg);
+      for (const auto& [x, msg] : to_reduce) mem[b].reduce(mem[b].bytes(x->dst), msg);
       // 3. Local ops in list order.
       for (const Local& x : st.locals) {
         auto dst = mem[b].bytes(x.dst);
@@ -144,11 +79,11 @@ std::vector<std::vector<std::byte>> run_reference(std::span<const Schedule> all_
             auto src = mem[b].bytes(x.src);
             CB_CHECK(src.size() == dst.size(), "step {}: rank {}: local reduce size mismatch",
                      step, b);
-            reduce_bytes(s, dst, src);
+            mem[b].reduce(dst, src);
             break;
           }
           case LocalKind::average:
-            divide_inplace(s.dtype, dst.data(), x.dst.count, s.p);
+            mem[b].average(dst);
             break;
         }
       }

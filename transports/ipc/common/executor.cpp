@@ -20,7 +20,7 @@ using SendDescriptor = std::array<std::uint64_t, 3>;
 
 // Every rank learns, for each peer, the sends that peer makes to it, in order.
 std::vector<std::vector<SendDescriptor>> exchange_send_descriptors(const Schedule& s,
-                                                                   const DataLayout& layout,
+                                                                   const BufferLayout& layout,
                                                                    MPI_Comm comm,
                                                                    WaitPolicy wait) {
   const int p = s.p;
@@ -72,7 +72,7 @@ std::vector<bool> peers_of(const Schedule& s) {
   return peers;
 }
 
-IpcExecutor::IpcExecutor(const Schedule& s, const DataLayout& layout, MPI_Comm comm,
+IpcExecutor::IpcExecutor(const Schedule& s, const BufferLayout& layout, MPI_Comm comm,
                          WaitPolicy policy, DataMover& mover, const IpcMemory& mem)
     : rank_(s.rank), elem_size_(layout.elem_size), policy_(policy), mover_(mover), mem_(mem) {
   const int p = s.p;

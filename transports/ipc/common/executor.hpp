@@ -42,7 +42,7 @@
 
 #include "algorithms/schedule.hpp"
 #include "transports/ipc/common/control.hpp"
-#include "transports/ipc/common/layout.hpp"
+#include "transports/common/buffer_layout.hpp"
 #include "transports/transport.hpp"
 
 namespace cb::ipc {
@@ -78,7 +78,7 @@ class IpcExecutor {
  public:
   // Collective over `comm` (exchanges send descriptors). `policy` must be
   // resolved; `mover` and `mem` must outlive the executor.
-  IpcExecutor(const Schedule& s, const DataLayout& layout, MPI_Comm comm, WaitPolicy policy,
+  IpcExecutor(const Schedule& s, const BufferLayout& layout, MPI_Comm comm, WaitPolicy policy,
               DataMover& mover, const IpcMemory& mem);
   // One complete collective (all steps).
   void run();

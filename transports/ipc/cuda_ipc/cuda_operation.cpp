@@ -47,7 +47,7 @@ struct DeviceCard {
 }  // namespace
 
 CudaIpcOperation::CudaIpcOperation(const Schedule& s, MPI_Comm comm, WaitPolicy wait)
-    : layout_(data_layout(s)) {
+    : layout_(buffer_layout(s)) {
   int p = 0, rank = 0;
   MPI_Comm_size(comm, &p);
   MPI_Comm_rank(comm, &rank);

@@ -18,7 +18,7 @@
 
 #include "algorithms/schedule.hpp"
 #include "transports/ipc/common/executor.hpp"
-#include "transports/ipc/common/layout.hpp"
+#include "transports/common/buffer_layout.hpp"
 #include "transports/ipc/shm/segment.hpp"
 #include "transports/transport.hpp"
 
@@ -36,7 +36,7 @@ class CudaIpcOperation final : public Operation {
   void run() override;
 
  private:
-  DataLayout layout_;
+  BufferLayout layout_;
   std::byte* device_data_ = nullptr;
   cudaStream_t stream_ = nullptr;
   std::vector<void*> opened_;  // peers' allocations opened through IPC

@@ -40,7 +40,7 @@ struct SegmentCard {
 }  // namespace
 
 HostIpcOperation::HostIpcOperation(const Schedule& s, MPI_Comm comm, WaitPolicy wait)
-    : layout_(data_layout(s)) {
+    : layout_(buffer_layout(s)) {
   int p = 0, rank = 0;
   MPI_Comm_size(comm, &p);
   MPI_Comm_rank(comm, &rank);

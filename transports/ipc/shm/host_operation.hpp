@@ -15,7 +15,7 @@
 
 #include "algorithms/schedule.hpp"
 #include "transports/ipc/common/executor.hpp"
-#include "transports/ipc/common/layout.hpp"
+#include "transports/common/buffer_layout.hpp"
 #include "transports/ipc/shm/segment.hpp"
 #include "transports/transport.hpp"
 
@@ -33,7 +33,7 @@ class HostIpcOperation final : public Operation {
   void run() override;
 
  private:
-  DataLayout layout_;
+  BufferLayout layout_;
   ShmSegment own_;
   std::vector<ShmSegment> peers_;
   IpcMemory mem_;
