@@ -88,15 +88,15 @@ std::byte* device_alloc(std::size_t bytes) {
 }  // namespace
 
 NcclOperation::NcclOperation(Collective coll, DataType dtype, ReduceOp op, bool in_place,
-                             std::size_t count, MPI_Comm comm, const NcclOptions& options)
+                             std::size_t count, Group& group, const NcclOptions& options)
     : coll_(coll), dtype_(dtype), op_(op), count_(count) {
-  MPI_Comm_size(comm, &p_);
-  MPI_Comm_rank(comm, &rank_);
+  p_ = group.size();
+  rank_ = group.rank();
   const std::size_t es = element_size(dtype);
   input_bytes_ = input_count(coll, p_, count) * es;
   output_bytes_ = output_count(coll, p_, count) * es;
-  agreed(comm, WaitPolicy::yield, "NCCL device setup", [&] {
-    select_device(comm);
+  agreed(group, "NCCL device setup", [&] {
+    select_device(group);
     cuda_check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreate");
     if (in_place) {
       const InPlaceLayout l = in_place_layout(coll, p_, rank_, count);
@@ -114,11 +114,11 @@ NcclOperation::NcclOperation(Collective coll, DataType dtype, ReduceOp op, bool 
   set_or_keep("NCCL_ALGO", options.algo);
   set_or_keep("NCCL_PROTO", options.proto);
   ncclUniqueId id{};
-  agreed(comm, WaitPolicy::yield, "ncclGetUniqueId", [&] {
+  agreed(group, "ncclGetUniqueId", [&] {
     if (rank_ == 0) nccl_check(ncclGetUniqueId(&id), "ncclGetUniqueId");
   });
-  MPI_Bcast(&id, sizeof id, MPI_BYTE, 0, comm);
-  agreed(comm, WaitPolicy::yield, "ncclCommInitRank",
+  id = allgather_value(group, id).front();  // rank 0's
+  agreed(group, "ncclCommInitRank",
          [&] { nccl_check(ncclCommInitRank(&comm_, p_, id, rank_), "ncclCommInitRank"); });
 }
 

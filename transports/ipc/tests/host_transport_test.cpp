@@ -60,7 +60,7 @@ long long check_config(const Config& c, WaitPolicy wait) {
     params.segment_bytes = c.segment_bytes;
     all.push_back(make_schedule(*c.algo, params));
   }
-  auto op = make_ipc_operation(all[me], MPI_COMM_WORLD, MemoryKind::host, wait);
+  auto op = make_ipc_operation(all[me], world_group(), MemoryKind::host, wait);
   const std::size_t es = element_size(c.type_op.dtype);
   long long wrong = 0;
   for (int run = 0; run < 2; ++run) {
@@ -130,7 +130,7 @@ TEST(IpcHost, NoSegmentNameOutlivesSetup) {
   params.p = world_size();
   params.rank = world_rank();
   params.count = 100;
-  auto op = make_ipc_operation(make_schedule(algo, params), MPI_COMM_WORLD, MemoryKind::host,
+  auto op = make_ipc_operation(make_schedule(algo, params), world_group(), MemoryKind::host,
                                WaitPolicy::yield);
   // The segments stay mapped (the operation still works) but have no names.
   EXPECT_EQ(sum_all(static_cast<long long>(own_segments().size())), 0);
@@ -156,8 +156,24 @@ TEST(IpcHost, SetupErrorOnOneRankThrowsOnEveryRankAndLeavesNoSegment) {
         }
     ASSERT_TRUE(broken);
   }
-  EXPECT_ANY_THROW(make_ipc_operation(s, MPI_COMM_WORLD, MemoryKind::host, WaitPolicy::yield));
+  EXPECT_ANY_THROW(make_ipc_operation(s, world_group(), MemoryKind::host, WaitPolicy::yield));
   EXPECT_TRUE(own_segments().empty());
+}
+
+// The bootstrap the IPC transport connects its peers over: rank r sends r + 1
+// bytes of value r, and every rank receives all of them, in rank order.
+TEST(IpcBootstrap, AllgatherBytesGivesEveryRankEveryRanksBytes) {
+  const int me = world_rank(), p = world_size();
+  const std::vector<std::byte> mine(static_cast<std::size_t>(me + 1), std::byte(me));
+  const auto all = world_group().allgather_bytes(mine);
+  ASSERT_EQ(all.size(), static_cast<std::size_t>(p));
+  for (int r = 0; r < p; ++r)
+    EXPECT_EQ(all[r], std::vector<std::byte>(static_cast<std::size_t>(r + 1), std::byte(r)))
+        << "from rank " << r;
+  EXPECT_EQ(allgather_value(world_group(), me * 10)[static_cast<std::size_t>(p - 1)], (p - 1) * 10);
+  const auto self = make_self_group()->allgather_bytes(mine);
+  ASSERT_EQ(self.size(), 1u);
+  EXPECT_EQ(self[0], mine);
 }
 
 TEST(IpcHost, UnknownMemoryKindIsAUsageError) {
