@@ -1,7 +1,8 @@
-// The IPC transport's host backend against the reference executor, under
-// mpiexec -n 2, 3 and 4: every registry entry, several datatypes and ops,
-// small and odd counts, in and out of place, two runs per operation (the
-// sequence counters carry over between runs), bit-exact.
+// What is the IPC host backend's own, under mpiexec -n 2, 3 and 4: every
+// wait policy against the reference executor (two runs per operation: the
+// sequence counters carry over between runs), segment hygiene, setup errors,
+// the Group bootstrap. Every algorithm against the reference executor is
+// tests/conformance/.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -21,13 +22,6 @@ struct TypeOp {
   DataType dtype;
   ReduceOp op;
 };
-// Reducing collectives: every op, spread over datatypes of each width and kind.
-constexpr TypeOp kReducing[] = {{DataType::int32, ReduceOp::sum}, {DataType::fp32, ReduceOp::max},
-                                {DataType::fp16, ReduceOp::sum},  {DataType::int8, ReduceOp::prod},
-                                {DataType::fp64, ReduceOp::avg},  {DataType::bf16, ReduceOp::min}};
-// Data-movement collectives: the op is irrelevant; odd and wide element sizes.
-constexpr TypeOp kMoving[] = {{DataType::int8, ReduceOp::sum}, {DataType::fp64, ReduceOp::sum}};
-
 struct Config {
   const AlgorithmEntry* algo;
   TypeOp type_op;
@@ -84,36 +78,8 @@ long long check_config(const Config& c, WaitPolicy wait) {
   return wrong;
 }
 
-// Each (count, placement) gets the next (datatype, op) in turn, so every op
-// and element width meets every algorithm without a full cross product (the
-// transport moves bytes; the kernels themselves are tested elsewhere).
-std::vector<Config> configs_for(const AlgorithmEntry& algo, int p) {
-  std::vector<Config> out;
-  const std::vector<std::size_t> counts = {0, 1, static_cast<std::size_t>(p) + 1, 37, 1000};
-  const auto& types = is_reducing(algo.coll) ? std::span<const TypeOp>(kReducing)
-                                             : std::span<const TypeOp>(kMoving);
-  std::size_t next = 0;
-  for (std::size_t count : counts)
-    for (bool in_place : {false, true}) out.push_back({&algo, types[next++ % types.size()], count, in_place, 0});
-  // Small segments: several pipelined steps with several messages per pair.
-  if (algo.segmented)
-    for (bool in_place : {false, true})
-      out.push_back({&algo, types[next++ % types.size()], 1000, in_place, 512});
-  return out;
-}
-
-TEST(IpcHost, EveryAlgorithmMatchesReferenceBitExactly) {
-  const int p = world_size();
-  long long wrong = 0, configs = 0;
-  for (const AlgorithmEntry* algo : all_algorithms())
-    for (const Config& c : configs_for(*algo, p)) {
-      ++configs;
-      // Yield: meson runs other tests beside this one, and -n 3/4 oversubscribe 2 cores.
-      wrong += check_config(c, WaitPolicy::yield);
-    }
-  EXPECT_GT(configs, 0);
-  EXPECT_EQ(sum_all(wrong), 0) << "wrong bytes over all ranks (details on stderr)";
-}
+// Every algorithm against the reference executor: tests/conformance/, for
+// every per-process transport at once.
 
 TEST(IpcHost, EveryWaitPolicyGivesTheSameResult) {
   const AlgorithmEntry& ring = find_algorithm(Collective::allreduce, "ring");
