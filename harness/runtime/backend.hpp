@@ -76,6 +76,10 @@ struct TransportSpec {
   std::function<double(const Case& c, const SamplingPlan& plan)> predict_wall_s;
 };
 
+// A transport this build lacks: listed by `collbench list`, refused by `run`
+// with `reason` (what its cli_unbuilt.cpp registers).
+TransportSpec unbuilt_transport(std::string_view name, std::string_view summary,
+                                std::string reason);
 // Appends every transport of the build (generated: transport_list.cpp.in).
 void add_transports(std::vector<TransportSpec>& list);
 // Every transport this binary knows, built or not, in `list` order.

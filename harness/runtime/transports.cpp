@@ -16,6 +16,16 @@ std::vector<TransportSpec>& transports() {
   return list;
 }
 
+TransportSpec unbuilt_transport(std::string_view name, std::string_view summary,
+                                std::string reason) {
+  TransportSpec t;
+  t.name = name;
+  t.summary = summary;
+  t.available = false;
+  t.unavailable_reason = std::move(reason);
+  return t;
+}
+
 TransportSpec& find_transport(std::string_view name) {
   std::string valid;
   for (TransportSpec& t : transports()) {
