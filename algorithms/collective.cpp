@@ -8,12 +8,13 @@ namespace {
 
 // clang-format off
 // coll, name, mpich_name, reducing, input_per_rank, output_per_rank,
-// in_place_input_at_own_block, in_place_output_at_own_block, size_per_rank, busbw_steps
+// in_place_input_at_own_block, in_place_output_at_own_block, size_per_rank, busbw_steps,
+// library_in_place_output_at_start
 constexpr CollectiveSpec kCollectives[] = {
-    {Collective::allreduce, "allreduce", "Allreduce", true, false, false, false, false, false, 2},
-    {Collective::reduce_scatter, "reduce_scatter", "Reduce_scatter_block", true, true, false, false, true, true, 1},
-    {Collective::allgather, "allgather", "Allgather", false, false, true, true, false, true, 1},
-    {Collective::alltoall, "alltoall", "Alltoall", false, true, true, false, false, true, 1},
+    {Collective::allreduce, "allreduce", "Allreduce", true, false, false, false, false, false, 2, false},
+    {Collective::reduce_scatter, "reduce_scatter", "Reduce_scatter_block", true, true, false, false, true, true, 1, true},
+    {Collective::allgather, "allgather", "Allgather", false, false, true, true, false, true, 1, false},
+    {Collective::alltoall, "alltoall", "Alltoall", false, true, true, false, false, true, 1, false},
 };
 // clang-format on
 

@@ -255,34 +255,39 @@ void check_matching(std::span<const Schedule> all, std::uint64_t step) {
   }
 }
 
-// Within one rank's step: writes vs reads of sends, copy-receives vs any other
-// write, out-of-place input writes.
-void check_hazards(const Memory& mem, std::uint64_t step) {
+enum AccessKind { kSendRead, kCopyRecv, kReduceRecv, kLocalWrite };
+constexpr int kAccessKinds = 4;
+
+// One region a step reads (sends) or writes (receives, local ops).
+struct Access {
+  Memory::Phys ph;
+  AccessKind kind;
+  std::size_t index;  // into the step's sends, recvs or locals
+  Region region;
+};
+
+std::string access_name(const Step& st, const Access& a) {
+  switch (a.kind) {
+    case kSendRead: return send_name(a.index, st.sends[a.index]);
+    case kCopyRecv:
+    case kReduceRecv: return recv_name(a.index, st.recvs[a.index]);
+    case kLocalWrite: break;
+  }
+  return local_name(a.index, st.locals[a.index]);
+}
+
+// Every non-empty access of the step; fails on writes to an out-of-place
+// input and on local ops whose source and target partially overlap.
+std::vector<Access> step_accesses(const Memory& mem, std::uint64_t step) {
   const Schedule& s = *mem.s;
   const Step& st = s.steps[step];
-  enum Kind { kSendRead, kCopyRecv, kReduceRecv, kLocalWrite };
-  struct Access {
-    Memory::Phys ph;
-    Kind kind;
-    std::size_t index;  // into the step's sends, recvs or locals
-    Region region;
-  };
-  auto name = [&](const Access& a) {
-    switch (a.kind) {
-      case kSendRead: return send_name(a.index, st.sends[a.index]);
-      case kCopyRecv:
-      case kReduceRecv: return recv_name(a.index, st.recvs[a.index]);
-      case kLocalWrite: break;
-    }
-    return local_name(a.index, st.locals[a.index]);
-  };
   std::vector<Access> acc;
-  auto add = [&](const Region& r, Kind k, std::size_t index) {
+  auto add = [&](const Region& r, AccessKind k, std::size_t index) {
     if (r.count == 0) return;
     acc.push_back({mem.phys(r), k, index, r});
     if (k != kSendRead && r.buf == kInput && !s.in_place)
       fail(fmt::format("step {}: rank {}: {} writes {}, but an out-of-place input is read-only",
-                       step, s.rank, name(acc.back()), describe(r)));
+                       step, s.rank, access_name(st, acc.back()), describe(r)));
   };
   for (std::size_t i = 0; i < st.sends.size(); ++i) add(st.sends[i].src, kSendRead, i);
   for (std::size_t i = 0; i < st.recvs.size(); ++i)
@@ -297,25 +302,34 @@ void check_hazards(const Memory& mem, std::uint64_t step) {
                          s.rank, local_name(i, x), describe(x.src), describe(x.dst)));
     }
   }
-  auto conflicts = [](Kind x, Kind y) {
-    if (x == kSendRead && y == kSendRead) return false;
-    if (x == kSendRead || y == kSendRead) return true;
-    return x == kCopyRecv || y == kCopyRecv;  // writes vs writes
-  };
+  return acc;
+}
+
+bool conflicts(AccessKind x, AccessKind y) {
+  if (x == kSendRead && y == kSendRead) return false;
+  if (x == kSendRead || y == kSendRead) return true;
+  return x == kCopyRecv || y == kCopyRecv;  // writes vs writes
+}
+
+// Within one rank's step: writes vs reads of sends, copy-receives vs any other
+// write, out-of-place input writes.
+void check_hazards(const Memory& mem, std::uint64_t step) {
+  const Schedule& s = *mem.s;
+  const Step& st = s.steps[step];
+  std::vector<Access> acc = step_accesses(mem, step);
   std::sort(acc.begin(), acc.end(), [](const Access& x, const Access& y) {
     return std::tie(x.ph.alloc, x.ph.lo) < std::tie(y.ph.alloc, y.ph.lo);
   });
   // Sweep: among earlier accesses of each kind in the same allocation, the one
   // reaching furthest is the one that overlaps the current access if any does.
-  constexpr int kKinds = 4;
   std::size_t cur_alloc = SIZE_MAX;
-  const Access* furthest[kKinds] = {};
+  const Access* furthest[kAccessKinds] = {};
   for (const Access& x : acc) {
     if (x.ph.alloc != cur_alloc) {
       cur_alloc = x.ph.alloc;
       std::fill(std::begin(furthest), std::end(furthest), nullptr);
     }
-    for (int k = 0; k < kKinds; ++k) {
+    for (int k = 0; k < kAccessKinds; ++k) {
       const Access* y = furthest[k];
       if (y && y->ph.hi > x.ph.lo && conflicts(x.kind, y->kind)) {
         const Access& rd = (y->kind == kSendRead) ? *y : x;
@@ -323,12 +337,12 @@ void check_hazards(const Memory& mem, std::uint64_t step) {
         if (x.kind == kSendRead || y->kind == kSendRead)
           fail(fmt::format("step {}: rank {}: {} writes {}, which {} reads ({}) in the same "
                            "step",
-                           step, s.rank, name(wr), describe(wr.region), name(rd),
-                           describe(rd.region)));
+                           step, s.rank, access_name(st, wr), describe(wr.region),
+                           access_name(st, rd), describe(rd.region)));
         fail(fmt::format("step {}: rank {}: {} writes {}, overlapping {} ({}); a copy-receive "
                          "must overlap nothing else written in its step",
-                         step, s.rank, name(*y), describe(y->region), name(x),
-                         describe(x.region)));
+                         step, s.rank, access_name(st, *y), describe(y->region),
+                         access_name(st, x), describe(x.region)));
       }
     }
     if (!furthest[x.kind] || furthest[x.kind]->ph.hi < x.ph.hi) furthest[x.kind] = &x;

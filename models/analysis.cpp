@@ -345,6 +345,7 @@ std::vector<Grade> grades_of(const Analysis& a) {
   return out;
 }
 
+// Long on purpose: the analysis's stages in order, each a call or a short loop over its result.
 Analysis analyze(const ResultsFile& results, const AnalysisOptions& opt) {
   Analysis a;
   a.source_file = results.file;

@@ -199,6 +199,7 @@ std::string format_calibration(const Calibration& c) {
   return out;
 }
 
+// Long on purpose: one parse of the file's keys, each a line, in the file's order.
 Calibration read_calibration(const std::string& path) {
   const CsvTable t(read_text_file(path), path);
   require(t, {"alpha_s", "beta_s_per_B", "gamma_s_per_B"});

@@ -27,34 +27,12 @@ std::vector<PredictedCrossing> predicted_crossings(const AlgorithmEntry& a, cons
                                                    std::uint64_t min_count,
                                                    std::uint64_t max_count) {
   constexpr std::uint64_t kExhaustive = 4096;
-  std::vector<PredictedCrossing> out;
-  std::uint64_t c = std::max<std::uint64_t>(min_count, 1);
-  int last = winner(a, b, s, m, c);
-  std::uint64_t last_at = c;  // a count where `last` held (or the start while tied)
-  while (c < max_count) {
-    std::uint64_t next = c + 1;
-    if (c >= kExhaustive) next = std::max(next, static_cast<std::uint64_t>(c * 1.0442737824274138));
-    next = std::min(next, max_count);
-    const int w = winner(a, b, s, m, next);
-    if (w != 0 && last != 0 && w != last) {
-      // Bisect in (last_at, next]: the first count where w holds.
-      std::uint64_t lo = last_at, hi = next;
-      while (hi - lo > 1) {
-        const std::uint64_t mid = lo + (hi - lo) / 2;
-        if (winner(a, b, s, m, mid) == w)
-          hi = mid;
-        else
-          lo = mid;
-      }
-      out.push_back({hi, w > 0});
-    }
-    if (w != 0) {
-      last = w;
-      last_at = next;
-    }
-    c = next;
-  }
-  return out;
+  // Every count up to kExhaustive, then ~1.044x steps.
+  const auto step = [](std::uint64_t c) {
+    return c < kExhaustive ? c + 1 : static_cast<std::uint64_t>(c * 1.0442737824274138);
+  };
+  return walk_crossings([&](std::uint64_t c) { return winner(a, b, s, m, c); }, min_count,
+                        max_count, step);
 }
 
 std::vector<MeasuredCrossing> measured_crossings(const std::vector<double>& bytes,

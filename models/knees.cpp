@@ -45,6 +45,7 @@ SegFit fit_segment(const std::vector<double>& n, const std::vector<double>& t, s
 
 // The optimal search of knees.hpp over every allowed breakpoint: O(m^2)
 // segment fits of O(m) points each, so only for small m.
+// Long on purpose: one dynamic programme over breakpoints; its tables would only be passed around.
 Piecewise exact_knees(const std::vector<double>& bytes, const std::vector<double>& seconds,
                       const KneeOptions& opt) {
   const std::size_t m = bytes.size();

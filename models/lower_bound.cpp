@@ -1,6 +1,7 @@
 #include "models/lower_bound.hpp"
 
 #include "algorithms/check.hpp"
+#include "algorithms/collective.hpp"
 
 namespace cb::models {
 
@@ -17,20 +18,9 @@ Cost lower_bound(Collective coll, int p, double n_bytes) {
   const double frac = static_cast<double>(p - 1) / p;
   Cost c;
   c.alpha = ceil_log2(p);
-  switch (coll) {
-    case Collective::allreduce:
-      c.beta = 2 * frac * n_bytes;
-      c.gamma = frac * n_bytes;
-      break;
-    case Collective::reduce_scatter:
-      c.beta = frac * n_bytes;
-      c.gamma = frac * n_bytes;
-      break;
-    case Collective::allgather:
-    case Collective::alltoall:
-      c.beta = frac * n_bytes;
-      break;
-  }
+  const CollectiveSpec& spec = collective_spec(coll);
+  c.beta = spec.busbw_steps * frac * n_bytes;
+  c.gamma = spec.reducing ? frac * n_bytes : 0;
   return c;
 }
 

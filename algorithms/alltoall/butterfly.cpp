@@ -118,6 +118,7 @@ struct Slots {
 
 }  // namespace
 
+// Long on purpose: the rounds in the order they run, sharing one buffer plan (packed, slots).
 void butterfly(const CollParams& params, ScheduleBuilder& b) {
   const int p = params.p, r = params.rank;
   const std::size_t c = params.count;

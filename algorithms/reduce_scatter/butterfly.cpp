@@ -68,6 +68,7 @@ std::pair<std::size_t, std::size_t> round_maxima(const Shares& s, int k) {
 
 }  // namespace
 
+// Long on purpose: the rounds in the order they run, sharing one buffer plan.
 void butterfly(const CollParams& params, ScheduleBuilder& b) {
   const int p = params.p, r = params.rank;
   const std::size_t c = params.count;

@@ -86,6 +86,7 @@ void run(const RunOptions& options) {
 
 }  // namespace
 
+// Long on purpose: a declarative list of run's flags, one statement each.
 void add_run_command(CLI::App& app) {
   auto options = std::make_shared<RunOptions>();
   CLI::App* cmd = app.add_subcommand(

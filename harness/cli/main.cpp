@@ -63,6 +63,7 @@ void add_help_command(CLI::App& app) {
 
 }  // namespace
 
+// Long on purpose: the process's whole life (MPI, signals, CLI, exit codes) read in order.
 int main(int argc, char** argv) {
   CLI::App app{"collbench: collective-communication algorithm benchmark"};
   app.require_subcommand(1);

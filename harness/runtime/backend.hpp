@@ -3,8 +3,9 @@
 //
 // Adding a transport = one folder transports/<name>/ whose cli.cpp defines
 // `void add_<name>_transport(std::vector<TransportSpec>&)` (appended to
-// transport_cli_sources by its meson.build), one declaration and one call in
-// harness/runtime/transports.cpp, one subdir() in transports/meson.build.
+// transport_cli_sources by its meson.build), plus its name in
+// transport_names (transports/meson.build), from which meson generates the
+// registration calls (add_transports). See transports/README.md.
 //  - Per-process transports (ranks are mpiexec processes: mpi, ipc) give
 //    make_operation; the harness times, verifies and reports the Operation
 //    (ProcessMeasurer) on a sub-communicator of `--ranks` processes.
@@ -75,6 +76,12 @@ struct TransportSpec {
   std::function<double(const Case& c, const SamplingPlan& plan)> predict_wall_s;
 };
 
+// A transport this build lacks: listed by `collbench list`, refused by `run`
+// with `reason` (what its cli_unbuilt.cpp registers).
+TransportSpec unbuilt_transport(std::string_view name, std::string_view summary,
+                                std::string reason);
+// Appends every transport of the build (generated: transport_list.cpp.in).
+void add_transports(std::vector<TransportSpec>& list);
 // Every transport this binary knows, built or not, in `list` order.
 std::vector<TransportSpec>& transports();
 // Throws UsageError naming the value and the transports this build has.

@@ -1,5 +1,6 @@
 #include "harness/runtime/group_mpi.hpp"
 
+#include <climits>
 #include <stdexcept>
 #include <vector>
 
@@ -63,6 +64,34 @@ std::int64_t MpiGroup::broadcast_from_root(std::int64_t value) {
   note_wait_step("harness broadcast from rank 0");
   wait_collective(req, wait_, comm_);
   return value;
+}
+
+std::vector<std::vector<std::byte>> MpiGroup::allgather_bytes(std::span<const std::byte> mine) {
+  // Sizes first, then the bytes (MPI_Iallgatherv), both waiting with the policy.
+  const long long n = static_cast<long long>(mine.size());
+  std::vector<long long> sizes(static_cast<std::size_t>(size_));
+  MPI_Request req;
+  check_mpi(MPI_Iallgather(&n, 1, MPI_LONG_LONG, sizes.data(), 1, MPI_LONG_LONG, comm_, &req),
+            "MPI_Iallgather(sizes)");
+  note_wait_step("bootstrap exchange between ranks");
+  wait_collective(req, wait_, comm_);
+  std::vector<int> counts(sizes.size()), displs(sizes.size());
+  long long total = 0;
+  for (std::size_t r = 0; r < sizes.size(); ++r) {
+    if (total + sizes[r] > INT_MAX) throw std::runtime_error("allgather_bytes: over 2 GiB in all");
+    displs[r] = static_cast<int>(total);
+    counts[r] = static_cast<int>(sizes[r]);
+    total += sizes[r];
+  }
+  std::vector<std::byte> all(static_cast<std::size_t>(total));
+  check_mpi(MPI_Iallgatherv(mine.data(), static_cast<int>(n), MPI_BYTE, all.data(), counts.data(),
+                            displs.data(), MPI_BYTE, comm_, &req),
+            "MPI_Iallgatherv");
+  wait_collective(req, wait_, comm_);
+  std::vector<std::vector<std::byte>> out(sizes.size());
+  for (std::size_t r = 0; r < sizes.size(); ++r)
+    out[r].assign(all.begin() + displs[r], all.begin() + displs[r] + counts[r]);
+  return out;
 }
 
 std::unique_ptr<Group> MpiGroup::first_ranks(int n, WaitPolicy wait) {

@@ -32,6 +32,7 @@ class MpiGroup final : public Group {
   std::uint64_t sum_to_root(std::uint64_t value) override;
   bool any(bool flag, std::optional<WaitPolicy> wait) override;
   std::int64_t broadcast_from_root(std::int64_t value) override;
+  std::vector<std::vector<std::byte>> allgather_bytes(std::span<const std::byte> mine) override;
   std::unique_ptr<Group> first_ranks(int n, WaitPolicy wait) override;
 
  private:

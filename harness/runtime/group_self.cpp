@@ -20,6 +20,9 @@ class SelfGroup final : public Group {
   std::uint64_t sum_to_root(std::uint64_t value) override { return value; }
   bool any(bool flag, std::optional<WaitPolicy>) override { return flag; }
   std::int64_t broadcast_from_root(std::int64_t value) override { return value; }
+  std::vector<std::vector<std::byte>> allgather_bytes(std::span<const std::byte> mine) override {
+    return {std::vector<std::byte>(mine.begin(), mine.end())};
+  }
   std::unique_ptr<Group> first_ranks(int n, WaitPolicy) override {
     return n >= 1 ? std::make_unique<SelfGroup>() : nullptr;
   }

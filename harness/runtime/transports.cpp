@@ -1,23 +1,29 @@
-// The transport list (see backend.hpp): one add_<name>_transport per file.
+// The transport list (see backend.hpp), filled by the generated
+// add_transports (transport_list.cpp.in).
 #include <fmt/format.h>
 
 #include "harness/runtime/backend.hpp"
 
 namespace cb {
 
-void add_mpi_transport(std::vector<TransportSpec>& list);
-void add_ipc_transport(std::vector<TransportSpec>& list);
-void add_sim_transport(std::vector<TransportSpec>& list);
 
 std::vector<TransportSpec>& transports() {
   static std::vector<TransportSpec> list = [] {
     std::vector<TransportSpec> l;
-    add_mpi_transport(l);
-    add_ipc_transport(l);
-    add_sim_transport(l);
+    add_transports(l);
     return l;
   }();
   return list;
+}
+
+TransportSpec unbuilt_transport(std::string_view name, std::string_view summary,
+                                std::string reason) {
+  TransportSpec t;
+  t.name = name;
+  t.summary = summary;
+  t.available = false;
+  t.unavailable_reason = std::move(reason);
+  return t;
 }
 
 TransportSpec& find_transport(std::string_view name) {

@@ -260,15 +260,10 @@ nlohmann::json Plan::to_json(const RunOptions& o) const {
   return j;
 }
 
-Plan make_plan(const RunOptions& o, int world_size, int ranks_per_node,
-               std::size_t available_bytes) {
-  Plan plan;
-  plan.transport = &find_transport(o.transport);
-  TransportSpec& t = *plan.transport;
-  if (t.validate) t.validate();
-  plan.transport_label = t.label ? t.label() : std::string(t.name);
-  plan.wait = parse_wait_policy(o.wait);
+namespace {
 
+// Resolve: the sampling flags, checked against their accepted ranges.
+SamplingPlan resolve_sampling(const RunOptions& o) {
   // Upper bounds keep every count an int and every sample vector allocatable.
   constexpr int kMaxIterations = 10'000'000;
   constexpr double kMaxBudget_s = 86400;
@@ -283,27 +278,29 @@ Plan make_plan(const RunOptions& o, int world_size, int ranks_per_node,
   if (!(o.time_budget_s > 0) || !(o.time_budget_s <= kMaxBudget_s))
     throw UsageError(fmt::format("bad --time-budget {} (accepted: seconds > 0, at most {})",
                                  o.time_budget_s, kMaxBudget_s));
-  plan.sampling.warmup = o.warmup;
-  plan.sampling.iterations = o.iterations;
-  plan.sampling.budget_s = o.time_budget_s;
-  plan.sampling.verify = o.check == 1;
+  SamplingPlan sampling;
+  sampling.warmup = o.warmup;
+  sampling.iterations = o.iterations;
+  sampling.budget_s = o.time_budget_s;
+  sampling.verify = o.check == 1;
+  return sampling;
+}
 
-  if (o.placement == "both") {
+// Resolve: --placement into the plan's two switches.
+void resolve_placement(const std::string& placement, Plan& plan) {
+  if (placement == "both") {
     plan.out_of_place = plan.in_place = true;
-  } else if (o.placement == "in" || o.placement == "out") {
-    plan.in_place = o.placement == "in";
+  } else if (placement == "in" || placement == "out") {
+    plan.in_place = placement == "in";
     plan.out_of_place = !plan.in_place;
   } else {
-    throw UsageError(fmt::format("unknown --placement '{}' (valid: in, out, both)", o.placement));
+    throw UsageError(fmt::format("unknown --placement '{}' (valid: in, out, both)", placement));
   }
+}
 
-  const std::vector<std::size_t> sizes = requested_sizes(o.sizes);
-  const std::size_t segment = parse_bytes(o.segment, "--segment");
-  const auto colls = resolve_collectives(o.colls);
-  const auto dtypes = resolve_datatypes(o.datatypes);
-  const auto ops = resolve_ops(o.ops);
-  const auto algos = resolve_algorithms(o.algos, o.colls, colls, t);
-
+// Resolve: the rank counts, bounded by the launch (per-process transports)
+// or by what the transport supports.
+std::vector<int> resolve_ranks(const RunOptions& o, const TransportSpec& t, int world_size) {
   const int max_ranks = t.per_process ? world_size : t.max_ranks;
   const std::string max_what = t.per_process
                                    ? fmt::format("the {} processes of this launch", world_size)
@@ -311,28 +308,44 @@ Plan make_plan(const RunOptions& o, int world_size, int ranks_per_node,
   const std::string ranks_text = o.ranks.empty() && !t.per_process && t.default_ranks > 0
                                      ? std::to_string(t.default_ranks)
                                      : o.ranks;
-  const std::vector<int> ranks = parse_ranks(ranks_text, max_ranks, max_what);
+  return parse_ranks(ranks_text, max_ranks, max_what);
+}
 
-  for (int p : ranks) {
+// The resolved lists the cases are the cross product of.
+struct Axes {
+  std::vector<std::size_t> sizes;
+  std::size_t segment = 0;
+  std::vector<Collective> colls;
+  std::vector<DataType> dtypes;
+  std::vector<ReduceOp> ops;
+  std::map<Collective, std::vector<std::string>> algos;
+  std::vector<int> ranks;
+};
+
+// Expand: one block per rank count, its cases in the sweep's order
+// (collective, algorithm, datatype, op, size, placement). Sizes that give
+// no element, or the same count as the size before, are skipped.
+void expand_cases(const Axes& a, Plan& plan) {
+  for (int p : a.ranks) {
     RankBlock block;
     block.ranks = p;
-    for (Collective coll : colls) {
-      const auto it = algos.find(coll);
-      if (it == algos.end()) continue;
+    for (Collective coll : a.colls) {
+      const auto it = a.algos.find(coll);
+      if (it == a.algos.end()) continue;
       for (const std::string& algo : it->second) {
-        for (DataType dtype : dtypes) {
+        for (DataType dtype : a.dtypes) {
           const std::vector<ReduceOp> case_ops =
-              is_reducing(coll) ? ops : std::vector<ReduceOp>{ReduceOp::sum};
+              is_reducing(coll) ? a.ops : std::vector<ReduceOp>{ReduceOp::sum};
           for (ReduceOp op : case_ops) {
             std::size_t last_count = 0;
-            for (std::size_t s : sizes) {
+            for (std::size_t s : a.sizes) {
               const std::size_t count = count_for_bytes(coll, dtype, p, s);
               if (count == 0 || count == last_count) continue;
               last_count = count;
               for (bool in_place : {false, true}) {
                 if (in_place ? !plan.in_place : !plan.out_of_place) continue;
                 block.cases.push_back(
-                    {plan.transport_label, coll, algo, dtype, op, in_place, p, count, segment});
+                    {plan.transport_label, coll, algo, dtype, op, in_place, p, count, a.segment});
               }
             }
           }
@@ -341,44 +354,73 @@ Plan make_plan(const RunOptions& o, int world_size, int ranks_per_node,
     }
     if (!block.cases.empty()) plan.blocks.push_back(std::move(block));
   }
+}
+
+// Check: refuse sizes that cannot fit before anything is allocated: the
+// largest case of each (ranks, collective, algorithm, datatype, placement).
+void check_memory(const RunOptions& o, const Plan& plan, int ranks_per_node,
+                  std::size_t available_bytes) {
+  std::map<std::tuple<int, Collective, std::string, DataType, bool>, const Case*> largest;
+  for (const RankBlock& b : plan.blocks)
+    for (const Case& c : b.cases) {
+      const Case*& l = largest[{c.ranks, c.coll, c.algorithm, c.dtype, c.in_place}];
+      if (!l || c.count > l->count) l = &c;
+    }
+  for (const auto& [key, c] : largest) {
+    const bool baseline = is_baseline_name(c->algorithm);
+    const RankMemory memory = estimate_rank_memory(*c, baseline);
+    const std::size_t per_rank = memory.data_bytes + memory.step_bytes;
+    const int here = std::min(c->ranks, std::max(1, ranks_per_node));
+    const double need = static_cast<double>(per_rank) * here;
+    if (c->segment_bytes > 0 && memory.step_bytes > memory.data_bytes &&
+        (memory.step_bytes > kMaxStepBytes || need > 0.9 * static_cast<double>(available_bytes)))
+      throw UsageError(fmt::format(
+          "--segment {} cuts {}/{} at {} on {} ranks into {} steps, whose bookkeeping needs "
+          "about {} per rank, more than the data ({}): raise --segment",
+          o.segment, to_string(c->coll), c->algorithm, format_bytes(c->bytes()), c->ranks,
+          memory.step_bytes / kBytesPerStep, format_bytes(memory.step_bytes),
+          format_bytes(memory.data_bytes)));
+    if (need > 0.9 * static_cast<double>(available_bytes))
+      throw UsageError(fmt::format(
+          "size {} (-e {}) needs about {} per rank for {}/{} {} on {} ranks, {} on this node, "
+          "more than the {} available: lower -e or the rank count",
+          format_bytes(c->bytes()), o.sizes.max_bytes, format_bytes(per_rank), to_string(c->coll),
+          c->algorithm, to_string(c->dtype), c->ranks,
+          format_bytes(static_cast<std::size_t>(need)), format_bytes(available_bytes)));
+  }
+}
+
+}  // namespace
+
+// Resolve every flag (in the order their errors are reported), expand the
+// cross product into cases, check that the largest ones fit in memory.
+Plan make_plan(const RunOptions& o, int world_size, int ranks_per_node,
+               std::size_t available_bytes) {
+  Plan plan;
+  plan.transport = &find_transport(o.transport);
+  TransportSpec& t = *plan.transport;
+  if (t.validate) t.validate();
+  plan.transport_label = t.label ? t.label() : std::string(t.name);
+  plan.wait = parse_wait_policy(o.wait);
+  plan.sampling = resolve_sampling(o);
+  resolve_placement(o.placement, plan);
+
+  Axes a;
+  a.sizes = requested_sizes(o.sizes);
+  a.segment = parse_bytes(o.segment, "--segment");
+  a.colls = resolve_collectives(o.colls);
+  a.dtypes = resolve_datatypes(o.datatypes);
+  a.ops = resolve_ops(o.ops);
+  a.algos = resolve_algorithms(o.algos, o.colls, a.colls, t);
+  a.ranks = resolve_ranks(o, t, world_size);
+
+  expand_cases(a, plan);
   if (plan.blocks.empty())
     throw UsageError(fmt::format(
         "nothing to run: no size in -b {} .. -e {} holds at least one element per rank for the "
         "selected collectives, datatypes and algorithms (raise -e)",
         o.sizes.min_bytes, o.sizes.max_bytes));
-
-  // Refuse sizes that cannot fit before anything is allocated: the largest
-  // case of each (ranks, collective, algorithm, datatype, placement).
-  if (t.per_process && available_bytes > 0) {
-    std::map<std::tuple<int, Collective, std::string, DataType, bool>, const Case*> largest;
-    for (const RankBlock& b : plan.blocks)
-      for (const Case& c : b.cases) {
-        const Case*& l = largest[{c.ranks, c.coll, c.algorithm, c.dtype, c.in_place}];
-        if (!l || c.count > l->count) l = &c;
-      }
-    for (const auto& [key, c] : largest) {
-      const bool baseline = is_baseline_name(c->algorithm);
-      const RankMemory memory = estimate_rank_memory(*c, baseline);
-      const std::size_t per_rank = memory.data_bytes + memory.step_bytes;
-      const int here = std::min(c->ranks, std::max(1, ranks_per_node));
-      const double need = static_cast<double>(per_rank) * here;
-      if (c->segment_bytes > 0 && memory.step_bytes > memory.data_bytes &&
-          (memory.step_bytes > kMaxStepBytes || need > 0.9 * static_cast<double>(available_bytes)))
-        throw UsageError(fmt::format(
-            "--segment {} cuts {}/{} at {} on {} ranks into {} steps, whose bookkeeping needs "
-            "about {} per rank, more than the data ({}): raise --segment",
-            o.segment, to_string(c->coll), c->algorithm, format_bytes(c->bytes()), c->ranks,
-            memory.step_bytes / kBytesPerStep, format_bytes(memory.step_bytes),
-            format_bytes(memory.data_bytes)));
-      if (need > 0.9 * static_cast<double>(available_bytes))
-        throw UsageError(fmt::format(
-            "size {} (-e {}) needs about {} per rank for {}/{} {} on {} ranks, {} on this node, "
-            "more than the {} available: lower -e or the rank count",
-            format_bytes(c->bytes()), o.sizes.max_bytes, format_bytes(per_rank), to_string(c->coll),
-            c->algorithm, to_string(c->dtype), c->ranks,
-            format_bytes(static_cast<std::size_t>(need)), format_bytes(available_bytes)));
-    }
-  }
+  if (t.per_process && available_bytes > 0) check_memory(o, plan, ranks_per_node, available_bytes);
   return plan;
 }
 

@@ -27,6 +27,7 @@ std::string describe_case(const Case& c) {
 
 }  // namespace
 
+// Long on purpose: the per-block protocol every rank follows in lockstep, kept in one place.
 RunOutcome run_plan(const Plan& plan, Group& world, Measurer* measurer,
                     std::vector<std::unique_ptr<Reporter>>& reporters,
                     const std::unordered_set<std::string>& done) {

@@ -102,6 +102,7 @@ void catch_write_error(std::string& error, Write&& write) {
 
 }  // namespace
 
+// Long on purpose: set-up, run and teardown of one sweep's outputs, in the order ranks do them.
 RunOutcome run_sweep(const Plan& plan, Group& w, Measurer* measurer, const SweepOutput& out,
                      const SweepFormat& format, RunInfo info) {
   const bool root = w.rank() == 0;

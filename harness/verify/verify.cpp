@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "algorithms/check.hpp"
+#include "algorithms/collective.hpp"
 #include "algorithms/schedule.hpp"
 #include "transports/kernels/half.hpp"
 #include "transports/kernels/reduce.hpp"
@@ -301,50 +302,33 @@ std::vector<std::byte> make_input(const VerifySpec& spec, int rank) {
 
 std::vector<std::byte> expected_output(const VerifySpec& s, int rank) {
   check_rank(s, rank);
+  const CollectiveSpec& c = collective_spec(s.coll);
   const std::size_t n = s.count;
-  switch (s.coll) {
-    case Collective::allreduce:
-      return reduce_slice(s, 0, n);
-    case Collective::reduce_scatter:
-      return reduce_slice(s, static_cast<std::size_t>(rank) * n, n);
-    case Collective::allgather: {
-      Bytes out;
-      for (int r = 0; r < s.p; ++r) append(out, input_slice(s, r, 0, n));
-      return out;
-    }
-    case Collective::alltoall: {
-      Bytes out;
-      for (int j = 0; j < s.p; ++j)
-        append(out, input_slice(s, j, static_cast<std::size_t>(rank) * n, n));
-      return out;
-    }
-  }
-  CB_CHECK(false, "bad Collective {}", static_cast<int>(s.coll));
+  const std::size_t first = c.source_offset(rank, n);
+  if (c.reducing) return reduce_slice(s, first, n);
+  Bytes out;
+  for (int j = 0; j < s.p; ++j) append(out, input_slice(s, j, first, n));
+  return out;
 }
 
 std::vector<std::vector<std::byte>> expected_outputs(const VerifySpec& s) {
   check_spec(s);
+  const CollectiveSpec& c = collective_spec(s.coll);
   std::vector<Bytes> out(static_cast<std::size_t>(s.p));
-  switch (s.coll) {
-    case Collective::allreduce:
-    case Collective::allgather: {  // every rank gets the same result
-      const Bytes all = expected_output(s, 0);
-      for (auto& o : out) o = all;
-      return out;
-    }
-    case Collective::reduce_scatter: {
-      const std::size_t block = s.count * element_size(s.dtype);
-      const Bytes full = reduce_slice(s, 0, static_cast<std::size_t>(s.p) * s.count);
-      for (std::size_t r = 0; r < out.size(); ++r)
-        out[r].assign(full.begin() + static_cast<std::ptrdiff_t>(r * block),
-                      full.begin() + static_cast<std::ptrdiff_t>((r + 1) * block));
-      return out;
-    }
-    case Collective::alltoall:
-      for (int r = 0; r < s.p; ++r) out[static_cast<std::size_t>(r)] = expected_output(s, r);
-      return out;
+  if (c.same_output_on_every_rank()) {
+    const Bytes all = expected_output(s, 0);
+    for (auto& o : out) o = all;
+  } else if (c.reducing) {
+    // One reduction over all p blocks, cut into each rank's block.
+    const std::size_t block = s.count * element_size(s.dtype);
+    const Bytes full = reduce_slice(s, 0, static_cast<std::size_t>(s.p) * s.count);
+    for (std::size_t r = 0; r < out.size(); ++r)
+      out[r].assign(full.begin() + static_cast<std::ptrdiff_t>(r * block),
+                    full.begin() + static_cast<std::ptrdiff_t>((r + 1) * block));
+  } else {
+    for (int r = 0; r < s.p; ++r) out[static_cast<std::size_t>(r)] = expected_output(s, r);
   }
-  CB_CHECK(false, "bad Collective {}", static_cast<int>(s.coll));
+  return out;
 }
 
 std::size_t count_wrong(const VerifySpec& s, std::span<const std::byte> got,
@@ -395,8 +379,7 @@ std::vector<double> error_bounds(const VerifySpec& s, int rank) {
       tiny = std::numeric_limits<double>::denorm_min();
       break;
   }
-  const std::size_t first =
-      s.coll == Collective::reduce_scatter ? static_cast<std::size_t>(rank) * s.count : 0;
+  const std::size_t first = collective_spec(s.coll).source_offset(rank, s.count);
   const bool prod = s.op == ReduceOp::prod;
   std::vector<double> m(n, prod ? 1.0 : 0.0);
   for (int r = 0; r < s.p; ++r) {

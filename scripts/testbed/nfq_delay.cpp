@@ -122,6 +122,7 @@ long parse_number(std::string_view flag, const char* text, long lo, long hi) {
 
 }  // namespace
 
+// Long on purpose: the daemon's whole life (flags, queue setup, packet loop, teardown) in order.
 int main(int argc, char** argv) {
   long queue = -1;
   long delay_us = -1;

@@ -25,6 +25,7 @@
 #include <string>
 #include <thread>
 #include <vector>
+#include "tests/common/process.hpp"
 #include "tests/common/text_files.hpp"
 
 namespace {
@@ -68,11 +69,7 @@ class Faults : public ::testing::Test {
     bin_ = bin;
     const char* mpiexec = std::getenv("MPIEXEC");
     mpiexec_ = mpiexec ? mpiexec : "";
-    dir_ = fs::temp_directory_path() /
-           ("collbench-faults-" + std::to_string(::getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
+    dir_ = cb::test::fresh_test_dir("collbench-faults");
   }
   void TearDown() override { fs::remove_all(dir_); }
 
@@ -126,7 +123,7 @@ class Faults : public ::testing::Test {
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
     r.seconds = std::chrono::duration<double>(Clock::now() - started_).count();
-    r.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : 128 + WTERMSIG(rc);
+    r.status = cb::test::exit_status(rc);
     r.out = slurp(stdout_path.empty() ? dir_ / "out" : fs::path(stdout_path));
     r.err = slurp(dir_ / "err");
     return r;

@@ -19,17 +19,14 @@
 #include <string>
 #include <thread>
 #include <vector>
+#include "tests/common/process.hpp"
 #include "tests/common/text_files.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
 
-struct Result {
-  int status = -1;  // exit status, or 128 + signal
-  std::string out, err;
-};
-
+using cb::test::Result;
 using cb::test::slurp;
 
 using cb::test::lines_of;
@@ -40,25 +37,12 @@ class Cli : public ::testing::Test {
     const char* bin = std::getenv("COLLBENCH");
     ASSERT_NE(bin, nullptr) << "COLLBENCH must name the collbench binary";
     bin_ = bin;
-    dir_ = fs::temp_directory_path() /
-           ("collbench-cli-" + std::to_string(::getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
+    dir_ = cb::test::fresh_test_dir("collbench-cli");
   }
   void TearDown() override { fs::remove_all(dir_); }
 
   // Runs collbench with `args` (shell words), waiting for it.
-  Result run(const std::string& args) {
-    const std::string cmd =
-        bin_ + " " + args + " >" + (dir_ / "out").string() + " 2>" + (dir_ / "err").string();
-    const int rc = std::system(cmd.c_str());
-    Result r;
-    r.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : 128 + WTERMSIG(rc);
-    r.out = slurp(dir_ / "out");
-    r.err = slurp(dir_ / "err");
-    return r;
-  }
+  Result run(const std::string& args) { return cb::test::run_shell(bin_ + " " + args, dir_); }
 
   // Bad input: exit 2, one stderr line containing `needle`, no output files.
   void expect_refused(const std::string& args, const std::string& needle) {

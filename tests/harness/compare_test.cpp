@@ -14,6 +14,7 @@
 
 #include "algorithms/types.hpp"
 #include "harness/report/compare.hpp"
+#include "tests/common/process.hpp"
 #include "tests/common/text_files.hpp"
 
 namespace cb {
@@ -48,11 +49,7 @@ TEST(Compare, ThresholdAcceptsPercentOrFraction) {
   EXPECT_THROW(parse_threshold("-3%"), UsageError);
 }
 
-struct Result {
-  int status = -1;
-  std::string out, err;
-};
-
+using cb::test::Result;
 using cb::test::slurp;
 
 class CompareCli : public ::testing::Test {
@@ -61,11 +58,7 @@ class CompareCli : public ::testing::Test {
     const char* bin = std::getenv("COLLBENCH");
     ASSERT_NE(bin, nullptr) << "COLLBENCH must name the collbench binary";
     bin_ = bin;
-    dir_ = fs::temp_directory_path() /
-           ("collbench-compare-" + std::to_string(::getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
+    dir_ = cb::test::fresh_test_dir("collbench-compare");
   }
   void TearDown() override { fs::remove_all(dir_); }
 
@@ -86,14 +79,7 @@ class CompareCli : public ::testing::Test {
   }
 
   Result run(const std::string& args) {
-    const std::string cmd = bin_ + " compare " + args + " >" + (dir_ / "out").string() + " 2>" +
-                            (dir_ / "err").string();
-    const int rc = std::system(cmd.c_str());
-    Result r;
-    r.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : 128 + WTERMSIG(rc);
-    r.out = slurp(dir_ / "out");
-    r.err = slurp(dir_ / "err");
-    return r;
+    return cb::test::run_shell(bin_ + " compare " + args, dir_);
   }
 
   std::string bin_;

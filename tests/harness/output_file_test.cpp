@@ -12,6 +12,7 @@
 
 #include "algorithms/types.hpp"
 #include "harness/io/output_file.hpp"
+#include "tests/common/process.hpp"
 #include "tests/common/text_files.hpp"
 
 namespace {
@@ -23,11 +24,7 @@ using cb::test::slurp;
 class OutputFileTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("collbench-io-" + std::to_string(::getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
+    dir_ = cb::test::fresh_test_dir("collbench-io");
   }
   void TearDown() override { fs::remove_all(dir_); }
   std::size_t entries() const {

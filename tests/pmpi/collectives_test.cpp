@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "algorithms/registry.hpp"
+#include "transports/mpi/library_calls.hpp"
 #include "transports/reference/reference.hpp"
 
 namespace cb {
@@ -83,25 +84,7 @@ std::vector<std::byte> call(Collective coll, bool use_pmpi, MPI_Comm comm, bool 
   } else {
     send = in.data();
   }
-  int rc = MPI_SUCCESS;
-  switch (coll) {
-    case Collective::allreduce:
-      rc = use_pmpi ? PMPI_Allreduce(send, buf.data(), n, type, op, comm)
-                    : MPI_Allreduce(send, buf.data(), n, type, op, comm);
-      break;
-    case Collective::reduce_scatter:
-      rc = use_pmpi ? PMPI_Reduce_scatter_block(send, buf.data(), n, type, op, comm)
-                    : MPI_Reduce_scatter_block(send, buf.data(), n, type, op, comm);
-      break;
-    case Collective::allgather:
-      rc = use_pmpi ? PMPI_Allgather(send, n, type, buf.data(), n, type, comm)
-                    : MPI_Allgather(send, n, type, buf.data(), n, type, comm);
-      break;
-    case Collective::alltoall:
-      rc = use_pmpi ? PMPI_Alltoall(send, n, type, buf.data(), n, type, comm)
-                    : MPI_Alltoall(send, n, type, buf.data(), n, type, comm);
-      break;
-  }
+  const int rc = call_collective(coll, use_pmpi, send, buf.data(), n, type, op, comm);
   EXPECT_EQ(rc, MPI_SUCCESS);
   // MPI's send buffer is read-only: no schedule may have written it.
   if (!in_place) {

@@ -33,6 +33,7 @@ void user_sum(void* in, void* inout, int* len, MPI_Datatype*) {
 
 }  // namespace
 
+// Long on purpose: one scripted MPI program, each intercepted or falling-back call after the other.
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   int p = 0, me = 0;

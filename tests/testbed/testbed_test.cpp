@@ -200,6 +200,7 @@ TEST_F(Testbed, SignalDuringUpOrRunLeavesNothing) {
   EXPECT_EQ(leftovers(), "") << slurp(dir_ / "bg.log");
 }
 
+// Long on purpose: one end-to-end scenario (network up, sweep, fit, checks) in order.
 TEST_F(Testbed, ShortSweepFitsTheConfiguredBandwidth) {
   need_namespaces();
   // 200 Mbit/s: 25e6 B/s on the wire; TCP/IP headers in a 9000 B frame take 0.7%.

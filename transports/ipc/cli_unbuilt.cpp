@@ -1,16 +1,13 @@
 // --transport ipc in a build without MPI: listed, refused with the reason
-// (the IPC transport needs MPI to launch ranks and exchange segment names).
+// (mpiexec launches the IPC transport's ranks, and their Group is MPI's).
 #include "harness/runtime/backend.hpp"
 
 namespace cb {
 
 void add_ipc_transport(std::vector<TransportSpec>& list) {
-  TransportSpec t;
-  t.name = "ipc";
-  t.summary = "schedules over mapped memory of one node (host shm, CUDA-IPC), baseline nccl";
-  t.available = false;
-  t.unavailable_reason = "built without MPI (MPICH), which launches the ranks and exchanges handles";
-  list.push_back(std::move(t));
+  list.push_back(unbuilt_transport(
+      "ipc", "schedules over mapped memory of one node (host shm, CUDA-IPC), baseline nccl",
+      "built without MPI (MPICH), which launches the ranks and exchanges handles"));
 }
 
 }  // namespace cb

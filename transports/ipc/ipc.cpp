@@ -45,11 +45,11 @@ void require_cuda_device() {
 #endif
 }
 
-std::unique_ptr<Operation> make_ipc_operation(const Schedule& schedule, MPI_Comm comm,
+std::unique_ptr<Operation> make_ipc_operation(const Schedule& schedule, Group& group,
                                               MemoryKind kind, WaitPolicy wait) {
-  if (kind == MemoryKind::host) return std::make_unique<HostIpcOperation>(schedule, comm, wait);
+  if (kind == MemoryKind::host) return std::make_unique<HostIpcOperation>(schedule, group, wait);
 #if CB_IPC_HAVE_CUDA
-  return std::make_unique<CudaIpcOperation>(schedule, comm, wait);
+  return std::make_unique<CudaIpcOperation>(schedule, group, wait);
 #else
   throw UsageError(
       "--mem cuda: this collbench was built without CUDA (nvcc or libcudart not found when "
@@ -58,12 +58,12 @@ std::unique_ptr<Operation> make_ipc_operation(const Schedule& schedule, MPI_Comm
 }
 
 std::unique_ptr<Operation> make_nccl_operation(Collective coll, DataType dtype, ReduceOp op,
-                                               bool in_place, std::size_t count, MPI_Comm comm,
+                                               bool in_place, std::size_t count, Group& group,
                                                const NcclOptions& options) {
 #if CB_IPC_HAVE_NCCL
-  return std::make_unique<NcclOperation>(coll, dtype, op, in_place, count, comm, options);
+  return std::make_unique<NcclOperation>(coll, dtype, op, in_place, count, group, options);
 #else
-  (void)coll, (void)dtype, (void)op, (void)in_place, (void)count, (void)comm, (void)options;
+  (void)coll, (void)dtype, (void)op, (void)in_place, (void)count, (void)group, (void)options;
   throw UsageError(
       "--algo nccl: this collbench was built without NCCL (nccl.h / libnccl not found under the "
       "CUDA toolkit when configuring)");

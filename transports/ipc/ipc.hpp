@@ -3,14 +3,13 @@
 // ranks must all run on one node (IPC maps memory between processes).
 #pragma once
 
-#include <mpi.h>
-
 #include <cstddef>
 #include <memory>
 #include <string>
 #include <string_view>
 
 #include "algorithms/schedule.hpp"
+#include "transports/group.hpp"
 #include "transports/transport.hpp"
 
 namespace cb::ipc {
@@ -40,7 +39,7 @@ void require_cuda_device();
 // Throws UsageError when `kind` is not built; std::runtime_error naming the
 // failing call (e.g. "cudaGetDeviceCount: no CUDA-capable device is
 // detected") when the setup fails.
-std::unique_ptr<Operation> make_ipc_operation(const Schedule& schedule, MPI_Comm comm,
+std::unique_ptr<Operation> make_ipc_operation(const Schedule& schedule, Group& group,
                                               MemoryKind kind, WaitPolicy wait);
 
 // NCCL's own algorithm and protocol choice (NCCL_ALGO / NCCL_PROTO values,
@@ -53,10 +52,10 @@ struct NcclOptions {
 
 // The `nccl` baseline: ncclAllReduce / ncclReduceScatter / ncclAllGather /
 // ncclAlltoAll on device buffers, one GPU per rank (local rank modulo the
-// visible devices), communicator bootstrapped over `comm`. `count` has the
+// visible devices), communicator bootstrapped over `group`. `count` has the
 // collective's MPI meaning (Schedule::count). Buffer views as in_place_layout.
 std::unique_ptr<Operation> make_nccl_operation(Collective coll, DataType dtype, ReduceOp op,
-                                               bool in_place, std::size_t count, MPI_Comm comm,
+                                               bool in_place, std::size_t count, Group& group,
                                                const NcclOptions& options);
 
 }  // namespace cb::ipc

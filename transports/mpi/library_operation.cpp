@@ -7,6 +7,7 @@
 #include "algorithms/schedule.hpp"
 #include "transports/kernels/reduce.hpp"
 #include "transports/mpi/datatypes.hpp"
+#include "transports/mpi/library_calls.hpp"
 #include "transports/mpi/wait.hpp"
 
 namespace cb {
@@ -36,9 +37,9 @@ MpiLibraryOperation::MpiLibraryOperation(Collective coll, DataType dtype, Reduce
     const InPlaceLayout l = in_place_layout(coll_, p_, rank, count_);
     input_buf_ = AlignedBuffer(l.total * elem_);
     input_ = input_buf_.data() + l.input_offset * elem_;
-    // MPI_Reduce_scatter_block with MPI_IN_PLACE leaves the result at offset 0.
-    output_ = coll_ == Collective::reduce_scatter ? input_buf_.data()
-                                                  : input_buf_.data() + l.output_offset * elem_;
+    output_ = collective_spec(coll_).library_in_place_output_at_start
+                  ? input_buf_.data()
+                  : input_buf_.data() + l.output_offset * elem_;
   } else {
     input_buf_ = AlignedBuffer(input_bytes_);
     output_buf_ = AlignedBuffer(output_bytes_);
@@ -62,25 +63,7 @@ void MpiLibraryOperation::read_output(std::span<std::byte> bytes) {
 void MpiLibraryOperation::start(MPI_Request* req) {
   const int n = static_cast<int>(count_);
   const void* send = in_place_ ? MPI_IN_PLACE : input_;
-  int rc = MPI_SUCCESS;
-  switch (coll_) {
-    case Collective::allreduce:
-      rc = req ? MPI_Iallreduce(send, output_, n, mpi_type_, mpi_op_, comm_, req)
-               : MPI_Allreduce(send, output_, n, mpi_type_, mpi_op_, comm_);
-      break;
-    case Collective::reduce_scatter:
-      rc = req ? MPI_Ireduce_scatter_block(send, output_, n, mpi_type_, mpi_op_, comm_, req)
-               : MPI_Reduce_scatter_block(send, output_, n, mpi_type_, mpi_op_, comm_);
-      break;
-    case Collective::allgather:
-      rc = req ? MPI_Iallgather(send, n, mpi_type_, output_, n, mpi_type_, comm_, req)
-               : MPI_Allgather(send, n, mpi_type_, output_, n, mpi_type_, comm_);
-      break;
-    case Collective::alltoall:
-      rc = req ? MPI_Ialltoall(send, n, mpi_type_, output_, n, mpi_type_, comm_, req)
-               : MPI_Alltoall(send, n, mpi_type_, output_, n, mpi_type_, comm_);
-      break;
-  }
+  const int rc = call_collective(coll_, false, send, output_, n, mpi_type_, mpi_op_, comm_, req);
   check_mpi(rc, "MPI collective");
 }
 

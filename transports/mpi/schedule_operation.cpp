@@ -17,23 +17,16 @@ MpiScheduleOperation::MpiScheduleOperation(Schedule schedule, MPI_Comm comm, Wai
   MPI_Comm_rank(comm_, &rank);
   CB_CHECK(size == sched_.p && rank == sched_.rank,
            "schedule for rank {} of {} run on rank {} of {}", sched_.rank, sched_.p, rank, size);
-  if (sched_.in_place) {
-    const InPlaceLayout l = in_place_layout(sched_.coll, sched_.p, sched_.rank, sched_.count);
-    input_buf_ = AlignedBuffer(l.total * elem_);
-    input_ = input_buf_.data() + l.input_offset * elem_;
-    output_ = input_buf_.data() + l.output_offset * elem_;
-  } else {
-    input_buf_ = AlignedBuffer(sched_.input_count() * elem_);
-    output_buf_ = AlignedBuffer(sched_.output_count() * elem_);
-    input_ = input_buf_.data();
-    output_ = output_buf_.data();
-  }
-  for (std::size_t bytes : plan_.scratch_bytes) scratch_.emplace_back(bytes);
+  layout_ = buffer_layout(sched_);
+  data_ = AlignedBuffer(layout_.total_bytes);
+  input_ = data_.data() + layout_.input_offset;
+  output_ = data_.data() + layout_.output_offset;
   staging_ = AlignedBuffer(plan_.staging_bytes);
   bases_.resize(plan_.slot_count());
   bases_[kInput] = input_;
   bases_[kOutput] = output_;
-  for (std::size_t k = 0; k < scratch_.size(); ++k) bases_[kScratch0 + k] = scratch_[k].data();
+  for (std::size_t k = 0; k < plan_.scratch_bytes.size(); ++k)
+    bases_[kScratch0 + k] = data_.data() + layout_.buffer_offset[kScratch0 + k];
   bases_[plan_.staging_slot()] = staging_.data();
   requests_.resize(plan_.max_posts);
 }

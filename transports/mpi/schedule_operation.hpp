@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "algorithms/schedule.hpp"
+#include "transports/common/buffer_layout.hpp"
 #include "transports/mpi/buffer.hpp"
 #include "transports/mpi/schedule_plan.hpp"
 #include "transports/transport.hpp"
@@ -36,10 +37,10 @@ class MpiScheduleOperation final : public Operation {
   WaitPolicy wait_;
   std::size_t elem_;
   MpiSchedulePlan plan_;
-  AlignedBuffer input_buf_, output_buf_;  // output_buf_ unused when in place
+  BufferLayout layout_;
+  AlignedBuffer data_;  // input, output and scratch, as layout_ places them
   std::byte* input_ = nullptr;
   std::byte* output_ = nullptr;
-  std::vector<AlignedBuffer> scratch_;
   AlignedBuffer staging_;
   std::vector<std::byte*> bases_;  // per plan slot
   std::vector<MPI_Request> requests_;

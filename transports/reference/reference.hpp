@@ -8,9 +8,9 @@
 // starts); each rank's receives then take their messages FIFO per (source,
 // destination) pair; copy-receives land directly, reduce-receives are applied
 // in list order (dst = dst op message); then the rank's local ops run in list
-// order. In place, input and output are views of one allocation laid out as
-// in_place_layout() says. Memory that holds no data yet (scratch, the
-// out-of-place output, the non-input part of an in-place allocation) starts
+// order. Each rank's memory is a RankMemory (transports/common/): one
+// allocation laid out as buffer_layout() says, in place with input and
+// output as views of the same bytes; memory that holds no data yet starts
 // filled with the byte kPoison, so reading it gives visibly wrong results.
 #pragma once
 
@@ -19,10 +19,9 @@
 #include <vector>
 
 #include "algorithms/schedule.hpp"
+#include "transports/common/rank_memory.hpp"
 
 namespace cb {
-
-inline constexpr std::byte kPoison{0xA5};
 
 // inputs[r] holds rank r's input view: all_ranks[r].input_count() elements of
 // the schedule's datatype, as bytes. Returns each rank's output view

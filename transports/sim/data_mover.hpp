@@ -9,6 +9,7 @@
 #include <span>
 #include <vector>
 
+#include "transports/common/rank_memory.hpp"
 #include "transports/sim/window.hpp"
 
 namespace cb::sim {
@@ -31,7 +32,6 @@ class DataMover {
   std::vector<std::vector<std::byte>> outputs(const ScheduleSource& source);
 
  private:
-  class RankMemory;
   void allocate(const Schedule& s);
   std::vector<std::vector<std::byte>> inputs_;
   std::vector<std::unique_ptr<RankMemory>> ranks_;

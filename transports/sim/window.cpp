@@ -250,6 +250,7 @@ WindowBuilder::WindowBuilder(int p, ScheduleSource source, WindowLimits limits, 
 
 WindowBuilder::~WindowBuilder() = default;
 
+// Long on purpose: one pass over the window's steps filling the flat arrays the engine reads.
 const Window& WindowBuilder::build(std::uint64_t begin, std::uint64_t end) {
   CB_CHECK(begin < end, "window [{}, {})", begin, end);
   const int nthreads = static_cast<int>(pieces_.size());

@@ -5,28 +5,26 @@
 // naming the first failing rank).
 #pragma once
 
-#include <mpi.h>
-
 #include <exception>
 
-#include "transports/transport.hpp"
+#include "transports/group.hpp"
 
 namespace cb::ipc {
 
-// Collective over comm, waiting with `wait` (resolved). `local` is this
+// Collective over the group (waiting with its policy). `local` is this
 // rank's failure, or null.
-void agree(MPI_Comm comm, WaitPolicy wait, std::exception_ptr local, const char* stage);
+void agree(Group& group, std::exception_ptr local, const char* stage);
 
 // Runs f(); collective agreement on its success as above.
 template <class F>
-void agreed(MPI_Comm comm, WaitPolicy wait, const char* stage, F&& f) {
+void agreed(Group& group, const char* stage, F&& f) {
   std::exception_ptr error;
   try {
     f();
   } catch (...) {
     error = std::current_exception();
   }
-  agree(comm, wait, error, stage);
+  agree(group, error, stage);
 }
 
 }  // namespace cb::ipc

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 
 #include <fmt/format.h>
 
@@ -18,46 +19,41 @@ namespace {
 // sender's allocation, elements).
 using SendDescriptor = std::array<std::uint64_t, 3>;
 
-// Every rank learns, for each peer, the sends that peer makes to it, in order.
+// Every rank learns, for each peer, the sends that peer makes to it, in
+// order. Each rank publishes all its sends (by destination) through the
+// group: setup-only, so the p-fold copy is cheap.
 std::vector<std::vector<SendDescriptor>> exchange_send_descriptors(const Schedule& s,
-                                                                   const DataLayout& layout,
-                                                                   MPI_Comm comm,
-                                                                   WaitPolicy wait) {
+                                                                   const BufferLayout& layout,
+                                                                   Group& group) {
   const int p = s.p;
   std::vector<std::vector<SendDescriptor>> to(p);
   for (std::size_t i = 0; i < s.steps.size(); ++i)
     for (const Send& send : s.steps[i].sends)
       to.at(send.peer).push_back({s.first_step + i, layout.offset_of(send.src), send.src.count});
-
-  std::vector<int> send_counts(p), recv_counts(p), send_displs(p), recv_displs(p);
-  for (int b = 0; b < p; ++b) send_counts[b] = static_cast<int>(to[b].size() * 3);
-  MPI_Request req;
-  check_mpi(MPI_Ialltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, comm, &req),
-            "MPI_Ialltoall");
-  wait_collective(req, wait, comm);
-  std::vector<std::uint64_t> out, in;
+  // Per destination: its number of descriptors, then the descriptors.
+  std::vector<std::uint64_t> out;
   for (int b = 0; b < p; ++b) {
-    send_displs[b] = static_cast<int>(out.size());
+    out.push_back(to[b].size());
     for (const auto& d : to[b]) out.insert(out.end(), d.begin(), d.end());
   }
-  int total_in = 0;
-  for (int a = 0; a < p; ++a) {
-    recv_displs[a] = total_in;
-    total_in += recv_counts[a];
-  }
-  in.resize(static_cast<std::size_t>(total_in));
-  check_mpi(MPI_Ialltoallv(out.data(), send_counts.data(), send_displs.data(), MPI_UINT64_T,
-                           in.data(), recv_counts.data(), recv_displs.data(), MPI_UINT64_T, comm,
-                           &req),
-            "MPI_Ialltoallv");
-  wait_collective(req, wait, comm);
-
+  const auto all = group.allgather_bytes(std::as_bytes(std::span<const std::uint64_t>(out)));
+  CB_CHECK(all.size() == static_cast<std::size_t>(p), "{} ranks answered, expected {}", all.size(),
+           p);
   std::vector<std::vector<SendDescriptor>> from(p);
-  for (int a = 0; a < p; ++a)
-    for (int k = 0; k < recv_counts[a]; k += 3) {
-      const auto* d = &in[static_cast<std::size_t>(recv_displs[a] + k)];
-      from[a].push_back({d[0], d[1], d[2]});
+  for (int a = 0; a < p; ++a) {
+    std::vector<std::uint64_t> in(all[a].size() / sizeof(std::uint64_t));
+    if (!in.empty()) std::memcpy(in.data(), all[a].data(), in.size() * sizeof(std::uint64_t));
+    std::size_t at = 0;
+    for (int b = 0; b < p; ++b) {
+      CB_CHECK(at < in.size(), "rank {} sent a short descriptor list", a);
+      const std::uint64_t n = in[at++];
+      CB_CHECK(in.size() - at >= 3 * n, "rank {} sent a short descriptor list", a);
+      if (b == s.rank)
+        for (std::uint64_t k = 0; k < n; ++k)
+          from[a].push_back({in[at + 3 * k], in[at + 3 * k + 1], in[at + 3 * k + 2]});
+      at += 3 * n;
     }
+  }
   return from;
 }
 
@@ -72,12 +68,13 @@ std::vector<bool> peers_of(const Schedule& s) {
   return peers;
 }
 
-IpcExecutor::IpcExecutor(const Schedule& s, const DataLayout& layout, MPI_Comm comm,
+// Long on purpose: compiles each step once, in execution order, so run() only replays it.
+IpcExecutor::IpcExecutor(const Schedule& s, const BufferLayout& layout, Group& group,
                          WaitPolicy policy, DataMover& mover, const IpcMemory& mem)
     : rank_(s.rank), elem_size_(layout.elem_size), policy_(policy), mover_(mover), mem_(mem) {
   const int p = s.p;
   // Collective first, so that a failed check below cannot strand the peers in it.
-  const auto from = exchange_send_descriptors(s, layout, comm, policy);
+  const auto from = exchange_send_descriptors(s, layout, group);
   CB_CHECK(s.total_steps == 0 || s.steps.size() == s.total_steps,
            "the IPC transport runs whole schedules, not windows ({} of {} steps)",
            s.steps.size(), s.total_steps);

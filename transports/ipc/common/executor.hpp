@@ -33,8 +33,6 @@
 // (MPI's non-overtaking order) and is checked to have the same count.
 #pragma once
 
-#include <mpi.h>
-
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -42,7 +40,8 @@
 
 #include "algorithms/schedule.hpp"
 #include "transports/ipc/common/control.hpp"
-#include "transports/ipc/common/layout.hpp"
+#include "transports/common/buffer_layout.hpp"
+#include "transports/group.hpp"
 #include "transports/transport.hpp"
 
 namespace cb::ipc {
@@ -76,9 +75,9 @@ std::vector<bool> peers_of(const Schedule& s);
 
 class IpcExecutor {
  public:
-  // Collective over `comm` (exchanges send descriptors). `policy` must be
+  // Collective over `group` (exchanges send descriptors). `policy` must be
   // resolved; `mover` and `mem` must outlive the executor.
-  IpcExecutor(const Schedule& s, const DataLayout& layout, MPI_Comm comm, WaitPolicy policy,
+  IpcExecutor(const Schedule& s, const BufferLayout& layout, Group& group, WaitPolicy policy,
               DataMover& mover, const IpcMemory& mem);
   // One complete collective (all steps).
   void run();

@@ -24,14 +24,10 @@ std::string missing_cuda_device() {
   return "";
 }
 
-int select_device(MPI_Comm comm) {
+int select_device(Group& group) {
   // The collective part first, so that a rank without a device cannot leave
   // its peers waiting in it.
-  MPI_Comm node = MPI_COMM_NULL;
-  MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-  int local_rank = 0;
-  MPI_Comm_rank(node, &local_rank);
-  MPI_Comm_free(&node);
+  const int local_rank = node_local_rank(group);
   if (const std::string problem = missing_cuda_device(); !problem.empty())
     throw UsageError(problem);
   int devices = 0;

@@ -3,7 +3,7 @@
 #pragma once
 
 #include <cuda_runtime_api.h>
-#include <mpi.h>
+#include "transports/group.hpp"
 
 #include <string>
 
@@ -17,9 +17,9 @@ void cuda_check(cudaError_t rc, const char* call);
 // insufficient for CUDA runtime version (cudaErrorInsufficientDriver)".
 std::string missing_cuda_device();
 
-// Makes device (local rank on this node) % (visible devices) current and
+// Collective over `group`. Makes device (local rank on this node) % (visible devices) current and
 // returns it. Throws "cudaGetDeviceCount: no CUDA device ..." where none is
 // visible, so selecting a GPU path on a machine without one fails in one line.
-int select_device(MPI_Comm comm);
+int select_device(Group& group);
 
 }  // namespace cb::ipc

@@ -6,7 +6,6 @@
 #include "algorithms/check.hpp"
 #include "transports/ipc/common/agree.hpp"
 #include "transports/ipc/common/control.hpp"
-#include "transports/mpi/wait.hpp"
 #include "transports/ipc/cuda_ipc/cuda_error.hpp"
 #include "transports/ipc/cuda_ipc/reduce_kernels.hpp"
 
@@ -46,16 +45,14 @@ struct DeviceCard {
 
 }  // namespace
 
-CudaIpcOperation::CudaIpcOperation(const Schedule& s, MPI_Comm comm, WaitPolicy wait)
-    : layout_(data_layout(s)) {
-  int p = 0, rank = 0;
-  MPI_Comm_size(comm, &p);
-  MPI_Comm_rank(comm, &rank);
+CudaIpcOperation::CudaIpcOperation(const Schedule& s, Group& group, WaitPolicy wait)
+    : layout_(buffer_layout(s)) {
+  const int p = group.size(), rank = group.rank();
   CB_CHECK(p == s.p && rank == s.rank, "schedule for rank {} of {} run on rank {} of {}", s.rank,
            s.p, rank, p);
   DeviceCard mine{};
-  agreed(comm, wait, "CUDA setup", [&] {
-    select_device(comm);
+  agreed(group, "CUDA setup", [&] {
+    select_device(group);
     cuda_check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreate");
     // At least one granule: cudaIpcGetMemHandle needs a real allocation.
     const std::size_t bytes = std::max<std::size_t>(layout_.total_bytes, kBufferAlign);
@@ -69,19 +66,14 @@ CudaIpcOperation::CudaIpcOperation(const Schedule& s, MPI_Comm comm, WaitPolicy 
     std::memcpy(mine.control_name, control_.name().c_str(), control_.name().size() + 1);
     mine.control_bytes = control_.size();
   });
-  std::vector<DeviceCard> cards(static_cast<std::size_t>(p));
-  MPI_Request req;
-  check_mpi(MPI_Iallgather(&mine, sizeof mine, MPI_BYTE, cards.data(), sizeof mine, MPI_BYTE, comm,
-                           &req),
-            "MPI_Iallgather");
-  wait_collective(req, wait, comm);
+  const std::vector<DeviceCard> cards = allgather_value(group, mine);
 
   mem_.data = device_data_;
   mem_.control = OwnControl(control_.data(), p);
   mem_.peer_data.assign(static_cast<std::size_t>(p), nullptr);
   mem_.peer_control.assign(static_cast<std::size_t>(p), PeerControl{});
   const std::vector<bool> peers = peers_of(s);
-  agreed(comm, wait, "CUDA-IPC mapping of the peers' buffers", [&] {
+  agreed(group, "CUDA-IPC mapping of the peers' buffers", [&] {
     for (int a = 0; a < p; ++a) {
       if (!peers[a]) continue;
       peer_controls_.push_back(ShmSegment::open_read_only(cards[a].control_name,
@@ -95,10 +87,10 @@ CudaIpcOperation::CudaIpcOperation(const Schedule& s, MPI_Comm comm, WaitPolicy 
     }
   });
   mover_ = std::make_unique<CudaMover>(stream_, s.dtype, s.op, p);
-  agreed(comm, wait, "pairing of sends and receives", [&] {
-    executor_ = std::make_unique<IpcExecutor>(s, layout_, comm, wait, *mover_, mem_);
+  agreed(group, "pairing of sends and receives", [&] {
+    executor_ = std::make_unique<IpcExecutor>(s, layout_, group, wait, *mover_, mem_);
   });
-  barrier(comm, wait);
+  group.barrier();
   control_.unlink();
 }
 

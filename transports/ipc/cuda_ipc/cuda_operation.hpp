@@ -11,24 +11,24 @@
 #pragma once
 
 #include <cuda_runtime_api.h>
-#include <mpi.h>
 
 #include <memory>
 #include <vector>
 
 #include "algorithms/schedule.hpp"
 #include "transports/ipc/common/executor.hpp"
-#include "transports/ipc/common/layout.hpp"
+#include "transports/common/buffer_layout.hpp"
 #include "transports/ipc/shm/segment.hpp"
+#include "transports/group.hpp"
 #include "transports/transport.hpp"
 
 namespace cb::ipc {
 
 class CudaIpcOperation final : public Operation {
  public:
-  // Collective over `comm`. Throws std::runtime_error naming the failing CUDA
+  // Collective over `group`. Throws std::runtime_error naming the failing CUDA
   // call (on every rank) when any rank has no usable device.
-  CudaIpcOperation(const Schedule& schedule, MPI_Comm comm, WaitPolicy wait);
+  CudaIpcOperation(const Schedule& schedule, Group& group, WaitPolicy wait);
   ~CudaIpcOperation() override;
 
   void write_input(std::span<const std::byte> bytes) override;   // host -> device
@@ -36,7 +36,7 @@ class CudaIpcOperation final : public Operation {
   void run() override;
 
  private:
-  DataLayout layout_;
+  BufferLayout layout_;
   std::byte* device_data_ = nullptr;
   cudaStream_t stream_ = nullptr;
   std::vector<void*> opened_;  // peers' allocations opened through IPC

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "algorithms/check.hpp"
+#include "algorithms/collective.hpp"
 #include "algorithms/schedule.hpp"
 #include "transports/ipc/common/agree.hpp"
 #include "transports/ipc/cuda_ipc/cuda_error.hpp"
@@ -47,6 +48,31 @@ ncclRedOp_t nccl_op(ReduceOp o) {
   CB_CHECK(false, "bad ReduceOp {}", static_cast<int>(o));
 }
 
+// NCCL's function for each collective (the one per-collective line this
+// baseline needs); the call's shape is the spec's (reducing or not, count per
+// rank). nccl.h defines no in-place all-to-all: `scratch_in_place` sends from
+// a copy of the buffer instead (see the header).
+struct NcclCall {
+  Collective coll;
+  const char* name;
+  ncclResult_t (*reduce)(const void*, void*, size_t, ncclDataType_t, ncclRedOp_t, ncclComm_t,
+                         cudaStream_t);
+  ncclResult_t (*move)(const void*, void*, size_t, ncclDataType_t, ncclComm_t, cudaStream_t);
+  bool scratch_in_place;
+};
+
+const NcclCall& nccl_call(Collective coll) {
+  static const NcclCall kCalls[] = {
+      {Collective::allreduce, "ncclAllReduce", ncclAllReduce, nullptr, false},
+      {Collective::reduce_scatter, "ncclReduceScatter", ncclReduceScatter, nullptr, false},
+      {Collective::allgather, "ncclAllGather", nullptr, ncclAllGather, false},
+      {Collective::alltoall, "ncclAlltoAll", nullptr, ncclAlltoAll, true},
+  };
+  for (const NcclCall& c : kCalls)
+    if (c.coll == coll) return c;
+  CB_CHECK(false, "no NCCL call for collective {}", static_cast<int>(coll));
+}
+
 void set_or_keep(const char* var, const std::string& value) {
   if (!value.empty()) ::setenv(var, value.c_str(), 1);
 }
@@ -62,22 +88,22 @@ std::byte* device_alloc(std::size_t bytes) {
 }  // namespace
 
 NcclOperation::NcclOperation(Collective coll, DataType dtype, ReduceOp op, bool in_place,
-                             std::size_t count, MPI_Comm comm, const NcclOptions& options)
+                             std::size_t count, Group& group, const NcclOptions& options)
     : coll_(coll), dtype_(dtype), op_(op), count_(count) {
-  MPI_Comm_size(comm, &p_);
-  MPI_Comm_rank(comm, &rank_);
+  p_ = group.size();
+  rank_ = group.rank();
   const std::size_t es = element_size(dtype);
   input_bytes_ = input_count(coll, p_, count) * es;
   output_bytes_ = output_count(coll, p_, count) * es;
-  agreed(comm, WaitPolicy::yield, "NCCL device setup", [&] {
-    select_device(comm);
+  agreed(group, "NCCL device setup", [&] {
+    select_device(group);
     cuda_check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreate");
     if (in_place) {
       const InPlaceLayout l = in_place_layout(coll, p_, rank_, count);
       input_alloc_ = device_alloc(l.total * es);
       input_ = input_alloc_ + l.input_offset * es;
       output_ = input_alloc_ + l.output_offset * es;
-      if (coll == Collective::alltoall) alltoall_scratch_ = device_alloc(l.total * es);
+      if (nccl_call(coll).scratch_in_place) send_scratch_ = device_alloc(l.total * es);
     } else {
       input_alloc_ = device_alloc(input_bytes_);
       output_alloc_ = device_alloc(output_bytes_);
@@ -88,11 +114,11 @@ NcclOperation::NcclOperation(Collective coll, DataType dtype, ReduceOp op, bool 
   set_or_keep("NCCL_ALGO", options.algo);
   set_or_keep("NCCL_PROTO", options.proto);
   ncclUniqueId id{};
-  agreed(comm, WaitPolicy::yield, "ncclGetUniqueId", [&] {
+  agreed(group, "ncclGetUniqueId", [&] {
     if (rank_ == 0) nccl_check(ncclGetUniqueId(&id), "ncclGetUniqueId");
   });
-  MPI_Bcast(&id, sizeof id, MPI_BYTE, 0, comm);
-  agreed(comm, WaitPolicy::yield, "ncclCommInitRank",
+  id = allgather_value(group, id).front();  // rank 0's
+  agreed(group, "ncclCommInitRank",
          [&] { nccl_check(ncclCommInitRank(&comm_, p_, id, rank_), "ncclCommInitRank"); });
 }
 
@@ -101,7 +127,7 @@ NcclOperation::~NcclOperation() {
   if (comm_ != nullptr) (void)ncclCommDestroy(comm_);
   if (input_alloc_ != nullptr) (void)cudaFree(input_alloc_);
   if (output_alloc_ != nullptr) (void)cudaFree(output_alloc_);
-  if (alltoall_scratch_ != nullptr) (void)cudaFree(alltoall_scratch_);
+  if (send_scratch_ != nullptr) (void)cudaFree(send_scratch_);
   if (stream_ != nullptr) (void)cudaStreamDestroy(stream_);
 }
 
@@ -125,30 +151,18 @@ void NcclOperation::read_output(std::span<std::byte> bytes) {
 
 void NcclOperation::run() {
   const ncclDataType_t t = nccl_type(dtype_);
-  switch (coll_) {
-    case Collective::allreduce:
-      nccl_check(ncclAllReduce(input_, output_, count_, t, nccl_op(op_), comm_, stream_),
-                 "ncclAllReduce");
-      break;
-    case Collective::reduce_scatter:
-      nccl_check(ncclReduceScatter(input_, output_, count_, t, nccl_op(op_), comm_, stream_),
-                 "ncclReduceScatter");
-      break;
-    case Collective::allgather:
-      nccl_check(ncclAllGather(input_, output_, count_, t, comm_, stream_), "ncclAllGather");
-      break;
-    case Collective::alltoall:
-      if (alltoall_scratch_ != nullptr) {
-        cuda_check(cudaMemcpyAsync(alltoall_scratch_, input_, input_bytes_,
-                                   cudaMemcpyDeviceToDevice, stream_),
-                   "cudaMemcpyAsync (in-place all-to-all)");
-        nccl_check(ncclAlltoAll(alltoall_scratch_, output_, count_, t, comm_, stream_),
-                   "ncclAlltoAll");
-      } else {
-        nccl_check(ncclAlltoAll(input_, output_, count_, t, comm_, stream_), "ncclAlltoAll");
-      }
-      break;
+  const NcclCall& f = nccl_call(coll_);
+  const void* send = input_;
+  if (send_scratch_ != nullptr) {
+    cuda_check(
+        cudaMemcpyAsync(send_scratch_, input_, input_bytes_, cudaMemcpyDeviceToDevice, stream_),
+        "cudaMemcpyAsync (in-place all-to-all)");
+    send = send_scratch_;
   }
+  nccl_check(collective_spec(coll_).reducing
+                 ? f.reduce(send, output_, count_, t, nccl_op(op_), comm_, stream_)
+                 : f.move(send, output_, count_, t, comm_, stream_),
+             f.name);
   if (op_ == ReduceOp::avg && is_reducing(coll_))
     cuda_check(launch_divide(dtype_, output_, output_bytes_ / element_size(dtype_), p_, stream_),
                "division kernel launch");

@@ -2,8 +2,8 @@
 // so the harness times and verifies them exactly like collbench's schedules.
 //
 // One GPU per rank (local rank modulo visible devices). The communicator is
-// bootstrapped over MPI: rank 0's ncclGetUniqueId is broadcast with
-// MPI_Bcast, then ncclCommInitRank. NCCL_ALGO / NCCL_PROTO are set from the
+// bootstrapped over the Group: rank 0's ncclGetUniqueId reaches every rank
+// through allgather_bytes, then ncclCommInitRank. NCCL_ALGO / NCCL_PROTO are set from the
 // options before the communicator is created (NCCL reads them at init).
 // run() enqueues the collective on this rank's stream and returns after
 // cudaStreamSynchronize. avg runs ncclSum then divides by p once with the
@@ -16,13 +16,13 @@
 #pragma once
 
 #include <cuda_runtime_api.h>
-#include <mpi.h>
 #include <nccl.h>
 
 #include <cstddef>
 
 #include "algorithms/types.hpp"
 #include "transports/ipc/ipc.hpp"
+#include "transports/group.hpp"
 #include "transports/transport.hpp"
 
 namespace cb::ipc {
@@ -30,7 +30,7 @@ namespace cb::ipc {
 class NcclOperation final : public Operation {
  public:
   NcclOperation(Collective coll, DataType dtype, ReduceOp op, bool in_place, std::size_t count,
-                MPI_Comm comm, const NcclOptions& options);
+                Group& group, const NcclOptions& options);
   ~NcclOperation() override;
 
   void write_input(std::span<const std::byte> bytes) override;
@@ -50,7 +50,7 @@ class NcclOperation final : public Operation {
   std::byte* output_ = nullptr;  // device
   std::byte* input_alloc_ = nullptr;
   std::byte* output_alloc_ = nullptr;  // null when in place
-  std::byte* alltoall_scratch_ = nullptr;  // in-place all-to-all only
+  std::byte* send_scratch_ = nullptr;  // in-place all-to-all only
   std::size_t input_bytes_ = 0, output_bytes_ = 0;
 };
 

@@ -5,7 +5,6 @@
 #include "algorithms/check.hpp"
 #include "transports/ipc/common/agree.hpp"
 #include "transports/ipc/common/control.hpp"
-#include "transports/mpi/wait.hpp"
 #include "transports/kernels/reduce.hpp"
 
 namespace cb::ipc {
@@ -39,36 +38,29 @@ struct SegmentCard {
 
 }  // namespace
 
-HostIpcOperation::HostIpcOperation(const Schedule& s, MPI_Comm comm, WaitPolicy wait)
-    : layout_(data_layout(s)) {
-  int p = 0, rank = 0;
-  MPI_Comm_size(comm, &p);
-  MPI_Comm_rank(comm, &rank);
+HostIpcOperation::HostIpcOperation(const Schedule& s, Group& group, WaitPolicy wait)
+    : layout_(buffer_layout(s)) {
+  const int p = group.size(), rank = group.rank();
   CB_CHECK(p == s.p && rank == s.rank, "schedule for rank {} of {} run on rank {} of {}", s.rank,
            s.p, rank, p);
   CB_CHECK(wait != WaitPolicy::automatic, "wait policy must be resolved");
   const std::size_t control_bytes = control_block_bytes(p);
 
   SegmentCard mine{};
-  agreed(comm, wait, "shared-memory segment creation", [&] {
+  agreed(group, "shared-memory segment creation", [&] {
     own_ = ShmSegment::create(control_bytes + layout_.total_bytes);
     CB_CHECK(own_.name().size() < sizeof mine.name, "segment name too long: {}", own_.name());
     std::memcpy(mine.name, own_.name().c_str(), own_.name().size() + 1);
     mine.bytes = own_.size();
   });
-  std::vector<SegmentCard> cards(static_cast<std::size_t>(p));
-  MPI_Request req;
-  check_mpi(MPI_Iallgather(&mine, sizeof mine, MPI_BYTE, cards.data(), sizeof mine, MPI_BYTE, comm,
-                           &req),
-            "MPI_Iallgather");
-  wait_collective(req, wait, comm);
+  const std::vector<SegmentCard> cards = allgather_value(group, mine);
 
   mem_.data = own_.data() + control_bytes;
   mem_.control = OwnControl(own_.data(), p);
   mem_.peer_data.assign(static_cast<std::size_t>(p), nullptr);
   mem_.peer_control.assign(static_cast<std::size_t>(p), PeerControl{});
   const std::vector<bool> peers = peers_of(s);
-  agreed(comm, wait, "mapping of the peers' segments", [&] {
+  agreed(group, "mapping of the peers' segments", [&] {
     for (int a = 0; a < p; ++a) {
       if (!peers[a]) continue;
       peers_.push_back(ShmSegment::open_read_only(cards[a].name, cards[a].bytes));
@@ -77,11 +69,11 @@ HostIpcOperation::HostIpcOperation(const Schedule& s, MPI_Comm comm, WaitPolicy 
     }
   });
   mover_ = std::make_unique<HostMover>(s.dtype, s.op, p);
-  agreed(comm, wait, "pairing of sends and receives", [&] {
-    executor_ = std::make_unique<IpcExecutor>(s, layout_, comm, wait, *mover_, mem_);
+  agreed(group, "pairing of sends and receives", [&] {
+    executor_ = std::make_unique<IpcExecutor>(s, layout_, group, wait, *mover_, mem_);
   });
   // Every peer has mapped this segment: the name is no longer needed.
-  barrier(comm, wait);
+  group.barrier();
   own_.unlink();
 }
 

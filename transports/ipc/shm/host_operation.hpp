@@ -3,29 +3,28 @@
 //
 // Each rank's control block, user buffers and scratch buffers live in ONE
 // shared-memory segment it creates (shm/segment.hpp); the names are exchanged
-// with MPI_Allgather, every peer that receives from this rank maps it
+// through the Group (allgather_bytes), every peer that receives from this rank maps it
 // read-only, and once all have mapped it (a barrier) the name is unlinked, so
 // a run leaves nothing in /dev/shm even if it is killed later.
 #pragma once
-
-#include <mpi.h>
 
 #include <memory>
 #include <vector>
 
 #include "algorithms/schedule.hpp"
 #include "transports/ipc/common/executor.hpp"
-#include "transports/ipc/common/layout.hpp"
+#include "transports/common/buffer_layout.hpp"
 #include "transports/ipc/shm/segment.hpp"
+#include "transports/group.hpp"
 #include "transports/transport.hpp"
 
 namespace cb::ipc {
 
 class HostIpcOperation final : public Operation {
  public:
-  // Collective over `comm` (schedule.p ranks, this process at schedule.rank).
+  // Collective over `group` (schedule.p ranks, this process at schedule.rank).
   // `wait` must be resolved (spin, yield or sleep).
-  HostIpcOperation(const Schedule& schedule, MPI_Comm comm, WaitPolicy wait);
+  HostIpcOperation(const Schedule& schedule, Group& group, WaitPolicy wait);
   ~HostIpcOperation() override;
 
   void write_input(std::span<const std::byte> bytes) override;
@@ -33,7 +32,7 @@ class HostIpcOperation final : public Operation {
   void run() override;
 
  private:
-  DataLayout layout_;
+  BufferLayout layout_;
   ShmSegment own_;
   std::vector<ShmSegment> peers_;
   IpcMemory mem_;

@@ -76,12 +76,12 @@ TEST(IpcCuda, WithoutADeviceSetupNamesTheCudaCall) {
   };
   if (cuda_backend_built())
     expect_cuda_error([&] {
-      make_ipc_operation(all[world_rank()], MPI_COMM_WORLD, MemoryKind::cuda, WaitPolicy::yield);
+      make_ipc_operation(all[world_rank()], world_group(), MemoryKind::cuda, WaitPolicy::yield);
     });
   if (nccl_built())
     expect_cuda_error([&] {
       make_nccl_operation(Collective::allreduce, DataType::fp32, ReduceOp::sum, false, 16,
-                          MPI_COMM_WORLD, {});
+                          world_group(), {});
     });
   EXPECT_THROW(require_cuda_device(), UsageError);
   EXPECT_TRUE(own_segments().empty());
@@ -97,7 +97,7 @@ TEST(IpcCuda, EveryAlgorithmMatchesReferenceBitExactly) {
         for (bool in_place : {false, true}) {
           const ReduceOp op = dtype == DataType::fp16 ? ReduceOp::max : ReduceOp::sum;
           const auto all = schedules(*algo, dtype, op, count, in_place);
-          auto ipc = make_ipc_operation(all[world_rank()], MPI_COMM_WORLD, MemoryKind::cuda,
+          auto ipc = make_ipc_operation(all[world_rank()], world_group(), MemoryKind::cuda,
                                         WaitPolicy::yield);
           const long long w = wrong_bytes(*ipc, all, count) + wrong_bytes(*ipc, all, count + 1);
           if (w) ADD_FAILURE() << to_string(algo->coll) << "/" << algo->name << " " << to_string(dtype)
@@ -117,7 +117,7 @@ TEST(IpcCuda, NcclMatchesReferenceOnIntegers) {
       const auto all = schedules(algorithms_for(coll).front(), DataType::int32, ReduceOp::sum,
                                  1000, in_place);
       auto nccl = make_nccl_operation(coll, DataType::int32, ReduceOp::sum, in_place, 1000,
-                                      MPI_COMM_WORLD, {});
+                                      world_group(), {});
       wrong += wrong_bytes(*nccl, all, 5);
     }
   EXPECT_EQ(sum_all(wrong), 0);

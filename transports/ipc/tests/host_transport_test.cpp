@@ -1,7 +1,8 @@
-// The IPC transport's host backend against the reference executor, under
-// mpiexec -n 2, 3 and 4: every registry entry, several datatypes and ops,
-// small and odd counts, in and out of place, two runs per operation (the
-// sequence counters carry over between runs), bit-exact.
+// What is the IPC host backend's own, under mpiexec -n 2, 3 and 4: every
+// wait policy against the reference executor (two runs per operation: the
+// sequence counters carry over between runs), segment hygiene, setup errors,
+// the Group bootstrap. Every algorithm against the reference executor is
+// tests/conformance/.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -21,13 +22,6 @@ struct TypeOp {
   DataType dtype;
   ReduceOp op;
 };
-// Reducing collectives: every op, spread over datatypes of each width and kind.
-constexpr TypeOp kReducing[] = {{DataType::int32, ReduceOp::sum}, {DataType::fp32, ReduceOp::max},
-                                {DataType::fp16, ReduceOp::sum},  {DataType::int8, ReduceOp::prod},
-                                {DataType::fp64, ReduceOp::avg},  {DataType::bf16, ReduceOp::min}};
-// Data-movement collectives: the op is irrelevant; odd and wide element sizes.
-constexpr TypeOp kMoving[] = {{DataType::int8, ReduceOp::sum}, {DataType::fp64, ReduceOp::sum}};
-
 struct Config {
   const AlgorithmEntry* algo;
   TypeOp type_op;
@@ -60,7 +54,7 @@ long long check_config(const Config& c, WaitPolicy wait) {
     params.segment_bytes = c.segment_bytes;
     all.push_back(make_schedule(*c.algo, params));
   }
-  auto op = make_ipc_operation(all[me], MPI_COMM_WORLD, MemoryKind::host, wait);
+  auto op = make_ipc_operation(all[me], world_group(), MemoryKind::host, wait);
   const std::size_t es = element_size(c.type_op.dtype);
   long long wrong = 0;
   for (int run = 0; run < 2; ++run) {
@@ -84,36 +78,8 @@ long long check_config(const Config& c, WaitPolicy wait) {
   return wrong;
 }
 
-// Each (count, placement) gets the next (datatype, op) in turn, so every op
-// and element width meets every algorithm without a full cross product (the
-// transport moves bytes; the kernels themselves are tested elsewhere).
-std::vector<Config> configs_for(const AlgorithmEntry& algo, int p) {
-  std::vector<Config> out;
-  const std::vector<std::size_t> counts = {0, 1, static_cast<std::size_t>(p) + 1, 37, 1000};
-  const auto& types = is_reducing(algo.coll) ? std::span<const TypeOp>(kReducing)
-                                             : std::span<const TypeOp>(kMoving);
-  std::size_t next = 0;
-  for (std::size_t count : counts)
-    for (bool in_place : {false, true}) out.push_back({&algo, types[next++ % types.size()], count, in_place, 0});
-  // Small segments: several pipelined steps with several messages per pair.
-  if (algo.segmented)
-    for (bool in_place : {false, true})
-      out.push_back({&algo, types[next++ % types.size()], 1000, in_place, 512});
-  return out;
-}
-
-TEST(IpcHost, EveryAlgorithmMatchesReferenceBitExactly) {
-  const int p = world_size();
-  long long wrong = 0, configs = 0;
-  for (const AlgorithmEntry* algo : all_algorithms())
-    for (const Config& c : configs_for(*algo, p)) {
-      ++configs;
-      // Yield: meson runs other tests beside this one, and -n 3/4 oversubscribe 2 cores.
-      wrong += check_config(c, WaitPolicy::yield);
-    }
-  EXPECT_GT(configs, 0);
-  EXPECT_EQ(sum_all(wrong), 0) << "wrong bytes over all ranks (details on stderr)";
-}
+// Every algorithm against the reference executor: tests/conformance/, for
+// every per-process transport at once.
 
 TEST(IpcHost, EveryWaitPolicyGivesTheSameResult) {
   const AlgorithmEntry& ring = find_algorithm(Collective::allreduce, "ring");
@@ -130,7 +96,7 @@ TEST(IpcHost, NoSegmentNameOutlivesSetup) {
   params.p = world_size();
   params.rank = world_rank();
   params.count = 100;
-  auto op = make_ipc_operation(make_schedule(algo, params), MPI_COMM_WORLD, MemoryKind::host,
+  auto op = make_ipc_operation(make_schedule(algo, params), world_group(), MemoryKind::host,
                                WaitPolicy::yield);
   // The segments stay mapped (the operation still works) but have no names.
   EXPECT_EQ(sum_all(static_cast<long long>(own_segments().size())), 0);
@@ -156,8 +122,24 @@ TEST(IpcHost, SetupErrorOnOneRankThrowsOnEveryRankAndLeavesNoSegment) {
         }
     ASSERT_TRUE(broken);
   }
-  EXPECT_ANY_THROW(make_ipc_operation(s, MPI_COMM_WORLD, MemoryKind::host, WaitPolicy::yield));
+  EXPECT_ANY_THROW(make_ipc_operation(s, world_group(), MemoryKind::host, WaitPolicy::yield));
   EXPECT_TRUE(own_segments().empty());
+}
+
+// The bootstrap the IPC transport connects its peers over: rank r sends r + 1
+// bytes of value r, and every rank receives all of them, in rank order.
+TEST(IpcBootstrap, AllgatherBytesGivesEveryRankEveryRanksBytes) {
+  const int me = world_rank(), p = world_size();
+  const std::vector<std::byte> mine(static_cast<std::size_t>(me + 1), std::byte(me));
+  const auto all = world_group().allgather_bytes(mine);
+  ASSERT_EQ(all.size(), static_cast<std::size_t>(p));
+  for (int r = 0; r < p; ++r)
+    EXPECT_EQ(all[r], std::vector<std::byte>(static_cast<std::size_t>(r + 1), std::byte(r)))
+        << "from rank " << r;
+  EXPECT_EQ(allgather_value(world_group(), me * 10)[static_cast<std::size_t>(p - 1)], (p - 1) * 10);
+  const auto self = make_self_group()->allgather_bytes(mine);
+  ASSERT_EQ(self.size(), 1u);
+  EXPECT_EQ(self[0], mine);
 }
 
 TEST(IpcHost, UnknownMemoryKindIsAUsageError) {

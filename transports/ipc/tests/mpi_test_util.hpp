@@ -12,9 +12,16 @@
 #include <string>
 #include <vector>
 
+#include "harness/runtime/group_mpi.hpp"
 #include "transports/ipc/shm/segment.hpp"
 
 namespace cb::ipc::test {
+
+// The bootstrap group of every test: all ranks (MPI_COMM_WORLD, never freed).
+inline Group& world_group() {
+  static MpiGroup world(MPI_COMM_WORLD, WaitPolicy::yield);
+  return world;
+}
 
 inline int world_rank() {
   int r = 0;

@@ -105,6 +105,7 @@ Choice parse_choice(Collective coll, const std::string& var, const std::string& 
   return c;  // slot -1: this collective's calls fall back (no_algorithm)
 }
 
+// Long on purpose: one read and check of each COLLBENCH_* variable, one after another.
 Config read_config() {
   Config config;
   if (const auto path = env("COLLBENCH_PARAMS")) {

@@ -18,7 +18,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <string>
 
+#include "algorithms/collective.hpp"
 #include "algorithms/registry.hpp"
 #include "transports/mpi/pmpi/collbench_pmpi.h"
 #include "transports/mpi/pmpi/comm_state.hpp"
@@ -53,14 +55,9 @@ struct Inside {
   Inside& operator=(const Inside&) = delete;
 };
 
-const char* mpi_name(Collective coll) {
-  switch (coll) {
-    case Collective::allreduce: return "MPI_Allreduce";
-    case Collective::reduce_scatter: return "MPI_Reduce_scatter_block";
-    case Collective::allgather: return "MPI_Allgather";
-    case Collective::alltoall: return "MPI_Alltoall";
-  }
-  return "?";
+// The intercepted entry point's name, for notices: MPI_Allreduce, ...
+std::string mpi_name(Collective coll) {
+  return "MPI_" + std::string(collective_spec(coll).mpich_name);
 }
 
 void setup() {
@@ -93,7 +90,7 @@ bool active() {
 }
 
 [[noreturn]] void fatal(Collective coll, const std::exception& e) {
-  std::fprintf(stderr, "collbench-pmpi: %s failed: %s\n", mpi_name(coll), e.what());
+  std::fprintf(stderr, "collbench-pmpi: %s failed: %s\n", mpi_name(coll).c_str(), e.what());
   PMPI_Abort(MPI_COMM_WORLD, 1);
   std::abort();
 }
@@ -138,9 +135,10 @@ struct Call {
 std::size_t library_bytes(const Call& c) {
   int size = 0, p = 1;
   if (PMPI_Type_size(c.mpi_type, &size) != MPI_SUCCESS || size < 0) return 0;
-  if (c.coll != Collective::allreduce && c.comm != MPI_COMM_NULL) PMPI_Comm_size(c.comm, &p);
+  const bool per_rank = collective_spec(c.coll).size_per_rank;
+  if (per_rank && c.comm != MPI_COMM_NULL) PMPI_Comm_size(c.comm, &p);
   return static_cast<std::size_t>(c.mpi_count) * static_cast<std::size_t>(size) *
-         static_cast<std::size_t>(c.coll == Collective::allreduce ? 1 : p);
+         static_cast<std::size_t>(per_rank ? p : 1);
 }
 
 template <class Pmpi>
@@ -153,7 +151,7 @@ int fall_back(const Call& c, Fallback why, const std::string& detail, Pmpi&& pmp
     std::fprintf(stderr,
                  "collbench-pmpi: notice: %s falls back to the MPI library: %s%s%s (shown once; "
                  "COLLBENCH_REPORT=1 counts every fallback)\n",
-                 c.function ? c.function : mpi_name(c.coll), std::string(to_string(why)).c_str(),
+                 c.function ? c.function : mpi_name(c.coll).c_str(), std::string(to_string(why)).c_str(),
                  detail.empty() ? "" : ", ", detail.c_str());
   return pmpi();
 }
@@ -266,7 +264,9 @@ void run_entry(CommState& st, const Entry& e, const Call& c) {
   run_plan(plan, st.bases, st.comm, st.wait, st.requests);
   // MPI puts an in-place reduce-scatter's block at the start of the buffer;
   // collbench's in-place layout leaves it at the rank's own block.
-  if (c.in_place && c.coll == Collective::reduce_scatter && st.rank > 0 && block)
+  const CollectiveSpec& spec = collective_spec(c.coll);
+  if (c.in_place && spec.library_in_place_output_at_start && spec.in_place_output_at_own_block &&
+      st.rank > 0 && block)
     std::memmove(recv, recv + static_cast<std::size_t>(st.rank) * block, block);
 }
 

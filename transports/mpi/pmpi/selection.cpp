@@ -2,10 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
 #include <charconv>
 #include <fstream>
 #include <sstream>
 
+#include "algorithms/collective.hpp"
 #include "algorithms/registry.hpp"
 #include "models/mpich_selection.hpp"
 
@@ -14,14 +16,11 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-const char* mpich_collective(Collective coll) {
-  switch (coll) {
-    case Collective::allreduce: return "allreduce";
-    case Collective::reduce_scatter: return "reduce_scatter_block";
-    case Collective::allgather: return "allgather";
-    case Collective::alltoall: return "alltoall";
-  }
-  return "";
+// The collective's key in an MPICH selection file: "reduce_scatter_block".
+std::string mpich_collective(Collective coll) {
+  std::string name(collective_spec(coll).mpich_name);
+  for (char& ch : name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return name;
 }
 
 bool parse_number(std::string_view text, std::uint64_t& out) {
@@ -53,7 +52,7 @@ bool matches(std::string_view key, const CallShape& c) {
   if (at == std::string_view::npos) return false;
   const std::string_view name = key.substr(0, at), op = key.substr(at);
   const std::uint64_t block = c.count * c.elem;
-  const std::uint64_t total = c.coll == Collective::allreduce ? block : block * c.p;
+  const std::uint64_t total = collective_spec(c.coll).size_per_rank ? block * c.p : block;
   if (name == "comm_type") return op == "=intra" || op == "=any";
   if (name == "comm_size") {
     if (op == "=pow2") return is_pow2(static_cast<std::uint64_t>(c.p));

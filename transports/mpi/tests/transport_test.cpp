@@ -1,7 +1,8 @@
-// The MPI transport against the reference executor, bit for bit, for every
-// registry entry at the launch's p (meson runs this under mpiexec -n 2, 3, 4),
-// and the `mpi` library baseline against verify's expected outputs. Waits
-// yield: with 3-4 ranks on 2 cores spinning would crawl.
+// What is the MPI transport's own (meson runs this under mpiexec -n 2, 3, 4):
+// the `mpi` library baseline against verify's expected outputs, its known
+// defects, oversubscription detection. Every algorithm against the reference
+// executor is tests/conformance/. Waits yield: with 3-4 ranks on 2 cores
+// spinning would crawl.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <mpi.h>
@@ -41,72 +42,10 @@ struct TypeOp {
   DataType dtype;
   ReduceOp op;
 };
-// Reducing collectives: every op over datatypes of each width and kind.
-constexpr TypeOp kReducing[] = {{DataType::fp32, ReduceOp::sum},
-                                {DataType::int32, ReduceOp::max},
-                                {DataType::bf16, ReduceOp::avg},
-                                {DataType::int8, ReduceOp::prod},
-                                {DataType::fp64, ReduceOp::min}};
 constexpr TypeOp kMoving[] = {{DataType::int8, ReduceOp::sum}, {DataType::fp64, ReduceOp::sum}};
 
-std::vector<std::size_t> counts_for(int p) {
-  return {0, 1, static_cast<std::size_t>(p - 1), static_cast<std::size_t>(p + 1), 37, 1000};
-}
-
-// Wrong elements of this rank's MPI output vs the reference, over two runs of
-// one operation (the second proves nothing carries over between runs).
-long long check_schedule(const AlgorithmEntry& algo, TypeOp t, std::size_t count, bool in_place,
-                         std::size_t segment_bytes) {
-  const int p = world_size();
-  const int me = world_rank();
-  std::vector<Schedule> all;
-  for (int r = 0; r < p; ++r)
-    all.push_back(make_schedule(
-        algo, CollParams{algo.coll, p, r, count, t.dtype, t.op, in_place, segment_bytes}));
-  MpiScheduleOperation op(all[me], MPI_COMM_WORLD, WaitPolicy::yield);
-  long long wrong = 0;
-  for (std::uint64_t seed : {11u, 12u}) {
-    VerifySpec spec{algo.coll, t.dtype, t.op, p, count, seed, InputMode::exact};
-    std::vector<std::vector<std::byte>> inputs;
-    for (int r = 0; r < p; ++r) inputs.push_back(make_input(spec, r));
-    const auto expected = run_reference(all, inputs);
-    op.write_input(inputs[me]);
-    op.run();
-    std::vector<std::byte> got(expected[me].size());
-    op.read_output(got);
-    // Not memcmp: count 0 gives empty vectors whose data() may be null.
-    if (got != expected[me]) {
-      ++wrong;
-      ADD_FAILURE() << fmt::format(
-          "rank {}: {}/{} p={} {} {} count={} {} seed={} differs from the "
-          "reference executor",
-          me, to_string(algo.coll), algo.name, p, to_string(t.dtype), to_string(t.op), count,
-          in_place ? "in" : "out", seed);
-    }
-  }
-  return wrong;
-}
-
-TEST(MpiTransport, EveryAlgorithmMatchesTheReferenceExecutor) {
-  const int p = world_size();
-  long long wrong = 0;
-  int configs = 0;
-  for (const AlgorithmEntry* algo : all_algorithms()) {
-    const auto type_ops = is_reducing(algo->coll)
-                              ? std::vector<TypeOp>(std::begin(kReducing), std::end(kReducing))
-                              : std::vector<TypeOp>(std::begin(kMoving), std::end(kMoving));
-    for (TypeOp t : type_ops)
-      for (std::size_t count : counts_for(p))
-        for (bool in_place : {false, true}) {
-          wrong += check_schedule(*algo, t, count, in_place, 0);
-          ++configs;
-        }
-    // Small segments make the pipelined algorithms take many steps.
-    if (algo->segmented) wrong += check_schedule(*algo, kReducing[0], 1000, false, 64);
-  }
-  EXPECT_GT(configs, 0) << "the registry has no algorithms";
-  EXPECT_EQ(all_sum(wrong), 0);
-}
+// Every algorithm against the reference executor: tests/conformance/, for
+// every per-process transport at once.
 
 TEST(MpiTransport, LibraryBaselineMatchesTheExpectedOutput) {
   const bool oversubscribed_ = oversubscribed(MPI_COMM_WORLD);

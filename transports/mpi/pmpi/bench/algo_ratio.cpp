@@ -48,6 +48,7 @@ long positive(const std::string& text) {
 
 }  // namespace
 
+// Long on purpose: a benchmark script, read top to bottom (setup, each timed variant, report).
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   int rank = 0, p = 0;

@@ -39,6 +39,7 @@ double osu_latency_us(long iterations, long skip, Call&& call) {
 
 }  // namespace
 
+// Long on purpose: a benchmark script, read top to bottom (setup, each timed variant, report).
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   int rank = 0, p = 0;

@@ -1,12 +1,12 @@
-#include "transports/ipc/common/layout.hpp"
+#include "transports/common/buffer_layout.hpp"
 
-namespace cb::ipc {
+namespace cb {
 namespace {
 std::size_t align_up(std::size_t n) { return (n + kBufferAlign - 1) / kBufferAlign * kBufferAlign; }
 }  // namespace
 
-DataLayout data_layout(const Schedule& s) {
-  DataLayout l;
+BufferLayout buffer_layout(const Schedule& s) {
+  BufferLayout l;
   l.elem_size = element_size(s.dtype);
   l.buffer_offset.assign(kScratch0 + s.scratch_counts.size(), 0);
   std::size_t end = 0;
@@ -32,4 +32,4 @@ DataLayout data_layout(const Schedule& s) {
   return l;
 }
 
-}  // namespace cb::ipc
+}  // namespace cb

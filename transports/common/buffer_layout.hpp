@@ -1,5 +1,7 @@
-// Where a rank's buffers lie in its one data allocation (host segment or
-// device allocation): every offset here is in BYTES from the allocation's start.
+// Where a rank's buffers lie in its one data allocation (a host vector, an
+// MPI buffer, a shared-memory segment or a device allocation): every offset
+// here is in BYTES from the allocation's start. The one region -> memory
+// mapping of every executor (reference, simulator, MPI, IPC).
 //
 // Out of place: input, output, then each scratch buffer. In place: one user
 // area of in_place_layout(...).total elements holding both views (kInput at
@@ -12,11 +14,11 @@
 
 #include "algorithms/schedule.hpp"
 
-namespace cb::ipc {
+namespace cb {
 
 inline constexpr std::size_t kBufferAlign = 256;
 
-struct DataLayout {
+struct BufferLayout {
   std::size_t elem_size = 0;
   std::vector<std::size_t> buffer_offset;  // by BufferId
   std::size_t input_offset = 0;            // == buffer_offset[kInput]
@@ -31,6 +33,6 @@ struct DataLayout {
   }
 };
 
-DataLayout data_layout(const Schedule& s);
+BufferLayout buffer_layout(const Schedule& s);
 
-}  // namespace cb::ipc
+}  // namespace cb
