@@ -498,6 +498,30 @@ TEST_F(Faults, WatchdogEndsARunWhosePeerIsStopped) {
   }
 }
 
+// MPICH's blocking MPI_Allreduce cannot be bounded: with a watchdog the mpi
+// baseline polls the nonblocking form, so a stopped peer ends it too (before,
+// rank 0 waited inside MPI_Allreduce for ever under --wait spin).
+TEST_F(Faults, WatchdogEndsTheMpiBaselineWhosePeerIsStopped) {
+  need_mpiexec();
+  const pid_t pid = start(cmd("run --quiet -n 100000 --timeout 2 --wait spin --algo mpi -b 8 -e 64K "
+                              "-f 4 --placement out --csv " + p("r.csv"),
+                              2));
+  ASSERT_TRUE(wait_for_lines(dir_ / "r.csv.partial", 2)) << slurp(dir_ / "err");
+  const pid_t victim = rank_pid(bin_, 1);
+  ASSERT_GT(victim, 0);
+  ::kill(victim, SIGSTOP);
+  const auto stopped = Clock::now();
+  const Result r = finish(pid, 30);
+  const double after = std::chrono::duration<double>(Clock::now() - stopped).count();
+  EXPECT_EQ(r.status, 5) << r.err;
+  EXPECT_LT(after, 10) << "took " << after << " s";
+  EXPECT_NE(r.err.find("rank 0 (pid"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("watchdog"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("mpi allreduce mpi"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("rank 1"), std::string::npos) << r.err;
+  EXPECT_GE(lines_of(slurp(dir_ / "r.csv.partial")).size(), 2u);
+}
+
 // --- item 8: duplicate names -------------------------------------------------
 
 TEST_F(Faults, DuplicateNamesInListsAreRemoved) {
