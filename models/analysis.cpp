@@ -11,6 +11,7 @@
 #include <exception>
 #include <set>
 #include <thread>
+#include <unordered_map>
 
 #include "models/crossover.hpp"
 #include "models/lower_bound.hpp"
@@ -294,6 +295,15 @@ void crossovers(Analysis& a, const GroupKey& g, const std::vector<const ConfigRe
         if (rep[j] == i) names[i] += "=" + configs[j]->key.algorithm;
     }
   const Scenario& s = configs.front()->points.front()->scenario;
+  // Each algorithm is in a pair with every other and the grid walks visit
+  // the same counts: one prediction per (algorithm, count), since a closed
+  // form costs O(p) at p ranks for some algorithms (dbtree, tree).
+  std::vector<std::unordered_map<std::uint64_t, double>> memo(configs.size());
+  const auto predicted = [&](std::size_t i, std::uint64_t count) {
+    const auto [it, fresh] = memo[i].try_emplace(count, 0.0);
+    if (fresh) it->second = predict(*configs[i]->points.front()->entry, s, count);
+    return it->second;
+  };
   for (std::size_t i = 0; i < configs.size(); ++i) {
     if (rep[i] != i) continue;
     for (std::size_t j = i + 1; j < configs.size(); ++j) {
@@ -327,10 +337,8 @@ void crossovers(Analysis& a, const GroupKey& g, const std::vector<const ConfigRe
       pc.measured_faster_below = ta.front().hi < tb.front().lo   ? pc.algo_a
                                  : tb.front().hi < ta.front().lo ? pc.algo_b
                                                                  : "tie";
-      const AlgorithmEntry& ea = *ca.points.front()->entry;
-      const AlgorithmEntry& eb = *cb.points.front()->entry;
-      const auto fa = [&](std::uint64_t c) { return predict(ea, s, c); };
-      const auto fb = [&](std::uint64_t c) { return predict(eb, s, c); };
+      const auto fa = [&](std::uint64_t c) { return predicted(i, c); };
+      const auto fb = [&](std::uint64_t c) { return predicted(j, c); };
       for (const PredictedCrossing& x : grid_crossings(fa, fb, lo, hi))
         pc.predicted_B.push_back(
             three_digits(static_cast<double>(bytes_for_count(s.coll, s.p, s.dtype, x.count))));
