@@ -3,11 +3,15 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <functional>
 #include <limits>
 #include <cstring>
+#include <exception>
 #include <set>
+#include <thread>
+#include <unordered_map>
 
 #include "models/crossover.hpp"
 #include "models/fit_rows.hpp"
@@ -79,28 +83,94 @@ TimeCI ci_of(const Measurement& m) {
   return {m.time_s, std::min(m.ci_lo_s, m.time_s), std::max(m.ci_hi_s, m.time_s)};
 }
 
-std::vector<ConfigResult> fit_configs(const ResultsFile& results, const AnalysisOptions& opt) {
+// Runs fn(i) for i in [0, n) on up to `threads` threads, each taking the next
+// index as it finishes one (configurations differ a lot in cost), and
+// rethrows the first exception.
+template <class Fn>
+void for_each_index(std::size_t n, unsigned threads, const Fn& fn) {
+  threads = static_cast<unsigned>(std::min<std::size_t>(std::max(threads, 1u), n));
+  std::atomic<std::size_t> next{0};
+  std::vector<std::exception_ptr> errors(threads);
+  const auto work = [&](unsigned t) {
+    try {
+      for (std::size_t i; (i = next.fetch_add(1)) < n;) fn(i);
+    } catch (...) {
+      errors[t] = std::current_exception();
+      next = n;
+    }
+  };
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work, t);
+  if (threads > 0) work(0);
+  for (std::thread& th : pool) th.join();
+  for (const std::exception_ptr& e : errors)
+    if (e) std::rethrow_exception(e);
+}
+
+// Points fitted by the exact knee search over g points (every segment of at
+// least 3 points is fitted once), plus the refit of all m points.
+double knee_points(std::size_t g, std::size_t m) {
+  double sum = g < m ? static_cast<double>(m) : 0;
+  for (std::size_t len = 3; len <= g; ++len) sum += static_cast<double>((g - len + 1) * len);
+  return sum;
+}
+
+// Resamples and exact knee points per configuration under opt's work bounds.
+std::pair<int, std::size_t> shares(const std::vector<ConfigResult>& configs,
+                                   const AnalysisOptions& opt) {
+  const KneeOptions knees;
+  double boot = 0, knee = 0;
+  for (const ConfigResult& c : configs) {
+    const std::size_t m = c.points.size();
+    boot += static_cast<double>(opt.config_resamples) *
+            static_cast<double>(std::min(m, RobustOptions{}.bootstrap_max_rows));
+    knee += knee_points(std::min(m, knees.max_exact_points), m);
+  }
+  int resamples = opt.config_resamples;
+  if (boot > opt.bootstrap_budget_points)
+    resamples = std::max(std::min(opt.min_config_resamples, opt.config_resamples),
+                         static_cast<int>(opt.config_resamples * opt.bootstrap_budget_points / boot));
+  std::size_t exact = knees.max_exact_points;
+  while (exact > 8 && knee > opt.knee_budget_points) {
+    --exact;
+    knee = 0;
+    for (const ConfigResult& c : configs)
+      knee += knee_points(std::min(c.points.size(), exact), c.points.size());
+  }
+  return {resamples, exact};
+}
+
+std::vector<ConfigResult> fit_configs(const ResultsFile& results, const AnalysisOptions& opt,
+                                      Analysis& a) {
   std::map<ConfigKey, std::vector<const Measurement*>> by_key;
   for (const Measurement& m : results.rows) by_key[config_key(m)].push_back(&m);
-  std::vector<ConfigResult> out;
-  std::uint64_t seed = opt.seed;
+  std::vector<ConfigResult> out(by_key.size());
+  std::size_t i = 0;
   for (auto& [key, pts] : by_key) {
     std::stable_sort(pts.begin(), pts.end(), [](const Measurement* a, const Measurement* b) {
       return a->bytes < b->bytes;
     });
-    ConfigResult c;
-    c.key = key;
-    c.baseline = pts.front()->entry == nullptr;
-    c.points = pts;
+    out[i].key = key;
+    out[i].baseline = pts.front()->entry == nullptr;
+    out[i++].points = std::move(pts);
+  }
+  const auto [resamples, exact] = shares(out, opt);
+  a.config_resamples = resamples;
+  a.knee_exact_points = exact;
+  KneeOptions knees;
+  knees.max_exact_points = exact;
+  // Configurations are independent and each draws from its own seed (the
+  // i-th from opt.seed + i + 1, as in key order one after another), so the
+  // results do not depend on the number of threads.
+  for_each_index(out.size(), opt.threads, [&](std::size_t c) {
     std::vector<double> n, t;
-    for (const Measurement* m : pts) {
+    for (const Measurement* m : out[c].points) {
       n.push_back(static_cast<double>(m->bytes));
       t.push_back(m->time_s);
     }
-    c.line = fit_line(n, t, opt.config_resamples, ++seed);
-    c.piecewise = detect_knees(n, t);
-    out.push_back(std::move(c));
-  }
+    out[c].line = fit_line(n, t, resamples, opt.seed + c + 1);
+    out[c].piecewise = detect_knees(n, t, knees);
+  });
   return out;
 }
 
@@ -236,6 +306,15 @@ void crossovers(Analysis& a, const GroupKey& g, const std::vector<const ConfigRe
         if (rep[j] == i) names[i] += "=" + configs[j]->key.algorithm;
     }
   const Scenario& s = configs.front()->points.front()->scenario;
+  // Each algorithm is in a pair with every other and the grid walks visit
+  // the same counts: one prediction per (algorithm, count), since a closed
+  // form costs O(p) at p ranks for some algorithms (dbtree, tree).
+  std::vector<std::unordered_map<std::uint64_t, double>> memo(configs.size());
+  const auto predicted = [&](std::size_t i, std::uint64_t count) {
+    const auto [it, fresh] = memo[i].try_emplace(count, 0.0);
+    if (fresh) it->second = predict(*configs[i]->points.front()->entry, s, count);
+    return it->second;
+  };
   for (std::size_t i = 0; i < configs.size(); ++i) {
     if (rep[i] != i) continue;
     for (std::size_t j = i + 1; j < configs.size(); ++j) {
@@ -275,10 +354,8 @@ void crossovers(Analysis& a, const GroupKey& g, const std::vector<const ConfigRe
         pc.measured_faster_below = ta.front().hi < tb.front().lo   ? pc.algo_a
                                    : tb.front().hi < ta.front().lo ? pc.algo_b
                                                                    : "tie";
-      const AlgorithmEntry& ea = *ca.points.front()->entry;
-      const AlgorithmEntry& eb = *cb.points.front()->entry;
-      const auto fa = [&](std::uint64_t c) { return predict(ea, s, c); };
-      const auto fb = [&](std::uint64_t c) { return predict(eb, s, c); };
+      const auto fa = [&](std::uint64_t c) { return predicted(i, c); };
+      const auto fb = [&](std::uint64_t c) { return predicted(j, c); };
       for (const PredictedCrossing& x : grid_crossings(fa, fb, lo, hi))
         pc.predicted_B.push_back(
             three_digits(static_cast<double>(bytes_for_count(s.coll, s.p, s.dtype, x.count))));
@@ -351,7 +428,7 @@ Analysis analyze(const ResultsFile& results, const AnalysisOptions& opt) {
   a.source_file = results.file;
   a.rows = results.rows.size();
   a.calibrations = opt.calibrations;
-  a.configs = fit_configs(results, opt);
+  a.configs = fit_configs(results, opt, a);
 
   std::set<std::string> transports;
   for (const Measurement& m : results.rows) transports.insert(m.transport);

@@ -4,10 +4,12 @@
 // Pure computation; outputs.hpp and report.hpp turn it into files.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "models/global_fit.hpp"
@@ -32,6 +34,19 @@ struct AnalysisOptions {
   int config_resamples = 300;  // bootstrap resamples per configuration line
   int global_resamples = 200;  // bootstrap resamples of the global fit
   std::uint64_t seed = 20261121;
+  // Bounds on the per-configuration work of a large file, in points fitted
+  // (one point in one robust line fit). The study's files stay far below
+  // them and get config_resamples and the exact knee search of knees.hpp
+  // (up to 32 sizes); 10^6 rows in 40,000 configurations of 25 sizes would
+  // need 3*10^8 and 10^8. Above a bound every configuration gets the same
+  // smaller share: proportionally fewer bootstrap resamples (at least
+  // min_config_resamples), and knee searches on fewer groups of sizes (at
+  // least 8; the work grows as the cube of the groups).
+  double bootstrap_budget_points = 3e7;
+  double knee_budget_points = 1e7;
+  int min_config_resamples = 30;
+  // Threads fitting configurations at once (the results do not depend on it).
+  unsigned threads = std::max(1u, std::thread::hardware_concurrency());
 };
 
 struct ConfigResult {
@@ -131,6 +146,10 @@ inline constexpr double kLargeBytes = 64 * 1024;  // the accuracy targets' size 
 struct Analysis {
   std::string source_file;
   std::size_t rows = 0;
+  // What the work bounds of AnalysisOptions left each configuration line:
+  // resamples of its bootstrap and the most sizes of its exact knee search.
+  int config_resamples = 0;
+  std::size_t knee_exact_points = 0;
   std::vector<CalibrationInput> calibrations;
   std::vector<ConfigResult> configs;
   std::vector<TransportFit> transports;

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include "algorithms/check.hpp"
 
@@ -23,9 +24,12 @@ std::optional<std::vector<double>> solve_on_columns(const LinearSystem& s,
   if (k == 0) return std::vector<double>(s.k, 0.0);
   if (m < k) return std::nullopt;
   // Column-major copy, each column scaled to unit norm: the model's columns
-  // (message counts vs byte counts) differ by ~10 orders of magnitude.
-  std::vector<double> a(m * k);
-  std::vector<double> scale(k);
+  // (message counts vs byte counts) differ by ~10 orders of magnitude. The
+  // buffers are reused: the fits solve 2^k subsets per iteration, and fresh
+  // buffers of up to 10^6 rows each time cost more than the arithmetic.
+  thread_local std::vector<double> a, scale, b, diag, z;
+  a.resize(m * k);
+  scale.resize(k);
   for (std::size_t j = 0; j < k; ++j) {
     double norm = 0;
     for (std::size_t i = 0; i < m; ++i) norm += s.x[i * s.k + cols[j]] * s.x[i * s.k + cols[j]];
@@ -34,8 +38,8 @@ std::optional<std::vector<double>> solve_on_columns(const LinearSystem& s,
     scale[j] = norm;
     for (std::size_t i = 0; i < m; ++i) a[j * m + i] = s.x[i * s.k + cols[j]] / norm;
   }
-  std::vector<double> b = s.y;
-  std::vector<double> diag(k);
+  b = s.y;
+  diag.resize(k);
   for (std::size_t j = 0; j < k; ++j) {
     double norm = 0;
     for (std::size_t i = j; i < m; ++i) norm += a[j * m + i] * a[j * m + i];
@@ -60,7 +64,7 @@ std::optional<std::vector<double>> solve_on_columns(const LinearSystem& s,
     diag[j] = alpha;
   }
   // Back substitution on R (diagonal in diag, above it in a).
-  std::vector<double> z(k);
+  z.resize(k);
   for (std::size_t jj = k; jj-- > 0;) {
     double v = b[jj];
     for (std::size_t c = jj + 1; c < k; ++c) v -= a[c * m + jj] * z[c];
@@ -69,6 +73,90 @@ std::optional<std::vector<double>> solve_on_columns(const LinearSystem& s,
   std::vector<double> theta(s.k, 0.0);
   for (std::size_t j = 0; j < k; ++j) theta[cols[j]] = z[j] / scale[j];
   return theta;
+}
+
+// solve_nnls for two columns without allocating: the fits solve millions of
+// tiny systems (a line per bootstrap resample and per knee segment), where
+// the per-subset copies cost more than the arithmetic. Every quantity is
+// computed with the same floating-point operations in the same order as
+// solve_on_columns does for the subsets {0}, {1} and {0, 1}, so the result is
+// bit for bit the general path's; subsets {0} and {0, 1} share their first
+// Householder step, which is identical in both.
+std::vector<double> nnls_two_columns(const LinearSystem& s) {
+  const std::size_t m = s.rows();
+  const double* x = s.x.data();
+  std::vector<double> best(2, 0.0);
+  double best_rss = residual_sum_squares(s, best);
+  if (m == 0) return best;
+  thread_local std::vector<double> a0, a1, a1_alone, b, b_alone;
+  a0.resize(m);
+  a1.resize(m);
+  a1_alone.resize(m);
+  double norm0 = 0, norm1 = 0;
+  for (std::size_t i = 0; i < m; ++i) norm0 += x[i * 2] * x[i * 2];
+  for (std::size_t i = 0; i < m; ++i) norm1 += x[i * 2 + 1] * x[i * 2 + 1];
+  norm0 = std::sqrt(norm0);
+  norm1 = std::sqrt(norm1);
+  for (std::size_t i = 0; i < m; ++i) a0[i] = x[i * 2] / norm0;
+  for (std::size_t i = 0; i < m; ++i) a1[i] = a1_alone[i] = x[i * 2 + 1] / norm1;
+
+  // One Householder step on column v from row j: reflects `others` (each of
+  // length m) and rhs, returns the diagonal entry, or nullopt when v is
+  // (almost) spanned by the earlier columns.
+  const auto step = [m](double* v, std::size_t j, double* other,
+                        double* rhs) -> std::optional<double> {
+    double norm = 0;
+    for (std::size_t i = j; i < m; ++i) norm += v[i] * v[i];
+    norm = std::sqrt(norm);
+    if (norm < 1e-9) return std::nullopt;
+    const double alpha = v[j] > 0 ? -norm : norm;
+    v[j] -= alpha;
+    double vnorm2 = 0;
+    for (std::size_t i = j; i < m; ++i) vnorm2 += v[i] * v[i];
+    if (other) {
+      double dot = 0;
+      for (std::size_t i = j; i < m; ++i) dot += v[i] * other[i];
+      const double f = 2 * dot / vnorm2;
+      for (std::size_t i = j; i < m; ++i) other[i] -= f * v[i];
+    }
+    double dot = 0;
+    for (std::size_t i = j; i < m; ++i) dot += v[i] * rhs[i];
+    const double f = 2 * dot / vnorm2;
+    for (std::size_t i = j; i < m; ++i) rhs[i] -= f * v[i];
+    return alpha;
+  };
+
+  std::optional<std::vector<double>> only0, only1, both;
+  if (norm0 != 0) {
+    b = s.y;
+    // Column 1 rides along for the pair {0, 1}; it does not change column 0's
+    // step or the right-hand side.
+    const std::optional<double> d0 = step(a0.data(), 0, m >= 2 && norm1 != 0 ? a1.data() : nullptr,
+                                          b.data());
+    if (d0) {
+      only0 = std::vector<double>{b[0] / *d0 / norm0, 0.0};
+      if (m >= 2 && norm1 != 0)
+        if (const std::optional<double> d1 = step(a1.data(), 1, nullptr, b.data())) {
+          const double z1 = b[1] / *d1;
+          const double z0 = (b[0] - a1[0] * z1) / *d0;
+          both = std::vector<double>{z0 / norm0, z1 / norm1};
+        }
+    }
+  }
+  if (norm1 != 0) {
+    b_alone = s.y;
+    if (const std::optional<double> d = step(a1_alone.data(), 0, nullptr, b_alone.data()))
+      only1 = std::vector<double>{0.0, b_alone[0] / *d / norm1};
+  }
+  for (const auto* theta : {&only0, &only1, &both}) {
+    if (!*theta || !((**theta)[0] >= 0 && (**theta)[1] >= 0)) continue;
+    const double rss = residual_sum_squares(s, **theta);
+    if (rss < best_rss) {
+      best_rss = rss;
+      best = **theta;
+    }
+  }
+  return best;
 }
 
 }  // namespace
@@ -81,6 +169,7 @@ std::optional<std::vector<double>> solve_least_squares(const LinearSystem& s) {
 
 std::vector<double> solve_nnls(const LinearSystem& s) {
   CB_CHECK(s.k <= 8, "subset NNLS is meant for few columns, got {}", s.k);
+  if (s.k == 2) return nnls_two_columns(s);
   std::vector<double> best(s.k, 0.0);
   double best_rss = residual_sum_squares(s, best);
   for (unsigned mask = 1; mask < (1u << s.k); ++mask) {

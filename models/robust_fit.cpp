@@ -4,15 +4,16 @@
 #include <cmath>
 #include <limits>
 #include <random>
-#include <set>
 
 #include "algorithms/check.hpp"
 #include "models/least_squares.hpp"
 
 namespace cb::models {
 
-double median(std::vector<double> v) {
-  if (v.empty()) return std::numeric_limits<double>::quiet_NaN();
+namespace {
+
+// The median of v (as median() computes it), reordering v in place.
+double median_in_place(std::vector<double>& v) {
   const std::size_t mid = v.size() / 2;
   std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid), v.end());
   const double hi = v[mid];
@@ -21,31 +22,34 @@ double median(std::vector<double> v) {
   return (lo + hi) / 2;
 }
 
-RobustFit fit_relative_huber(const std::vector<std::vector<double>>& basis,
-                             const std::vector<double>& y, const RobustOptions& opt) {
-  CB_CHECK(basis.size() == y.size(), "{} basis rows for {} times", basis.size(), y.size());
-  CB_CHECK(!basis.empty(), "nothing to fit");
-  const std::size_t m = y.size();
-  const std::size_t k = basis.front().size();
+// fit_relative_huber on a row-major m x k basis. The bootstrap calls it once
+// per resample on a few dozen rows, so the buffers of its iterations are
+// reused rather than allocated each time.
+RobustFit fit_flat(const double* basis, const double* y, std::size_t m, std::size_t k,
+                   const RobustOptions& opt) {
+  CB_CHECK(m > 0, "nothing to fit");
   RobustFit fit;
   fit.identified.assign(k, false);
-  for (const auto& row : basis) {
-    CB_CHECK(row.size() == k, "ragged basis: {} vs {} columns", row.size(), k);
-    for (std::size_t j = 0; j < k; ++j) fit.identified[j] = fit.identified[j] || row[j] != 0;
-  }
-  for (double t : y) CB_CHECK(t > 0 && std::isfinite(t), "time {} is not positive", t);
+  for (std::size_t i = 0; i < m; ++i)
+    for (std::size_t j = 0; j < k; ++j)
+      fit.identified[j] = fit.identified[j] || basis[i * k + j] != 0;
+  for (std::size_t i = 0; i < m; ++i)
+    CB_CHECK(y[i] > 0 && std::isfinite(y[i]), "time {} is not positive", y[i]);
 
   fit.weights.assign(m, 1.0);
   fit.rel_residuals.assign(m, 0.0);
   std::vector<double> theta(k, 0.0);
+  thread_local LinearSystem s;
+  thread_local std::vector<double> xi, abs_r, ordered;
+  s.k = k;
+  xi.resize(k);
+  abs_r.resize(m);
   for (int iter = 0; iter < opt.max_iterations; ++iter) {
-    LinearSystem s{k, {}, {}};
-    s.x.reserve(m * k);
-    s.y.reserve(m);
-    std::vector<double> xi(k);
+    s.x.clear();
+    s.y.clear();
     for (std::size_t i = 0; i < m; ++i) {
       const double w = std::sqrt(fit.weights[i]) / y[i];
-      for (std::size_t j = 0; j < k; ++j) xi[j] = basis[i][j] * w;
+      for (std::size_t j = 0; j < k; ++j) xi[j] = basis[i * k + j] * w;
       s.add_row(xi, y[i] * w);
     }
     std::vector<double> next;
@@ -57,12 +61,13 @@ RobustFit fit_relative_huber(const std::vector<std::vector<double>>& basis,
     }
     for (std::size_t i = 0; i < m; ++i) {
       double pred = 0;
-      for (std::size_t j = 0; j < k; ++j) pred += basis[i][j] * next[j];
+      for (std::size_t j = 0; j < k; ++j) pred += basis[i * k + j] * next[j];
       fit.rel_residuals[i] = (pred - y[i]) / y[i];
     }
-    std::vector<double> abs_r(m);
     for (std::size_t i = 0; i < m; ++i) abs_r[i] = std::fabs(fit.rel_residuals[i]);
-    fit.scale = std::max(opt.scale_floor, 1.4826 * median(abs_r));
+    // The weights need abs_r in row order; the median reorders a copy.
+    ordered.assign(abs_r.begin(), abs_r.end());
+    fit.scale = std::max(opt.scale_floor, 1.4826 * median_in_place(ordered));
     const double cut = opt.huber_c * fit.scale;
     for (std::size_t i = 0; i < m; ++i)
       fit.weights[i] = abs_r[i] <= cut ? 1.0 : cut / abs_r[i];
@@ -78,6 +83,27 @@ RobustFit fit_relative_huber(const std::vector<std::vector<double>>& basis,
   return fit;
 }
 
+}  // namespace
+
+double median(std::vector<double> v) {
+  if (v.empty()) return std::numeric_limits<double>::quiet_NaN();
+  return median_in_place(v);
+}
+
+RobustFit fit_relative_huber(const std::vector<std::vector<double>>& basis,
+                             const std::vector<double>& y, const RobustOptions& opt) {
+  CB_CHECK(basis.size() == y.size(), "{} basis rows for {} times", basis.size(), y.size());
+  CB_CHECK(!basis.empty(), "nothing to fit");
+  const std::size_t k = basis.front().size();
+  std::vector<double> flat;
+  flat.reserve(basis.size() * k);
+  for (const auto& row : basis) {
+    CB_CHECK(row.size() == k, "ragged basis: {} vs {} columns", row.size(), k);
+    flat.insert(flat.end(), row.begin(), row.end());
+  }
+  return fit_flat(flat.data(), y.data(), y.size(), k, opt);
+}
+
 Interval bootstrap_relative_huber(const std::vector<std::vector<double>>& basis,
                                   const std::vector<double>& y, const RobustOptions& opt,
                                   int resamples, std::uint64_t seed) {
@@ -87,28 +113,34 @@ Interval bootstrap_relative_huber(const std::vector<std::vector<double>>& basis,
   std::vector<std::vector<double>> draws(k);
   std::mt19937_64 rng(seed);
   std::uniform_int_distribution<std::size_t> pick(0, m - 1);
-  std::vector<std::vector<double>> b(rows);
+  std::vector<double> b(rows * k);
   std::vector<double> yy(rows);
   std::vector<bool> full(k, false);
   for (const auto& row : basis)
     for (std::size_t j = 0; j < k; ++j) full[j] = full[j] || row[j] != 0;
+  // Up to k + 1 distinct rows of a draw (only whether there are k matters).
+  std::vector<const std::vector<double>*> distinct;
   int attempts = 0;
   for (int r = 0; r < resamples && attempts < 20 * resamples; ++attempts) {
     // A resample must keep every column identified the way the full data is:
     // otherwise a parameter is silently forced to 0 in that draw.
     std::vector<bool> seen(k, false);
-    std::set<std::vector<double>> distinct;
+    distinct.clear();
     for (std::size_t i = 0; i < rows; ++i) {
       const std::size_t idx = pick(rng);
-      b[i] = basis[idx];
+      const std::vector<double>& row = basis[idx];
+      std::copy(row.begin(), row.end(), b.begin() + static_cast<std::ptrdiff_t>(i * k));
       yy[i] = y[idx];
-      for (std::size_t j = 0; j < k; ++j) seen[j] = seen[j] || b[i][j] != 0;
-      if (distinct.size() <= k) distinct.insert(b[i]);
+      for (std::size_t j = 0; j < k; ++j) seen[j] = seen[j] || row[j] != 0;
+      if (distinct.size() <= k &&
+          std::none_of(distinct.begin(), distinct.end(),
+                       [&](const std::vector<double>* d) { return *d == row; }))
+        distinct.push_back(&row);
     }
     bool usable = distinct.size() >= std::min<std::size_t>(k, m);
     for (std::size_t j = 0; j < k; ++j) usable = usable && seen[j] == full[j];
     if (!usable) continue;
-    const RobustFit f = fit_relative_huber(b, yy, opt);
+    const RobustFit f = fit_flat(b.data(), yy.data(), rows, k, opt);
     for (std::size_t j = 0; j < k; ++j) draws[j].push_back(f.theta[j]);
     ++r;
   }

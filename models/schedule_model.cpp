@@ -3,8 +3,11 @@
 #include <algorithm>
 #include <iterator>
 #include <map>
+#include <optional>
+#include <utility>
 
 #include "algorithms/schedule_cost.hpp"
+#include "models/predict.hpp"
 
 namespace cb::models {
 namespace {
@@ -203,17 +206,31 @@ std::vector<std::size_t> identical_schedule_groups(const std::vector<const Algor
                                                    const Scenario& s, std::uint64_t lo_count,
                                                    std::uint64_t hi_count) {
   std::vector<std::size_t> rep(entries.size());
-  std::vector<std::pair<ScheduleFeatures, ScheduleFeatures>> feats(entries.size());
+  std::vector<std::optional<std::pair<ScheduleFeatures, ScheduleFeatures>>> feats(entries.size());
   const auto usable = [&](std::size_t i) {
     return entries[i] != nullptr && entries[i]->generate != nullptr && hi_count > 0;
   };
+  // Schedules that exchange the same messages cost the same (every cost
+  // function returns exactly what its schedule costs, tests/algorithms), so
+  // only algorithms of equal closed-form cost at both counts are compared
+  // message by message: building the schedules costs O(p^2) at p ranks for
+  // some algorithms, and a results file may hold hundreds of rank counts.
+  const auto features = [&](std::size_t i) -> const auto& {
+    if (!feats[i]) feats[i] = {features_for(*entries[i], s, lo_count),
+                               features_for(*entries[i], s, hi_count)};
+    return *feats[i];
+  };
+  std::vector<std::pair<Cost, Cost>> costs(entries.size());
+  for (std::size_t i = 0; i < entries.size(); ++i)
+    if (usable(i))
+      costs[i] = {model_cost(*entries[i], s, lo_count), model_cost(*entries[i], s, hi_count)};
   for (std::size_t i = 0; i < entries.size(); ++i) {
     rep[i] = i;
     if (!usable(i)) continue;
-    feats[i] = {features_for(*entries[i], s, lo_count), features_for(*entries[i], s, hi_count)};
     for (std::size_t j = 0; j < i; ++j)
-      if (rep[j] == j && usable(j) && same_work(feats[i].first, feats[j].first) &&
-          same_work(feats[i].second, feats[j].second)) {
+      if (rep[j] == j && usable(j) && costs[i] == costs[j] &&
+          same_work(features(i).first, features(j).first) &&
+          same_work(features(i).second, features(j).second)) {
         rep[i] = j;
         break;
       }

@@ -89,6 +89,12 @@ void fit(const FitOptions& o) {
   const models::Analysis& a = run.analysis;
   fmt::print("fitted {} rows, {} configurations from {}\n", a.rows, a.configs.size(),
              a.source_file);
+  const models::AnalysisOptions defaults;
+  const std::size_t knee_points = models::KneeOptions{}.max_exact_points;
+  if (a.config_resamples < defaults.config_resamples || a.knee_exact_points < knee_points)
+    fmt::print("  large file (models/README.md, Scale): per-configuration lines with {} bootstrap "
+               "resamples (default {}), knees searched on at most {} groups of sizes (default {})\n",
+               a.config_resamples, defaults.config_resamples, a.knee_exact_points, knee_points);
   for (const models::TransportFit& tf : a.transports) {
     if (!tf.fit) {
       fmt::print("  {}: no global fit (no usable schedule rows)\n", tf.transport);

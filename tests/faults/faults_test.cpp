@@ -61,6 +61,25 @@ struct Result {
   double seconds = 0;
 };
 
+// The pid of the collbench process whose PMI_RANK is `rank` under `launcher`.
+pid_t rank_pid(const std::string& bin, int rank) {
+  DIR* d = ::opendir("/proc");
+  pid_t found = 0;
+  while (const dirent* e = d ? ::readdir(d) : nullptr) {
+    const pid_t pid = static_cast<pid_t>(std::atoi(e->d_name));
+    if (pid <= 0) continue;
+    std::error_code ec;
+    const fs::path exe = fs::read_symlink(fs::path("/proc") / e->d_name / "exe", ec);
+    if (ec || fs::weakly_canonical(exe, ec) != fs::weakly_canonical(bin, ec)) continue;
+    const std::string env = slurp(fs::path("/proc") / e->d_name / "environ");
+    if (env.find(std::string("PMI_RANK=") + std::to_string(rank) + '\0') == std::string::npos)
+      continue;
+    found = pid;
+  }
+  if (d) ::closedir(d);
+  return found;
+}
+
 class Faults : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -156,6 +175,30 @@ class Faults : public ::testing::Test {
   std::string bin_, mpiexec_;
   fs::path dir_;
   Clock::time_point started_;
+
+  // Starts `args` on 2 ranks writing r.csv, stops rank 1 with SIGSTOP once
+  // r.csv.partial has `lines` lines, and checks that the watchdog ends the
+  // run: exit 5 within 10 s, rank 0 naming itself, the configuration (which
+  // contains `config`), the step and the stopped peer; the rows kept.
+  void expect_watchdog_ends_stopped_peer(const std::string& args, std::size_t lines,
+                                         const std::string& config) {
+    const pid_t pid = start(cmd(args + " --csv " + p("r.csv"), 2));
+    ASSERT_TRUE(wait_for_lines(dir_ / "r.csv.partial", lines)) << slurp(dir_ / "err");
+    const pid_t victim = rank_pid(bin_, 1);
+    ASSERT_GT(victim, 0);
+    ::kill(victim, SIGSTOP);
+    const auto stopped = Clock::now();
+    const Result r = finish(pid, 30);
+    const double after = std::chrono::duration<double>(Clock::now() - stopped).count();
+    EXPECT_EQ(r.status, 5) << r.err;
+    EXPECT_LT(after, 10) << "took " << after << " s";
+    EXPECT_NE(r.err.find("rank 0 (pid"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("watchdog"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find(config), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("rank 1"), std::string::npos) << r.err;
+    EXPECT_GE(lines_of(slurp(dir_ / "r.csv.partial")).size(), lines);
+    fs::remove(dir_ / "r.csv.partial");
+  }
 };
 
 // The one line a fault gives (besides the single-rank launch hint and the
@@ -448,51 +491,24 @@ TEST_F(Faults, CtrlCUnderMpiexecEveryRankExits130OverMpiAndDuringIpcSetup) {
 
 // --- the watchdog: a peer stopped with SIGSTOP -----------------------------
 
-// The pid of the collbench process whose PMI_RANK is `rank` under `launcher`.
-pid_t rank_pid(const std::string& bin, int rank) {
-  DIR* d = ::opendir("/proc");
-  pid_t found = 0;
-  while (const dirent* e = d ? ::readdir(d) : nullptr) {
-    const pid_t pid = static_cast<pid_t>(std::atoi(e->d_name));
-    if (pid <= 0) continue;
-    std::error_code ec;
-    const fs::path exe = fs::read_symlink(fs::path("/proc") / e->d_name / "exe", ec);
-    if (ec || fs::weakly_canonical(exe, ec) != fs::weakly_canonical(bin, ec)) continue;
-    const std::string env = slurp(fs::path("/proc") / e->d_name / "environ");
-    if (env.find(std::string("PMI_RANK=") + std::to_string(rank) + '\0') == std::string::npos)
-      continue;
-    found = pid;
-  }
-  if (d) ::closedir(d);
-  return found;
-}
-
 TEST_F(Faults, WatchdogEndsARunWhosePeerIsStopped) {
   need_mpiexec();
   for (const std::string transport : {"mpi", "ipc"}) {
     SCOPED_TRACE(transport);
-    const pid_t pid =
-        start(cmd("run --quiet -n 200 --timeout 2 --transport " + transport +
-                      " --algo ring,rhd -b 8 -e 1M -f 2 --placement out --csv " + p("r.csv"),
-                  2));
-    ASSERT_TRUE(wait_for_lines(dir_ / "r.csv.partial", 3)) << slurp(dir_ / "err");
-    const pid_t victim = rank_pid(bin_, 1);
-    ASSERT_GT(victim, 0);
-    ::kill(victim, SIGSTOP);
-    const auto stopped = Clock::now();
-    const Result r = finish(pid, 30);
-    const double after = std::chrono::duration<double>(Clock::now() - stopped).count();
-    EXPECT_EQ(r.status, 5) << r.err;
-    EXPECT_LT(after, 10) << "took " << after << " s";
-    // Rank 0 names itself, the configuration, the step and the stopped peer.
-    EXPECT_NE(r.err.find("rank 0 (pid"), std::string::npos) << r.err;
-    EXPECT_NE(r.err.find("watchdog"), std::string::npos) << r.err;
-    EXPECT_NE(r.err.find(" on 2 ranks"), std::string::npos) << r.err;
-    EXPECT_NE(r.err.find("rank 1"), std::string::npos) << r.err;
-    const auto rows = lines_of(slurp(dir_ / "r.csv.partial"));
-    EXPECT_GE(rows.size(), 3u);
-    fs::remove(dir_ / "r.csv.partial");
+    expect_watchdog_ends_stopped_peer("run --quiet -n 200 --timeout 2 --transport " + transport +
+                                          " --algo ring,rhd -b 8 -e 1M -f 2 --placement out",
+                                      3, " on 2 ranks");
   }
+}
+
+// MPICH's blocking MPI_Allreduce cannot be bounded: with a watchdog the mpi
+// baseline polls the nonblocking form, so a stopped peer ends it too (before,
+// rank 0 waited inside MPI_Allreduce for ever under --wait spin).
+TEST_F(Faults, WatchdogEndsTheMpiBaselineWhosePeerIsStopped) {
+  need_mpiexec();
+  expect_watchdog_ends_stopped_peer("run --quiet -n 1000 --timeout 2 --wait spin --algo mpi "
+                                    "-b 8 -e 16M -f 2 --placement out",
+                                    2, "mpi allreduce mpi");
 }
 
 // --- item 8: duplicate names -------------------------------------------------

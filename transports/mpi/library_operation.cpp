@@ -1,14 +1,19 @@
 #include "transports/mpi/library_operation.hpp"
 
+#include <fmt/format.h>
+
+#include <cctype>
 #include <climits>
 #include <cstring>
 
 #include "algorithms/check.hpp"
+#include "algorithms/collective.hpp"
 #include "algorithms/schedule.hpp"
 #include "transports/kernels/reduce.hpp"
 #include "transports/mpi/datatypes.hpp"
 #include "transports/mpi/library_calls.hpp"
 #include "transports/mpi/wait.hpp"
+#include "transports/watchdog.hpp"
 
 namespace cb {
 
@@ -24,7 +29,9 @@ MpiLibraryOperation::MpiLibraryOperation(Collective coll, DataType dtype, Reduce
       wait_(wait),
       elem_(element_size(dtype)),
       mpi_type_(mpi_datatype(dtype)),
-      mpi_op_(is_reducing(coll) ? mpi_op(dtype, op) : MPI_OP_NULL) {
+      mpi_op_(is_reducing(coll) ? mpi_op(dtype, op) : MPI_OP_NULL),
+      step_(fmt::format("MPI_I{} (the mpi baseline)", collective_spec(coll).mpich_name)) {
+  step_[5] = static_cast<char>(std::tolower(static_cast<unsigned char>(step_[5])));
   int rank = 0;
   MPI_Comm_size(comm_, &p_);
   MPI_Comm_rank(comm_, &rank);
@@ -68,9 +75,13 @@ void MpiLibraryOperation::start(MPI_Request* req) {
 }
 
 void MpiLibraryOperation::run() {
-  if (wait_ == WaitPolicy::spin || wait_ == WaitPolicy::automatic) {
+  // A blocking collective cannot be bounded: with a watchdog (--timeout > 0)
+  // the nonblocking form is polled (wait_collective), so a stopped peer ends
+  // the run; --timeout 0 measures MPICH's blocking call (README, Reliability).
+  if ((wait_ == WaitPolicy::spin || wait_ == WaitPolicy::automatic) && wait_timeout() <= 0) {
     start(nullptr);
   } else {
+    note_wait_step(step_.c_str());
     MPI_Request req;
     start(&req);
     wait_collective(req, wait_, comm_);

@@ -17,6 +17,7 @@
 #include <mpi.h>
 
 #include <cstddef>
+#include <string>
 
 #include "algorithms/types.hpp"
 #include "transports/mpi/buffer.hpp"
@@ -48,6 +49,7 @@ class MpiLibraryOperation final : public Operation {
   std::size_t elem_;
   MPI_Datatype mpi_type_;
   MPI_Op mpi_op_;
+  std::string step_;  // the watchdog's name for the wait: "MPI_Iallreduce (the mpi baseline)"
   AlignedBuffer input_buf_, output_buf_;
   std::byte* input_ = nullptr;
   std::byte* output_ = nullptr;
