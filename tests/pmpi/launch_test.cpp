@@ -3,7 +3,8 @@
 // user sees: the right answers, each fallback notice printed exactly once,
 // the counters table, one clear line and a non-zero exit for bad settings,
 // and the auto (model) and selection-file modes. meson passes the paths in
-// PMPI_LIB, PMPI_APP, PMPI_MPIEXEC and PMPI_FIXTURES.
+// PMPI_PRELOAD (the library, after the sanitizer runtime in a sanitized
+// build), PMPI_APP, PMPI_MPIEXEC and PMPI_FIXTURES.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <sys/wait.h>
@@ -29,7 +30,7 @@ std::string env_or_empty(const char* name) {
 Result launch(const std::string& settings, int ranks = 3, const char* app = "PMPI_APP") {
   const std::string cmd =
       fmt::format("env {} {} -n {} -genv LD_PRELOAD {} {} 2>&1", settings,
-                  env_or_empty("PMPI_MPIEXEC"), ranks, env_or_empty("PMPI_LIB"),
+                  env_or_empty("PMPI_MPIEXEC"), ranks, env_or_empty("PMPI_PRELOAD"),
                   env_or_empty(app));
   Result r;
   FILE* pipe = popen(cmd.c_str(), "r");
@@ -52,9 +53,9 @@ int occurrences(const std::string& text, const std::string& what) {
 class PmpiLaunch : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (env_or_empty("PMPI_LIB").empty() || env_or_empty("PMPI_APP").empty() ||
+    if (env_or_empty("PMPI_PRELOAD").empty() || env_or_empty("PMPI_APP").empty() ||
         env_or_empty("PMPI_MPIEXEC").empty())
-      GTEST_SKIP() << "PMPI_LIB, PMPI_APP and PMPI_MPIEXEC are set by meson test";
+      GTEST_SKIP() << "PMPI_PRELOAD, PMPI_APP and PMPI_MPIEXEC are set by meson test";
   }
 };
 

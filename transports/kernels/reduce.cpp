@@ -116,7 +116,9 @@ template <class E, class Op>
 [[gnu::always_inline]] inline void combine(typename E::Storage* __restrict dst,
                                            const typename E::Storage* __restrict src,
                                            std::size_t count) {
+#if !defined(__clang__)  // GCC's spelling; clang (the fuzz build) warns on it
 #pragma GCC ivdep
+#endif
   for (std::size_t i = 0; i < count; ++i)
     dst[i] = E::store(Op::apply(E::load(dst[i]), E::load(src[i])));
 }
@@ -239,7 +241,10 @@ void reduce_fp16_portable(ReduceOp op, void* dst, const void* src, std::size_t c
   reduce_as<Half>(op, dst, src, count);
 }
 
-void reduce_fp16_hardware(ReduceOp op, void* dst, const void* src, std::size_t count) {
+// [[maybe_unused]]: without the F16C path (clang, other CPUs) only the check uses them.
+void reduce_fp16_hardware([[maybe_unused]] ReduceOp op, [[maybe_unused]] void* dst,
+                          [[maybe_unused]] const void* src,
+                          [[maybe_unused]] std::size_t count) {
   CB_CHECK(fp16_hardware_available(), "fp16 hardware path on a CPU without AVX2/F16C");
 #if CB_HAVE_F16C_PATH
   auto* d = static_cast<std::uint16_t*>(dst);
