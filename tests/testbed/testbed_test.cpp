@@ -159,9 +159,11 @@ TEST_F(Testbed, BadInputGetsOneLineAndExitTwo) {
   expect_refused("launch", "", "'launch'");
   if (::geteuid() != 0) GTEST_SKIP() << "the rest needs root";
   expect_refused("run", "-- list", "is not up");
-  // Without root: one line, exit 2 (run as nobody).
-  const Result r = shell("setpriv --reuid=65534 --regid=65534 --clear-groups bash " + script_ +
-                             " status --name " + name_,
+  // Without root: one line, exit 2 (run as nobody). The script comes on stdin,
+  // opened by root, because nobody may not traverse a clone made by mktemp -d
+  // (mode 0700).
+  const Result r = shell("setpriv --reuid=65534 --regid=65534 --clear-groups bash -s -- status --name " +
+                             name_ + " < " + script_,
                          dir_ / "nobody");
   EXPECT_EQ(r.status, 2) << r.out;
   ASSERT_EQ(lines_of(r.out).size(), 1u) << r.out;
