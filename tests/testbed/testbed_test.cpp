@@ -160,9 +160,9 @@ TEST_F(Testbed, BadInputGetsOneLineAndExitTwo) {
   if (::geteuid() != 0) GTEST_SKIP() << "the rest needs root";
   expect_refused("run", "-- list", "is not up");
   // Without root: one line, exit 2 (run as nobody). The script comes on stdin,
-  // opened by root, because nobody may not traverse a clone made by mktemp -d
+  // opened by root, and it runs from /, because nobody may not enter a clone made by mktemp -d
   // (mode 0700).
-  const Result r = shell("setpriv --reuid=65534 --regid=65534 --clear-groups bash -s -- status --name " +
+  const Result r = shell("cd / && setpriv --reuid=65534 --regid=65534 --clear-groups bash -s -- status --name " +
                              name_ + " < " + script_,
                          dir_ / "nobody");
   EXPECT_EQ(r.status, 2) << r.out;
