@@ -285,18 +285,22 @@ ModelTerms load_model_terms(const std::string& path) {
   return read_calibration(path).terms;
 }
 
-ModelTerms load_model_terms(const std::string& path, std::string_view use) {
-  for (char t : use)
-    if (std::string_view(kTermLetters).find(t) == std::string_view::npos)
-      throw UsageError(fmt::format("--terms {}: '{}' is not a term (accepted: letters of {}, see "
-                                   "models/README.md)",
-                                   use, t, kTermLetters));
+ModelTerms load_model_terms(const std::string& path, std::string_view use,
+                            std::string_view setting) {
+  const std::string named =
+      setting.empty() ? fmt::format("--terms {}", use) : std::string(setting);
+  for (std::size_t i = 0; i < use.size(); ++i)
+    if (std::string_view(kTermLetters).find(use[i]) == std::string_view::npos ||
+        use.find(use[i]) != i)
+      throw UsageError(fmt::format("{}: '{}' is not a term (accepted: letters of {}, each once; "
+                                   "see models/README.md)",
+                                   named, use[i], kTermLetters));
   const ModelTerms terms = load_model_terms(path);
   for (char t : use)
     if (!terms.has(t))
-      throw UsageError(fmt::format("--terms {}: {} does not hold term ({}) (a calibration file "
+      throw UsageError(fmt::format("{}: {} does not hold term ({}) (a calibration file "
                                    "from this collbench's `calibrate` does)",
-                                   use, path, t));
+                                   named, path, t));
   return terms;
 }
 

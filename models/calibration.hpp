@@ -131,7 +131,9 @@ ModelTerms load_model_terms(const std::string& path);
 // commands that price schedules with them (predict, map, run --transport
 // sim: one reader, so they agree). Throws UsageError naming the value and
 // what is accepted: a letter outside kTermLetters, or a term the file lacks (a
-// fit.csv holds none).
-ModelTerms load_model_terms(const std::string& path, std::string_view use);
+// fit.csv holds none). `setting` names where `use` came from in the message
+// ("--terms ab" when empty; the PMPI library passes "COLLBENCH_TERMS=ab").
+ModelTerms load_model_terms(const std::string& path, std::string_view use,
+                            std::string_view setting = {});
 
 }  // namespace cb::models

@@ -120,8 +120,15 @@ TEST(PmpiModelChoice, CalibratedTerms) {
                                     ReduceOp::sum, false, 1000);
     EXPECT_GT(best, 0);
     env.set("COLLBENCH_TERMS", "abz");
-    EXPECT_EQ(read_error(), "COLLBENCH_TERMS=abz: 'z' is not a term; accepted: letters of abcd, "
-                            "each once");
+    EXPECT_EQ(read_error(), "COLLBENCH_TERMS=abz: 'z' is not a term (accepted: letters of "
+                            "abcdef, each once; see models/README.md)");
+    // (e) and (f) are terms like the rest: refused only because this file did
+    // not measure them.
+    env.set("COLLBENCH_TERMS", "abcdf");
+    EXPECT_NE(read_error().find("does not hold term (f)"), std::string::npos) << read_error();
+    env.set("COLLBENCH_TERMS", "aba");
+    EXPECT_NE(read_error().find("COLLBENCH_TERMS=aba: 'a' is not a term"), std::string::npos)
+        << read_error();
   }
   {
     ScopedEnv env;

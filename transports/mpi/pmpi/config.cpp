@@ -122,23 +122,17 @@ Config read_config() {
       throw UsageError(fmt::format("COLLBENCH_TERMS={} needs COLLBENCH_PARAMS=FILE (a calibration "
                                    "file from `collbench calibrate` that measured them)",
                                    *letters));
+    // The same reader as `--terms` of predict, map and the simulator, so the
+    // letters accepted here are always the ones the model prices.
     try {
-      config.model_terms = models::load_model_terms(*path);
+      config.model_terms = models::load_model_terms(
+          *path, *letters, fmt::format("COLLBENCH_TERMS={}", *letters));
+    } catch (const UsageError&) {
+      throw;
     } catch (const std::exception& e) {
       throw UsageError(fmt::format("COLLBENCH_PARAMS={}: {}", *path, e.what()));
     }
-    for (char t : *letters) {
-      if (std::string_view("abcd").find(t) == std::string_view::npos ||
-          config.terms.find(t) != std::string::npos)
-        throw UsageError(fmt::format("COLLBENCH_TERMS={}: '{}' is not a term; accepted: letters "
-                                     "of abcd, each once",
-                                     *letters, t));
-      if (!config.model_terms.has(t))
-        throw UsageError(fmt::format("COLLBENCH_TERMS={}: {} does not hold term ({}); accepted: "
-                                     "the terms a calibration file measured",
-                                     *letters, *path, t));
-      config.terms += t;
-    }
+    config.terms = *letters;
   }
   if (const auto path = env("COLLBENCH_SELECTION")) config.selection = read_selection(*path);
   if (const auto v = env("COLLBENCH_REPORT")) {
