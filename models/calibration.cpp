@@ -292,9 +292,11 @@ ModelTerms load_model_terms(const std::string& path, std::string_view use,
   for (std::size_t i = 0; i < use.size(); ++i)
     if (std::string_view(kTermLetters).find(use[i]) == std::string_view::npos ||
         use.find(use[i]) != i)
-      throw UsageError(fmt::format("{}: '{}' is not a term (accepted: letters of {}, each once; "
+      throw UsageError(fmt::format("{}: '{}' {} (accepted: letters of {}, each once; "
                                    "see models/README.md)",
-                                   named, use[i], kTermLetters));
+                                   named, use[i],
+                                   use.find(use[i]) != i ? "is named twice" : "is not a term",
+                                   kTermLetters));
   const ModelTerms terms = load_model_terms(path);
   for (char t : use)
     if (!terms.has(t))
