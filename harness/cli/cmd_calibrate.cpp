@@ -221,14 +221,11 @@ std::string ranges_text(const std::vector<models::SizeRange>& ranges) {
 }
 
 // What the pair measured, in seconds net of an empty run (ranks other than
-// 0 and 1 keep them empty). The ping-pong sizes (ping_B) also size the relay
-// and the exchanges; ex_B is the same list, kept apart as fit_terms takes it.
+// 0 and 1 keep them empty): the ping-pong sizes, which also size the relay
+// and the exchanges, and everything fit_terms takes.
 struct Measurements {
-  std::vector<double> ping_B, ping_s, relay_s;       // one-way half round trips
-  std::vector<double> ex_B, ex_s, exr_s, exs_s;      // exchange: plain, reducing, staged
-  std::vector<double> multi_k, multi_s, ops_k, ops_s;  // k messages, k local copies
-  std::vector<double> copy_B, copy_s, red_B, red_s;  // local copy and reduce
-  double run_s = 0;                                  // one empty timed run
+  std::vector<double> ping_B;
+  models::TermMeasurements t;
 };
 
 // The transport to calibrate, checked: per-process, built, its options valid.
@@ -268,12 +265,12 @@ void measure_messages(const PairTimer& timer, std::size_t max_ping, Measurements
   const int rank = timer.pair.rank();
   for (std::size_t b = kPingMin; b <= max_ping; b *= 2) {
     m.ping_B.push_back(static_cast<double>(b));
-    m.ping_s.push_back(timer.net(ping_pong(rank, b, 1)) / 2);
-    m.relay_s.push_back(timer.net(relay(rank, b)) / 2);
-    m.ex_B.push_back(static_cast<double>(b));
-    m.ex_s.push_back(timer.net(exchange(rank, b)) / 2);
-    m.exr_s.push_back(timer.net(exchange_reduce(rank, b)) / 2);
-    m.exs_s.push_back(timer.net(exchange_staged(rank, b)) / 2);
+    m.t.pingpong_s.push_back(timer.net(ping_pong(rank, b, 1)) / 2);
+    m.t.relay_s.push_back(timer.net(relay(rank, b)) / 2);
+    m.t.exchange_B.push_back(static_cast<double>(b));
+    m.t.exchange_s.push_back(timer.net(exchange(rank, b)) / 2);
+    m.t.exchange_reduce_s.push_back(timer.net(exchange_reduce(rank, b)) / 2);
+    m.t.exchange_staged_s.push_back(timer.net(exchange_staged(rank, b)) / 2);
   }
 }
 
@@ -281,10 +278,10 @@ void measure_messages(const PairTimer& timer, std::size_t max_ping, Measurements
 void measure_counts(const PairTimer& timer, Measurements& m) {
   const int rank = timer.pair.rank();
   for (int k = 1; k <= kMaxMessages; k *= 2) {
-    m.multi_k.push_back(k);
-    m.multi_s.push_back(timer.net(ping_pong(rank, kSmallMessage, k)) / 2);
-    m.ops_k.push_back(k);
-    m.ops_s.push_back(timer.net(local_copies(rank, kSmallMessage, k)));
+    m.t.multi_k.push_back(k);
+    m.t.multi_s.push_back(timer.net(ping_pong(rank, kSmallMessage, k)) / 2);
+    m.t.ops_k.push_back(k);
+    m.t.ops_s.push_back(timer.net(local_copies(rank, kSmallMessage, k)));
   }
 }
 
@@ -292,10 +289,10 @@ void measure_counts(const PairTimer& timer, Measurements& m) {
 void measure_locals(const PairTimer& timer, Measurements& m) {
   const int rank = timer.pair.rank();
   for (std::size_t b = kLocalMin; b <= kLocalMax; b *= 2) {
-    m.copy_B.push_back(static_cast<double>(b));
-    m.copy_s.push_back(timer.net(local(rank, b, LocalKind::copy)));
-    m.red_B.push_back(static_cast<double>(b));
-    m.red_s.push_back(timer.net(local(rank, b, LocalKind::reduce)));
+    m.t.copy_B.push_back(static_cast<double>(b));
+    m.t.copy_s.push_back(timer.net(local(rank, b, LocalKind::copy)));
+    m.t.reduce_B.push_back(static_cast<double>(b));
+    m.t.reduce_s.push_back(timer.net(local(rank, b, LocalKind::reduce)));
   }
 }
 
@@ -306,9 +303,9 @@ Measurements measure(const TransportSpec& t, const std::string& label, std::size
   PairTimer timer{t, label, pair};
   // The fixed cost of one timed run (barrier exit skew, start-up): an empty
   // schedule. Every microbenchmark below is net of it.
-  m.run_s = time_schedule(
+  m.t.run_s = time_schedule(
       t, label, micro(Collective::alltoall, DataType::uint8, pair.rank(), 1, {Step{}}), pair);
-  timer.run_s = m.run_s;
+  timer.run_s = m.t.run_s;
   if (root && pair.oversubscribed())
     fmt::print(stderr,
                "collbench: warning: the 2 ranks share fewer than 2 cores; the calibration "
@@ -322,9 +319,9 @@ Measurements measure(const TransportSpec& t, const std::string& label, std::size
 // The calibration fitted to the measurements, with the run's metadata.
 models::Calibration fit(const Measurements& m, const std::string& label,
                         const RunMetadata& meta) {
-  models::Calibration c = models::fit_calibration(m.ping_B, m.ping_s, m.red_B, m.red_s);
-  models::fit_terms(c, m.ping_s, m.ex_B, m.ex_s, m.copy_B, m.copy_s, m.red_B, m.red_s, m.multi_k,
-                    m.multi_s, m.ops_k, m.ops_s, m.run_s, m.exr_s, m.relay_s, m.exs_s);
+  models::Calibration c =
+      models::fit_calibration(m.ping_B, m.t.pingpong_s, m.t.reduce_B, m.t.reduce_s);
+  models::fit_terms(c, m.t);
   c.transport = label;
   c.ranks = 2;
   c.host = meta.host;
@@ -333,9 +330,9 @@ models::Calibration fit(const Measurements& m, const std::string& label,
   c.git_rev = meta.git_rev;
   c.mpi_version = meta.mpi_version;
   const auto copy_at = [&](std::size_t bytes) {
-    const auto i = std::find(m.copy_B.begin(), m.copy_B.end(), static_cast<double>(bytes));
-    return static_cast<double>(bytes) / m.copy_s[static_cast<std::size_t>(i - m.copy_B.begin())] *
-           1e-9;
+    const auto i = std::find(m.t.copy_B.begin(), m.t.copy_B.end(), static_cast<double>(bytes));
+    const auto at = static_cast<std::size_t>(i - m.t.copy_B.begin());
+    return static_cast<double>(bytes) / m.t.copy_s[at] * 1e-9;
   };
   c.memcpy_GBps = copy_at(kLocalMax);
   c.memcpy_in_cache_GBps = copy_at(kMemcpyInCache);
@@ -348,41 +345,43 @@ void warn_about_load(const Measurements& m, const RunMetadata& meta, int ranks_o
   if (meta.load) fmt::print("# load: {}\n", describe(*meta.load));
   if (const std::string warning = load_warning(meta.load, ranks_on_node); !warning.empty())
     fmt::print(stderr, "{}\n", warning);
-  if (!m.ping_s.empty() && m.ping_s.front() > kImplausiblePing_s)
+  if (!m.t.pingpong_s.empty() && m.t.pingpong_s.front() > kImplausiblePing_s)
     fmt::print(stderr,
                "collbench: warning: the {} B ping-pong took {:.1f} us (over {:.0f} us): the ranks "
                "waited for cores, so alpha is the scheduler's, not the transport's; pin them "
                "(mpiexec -bind-to core) and calibrate on a quieter machine\n",
-               kPingMin, m.ping_s.front() * 1e6, kImplausiblePing_s * 1e6);
+               kPingMin, m.t.pingpong_s.front() * 1e6, kImplausiblePing_s * 1e6);
 }
 
 // A "k, time(us)" table (k messages or k local copies in one step).
 void print_count_table(const std::string& title, const std::vector<double>& k,
                        const std::vector<double>& seconds) {
   fmt::print("# {}\n{:>12} {:>12}\n", title, "k", "time(us)");
-  for (std::size_t i = 0; i < k.size(); ++i) fmt::print("{:>12} {:>12.3f}\n", k[i], seconds[i] * 1e6);
+  for (std::size_t i = 0; i < k.size(); ++i)
+    fmt::print("{:>12} {:>12.3f}\n", k[i], seconds[i] * 1e6);
 }
 
 // Every microbenchmark's table, as measured.
 void print_measurements(const Measurements& m, const std::string& label) {
   fmt::print("# calibration of transport {} on ranks 0 and 1: each time is the median of runs "
              "timed like a collective (barrier, slower rank), net of an empty run's {:.3f} us\n",
-             label, m.run_s * 1e6);
-  print_table("ping-pong: half round trip", m.ping_B, m.ping_s);
+             label, m.t.run_s * 1e6);
+  print_table("ping-pong: half round trip", m.ping_B, m.t.pingpong_s);
   print_table("relay: half round trip, each rank sending back what it just received", m.ping_B,
-              m.relay_s);
+              m.t.relay_s);
   print_table("exchange: both ranks send and receive at once, per step (GB/s per direction)",
-              m.ex_B, m.ex_s);
-  print_table("exchange reducing what arrives (fp32 sum), per step", m.ex_B, m.exr_s);
+              m.t.exchange_B, m.t.exchange_s);
+  print_table("exchange reducing what arrives (fp32 sum), per step", m.t.exchange_B,
+              m.t.exchange_reduce_s);
   print_table("exchange staged: into scratch, own part copied, scratch reduced (fp32 sum), per "
-              "step", m.ex_B, m.exs_s);
+              "step", m.t.exchange_B, m.t.exchange_staged_s);
   print_count_table(fmt::format("k messages of {} B per direction in one step: half round trip",
                                 kSmallMessage),
-                    m.multi_k, m.multi_s);
-  print_count_table(fmt::format("k local copies of {} B in one step", kSmallMessage), m.ops_k,
-                    m.ops_s);
-  print_table("local copy on both ranks at once", m.copy_B, m.copy_s);
-  print_table("local fp32-sum reduce on both ranks at once", m.red_B, m.red_s);
+                    m.t.multi_k, m.t.multi_s);
+  print_count_table(fmt::format("k local copies of {} B in one step", kSmallMessage), m.t.ops_k,
+                    m.t.ops_s);
+  print_table("local copy on both ranks at once", m.t.copy_B, m.t.copy_s);
+  print_table("local fp32-sum reduce on both ranks at once", m.t.reduce_B, m.t.reduce_s);
 }
 
 // The fitted baseline and terms (a) to (f), a line each.
