@@ -123,27 +123,21 @@ Schedule relay(int rank, std::size_t m) {
 
 // Both ranks send m bytes and receive m bytes in the same step, twice (as
 // the ping-pong has two steps, so the per-run cost of the timing weighs the
-// same per step in both).
-Schedule exchange(int rank, std::size_t m) {
-  std::vector<Step> steps(2);
-  for (Step& s : steps) {
-    s.sends.push_back({1 - rank, Region{kInput, 0, m}});
-    s.recvs.push_back({1 - rank, Region{kOutput, 0, m}, RecvMode::copy});
-  }
-  return micro(Collective::alltoall, DataType::uint8, rank, m, std::move(steps));
-}
-
-// As exchange(), but each rank reduces (fp32 sum) what it receives into its
-// output, as reduce-scatter and all-reduce steps do.
-Schedule exchange_reduce(int rank, std::size_t m) {
-  const std::size_t n = m / sizeof(float);
+// same per step in both). RecvMode::reduce: each rank reduces (fp32 sum) what
+// it receives into its output, as reduce-scatter and all-reduce steps do.
+Schedule exchange(int rank, std::size_t m, RecvMode mode = RecvMode::copy) {
+  const bool reduce = mode == RecvMode::reduce;
+  const std::size_t n = reduce ? m / sizeof(float) : m;
   std::vector<Step> steps(2);
   for (Step& s : steps) {
     s.sends.push_back({1 - rank, Region{kInput, 0, n}});
-    s.recvs.push_back({1 - rank, Region{kOutput, 0, n}, RecvMode::reduce});
+    s.recvs.push_back({1 - rank, Region{kOutput, 0, n}, mode});
   }
-  return micro(Collective::allreduce, DataType::fp32, rank, n, std::move(steps));
+  return micro(reduce ? Collective::allreduce : Collective::alltoall,
+               reduce ? DataType::fp32 : DataType::uint8, rank, n, std::move(steps));
 }
+
+Schedule exchange_reduce(int rank, std::size_t m) { return exchange(rank, m, RecvMode::reduce); }
 
 // As exchange_reduce(), written as message-passing schedules do it
 // (algorithms/common/messages.hpp, recv_reduce_from): receive into scratch,
