@@ -4,7 +4,9 @@
 //
 // Adding an algorithm = one file algorithms/<collective>/<name>.cpp plus one
 // row in registry_table.inc (see algorithms/README.md for the exact diff);
-// meson, tests, CLI, simulator, models and the MPICH export pick it up.
+// meson, tests, CLI, simulator, models and the MPICH export pick it up. The
+// README's algorithm matrix documents the pair, and registry_test.cpp fails
+// until it does.
 #pragma once
 
 #include <cstdint>

@@ -110,38 +110,32 @@ Calibration fit_calibration(const std::vector<double>& pingpong_bytes,
   return c;
 }
 
-void fit_terms(Calibration& c, const std::vector<double>& pingpong_s,
-               const std::vector<double>& exchange_B, const std::vector<double>& exchange_s,
-               const std::vector<double>& copy_B, const std::vector<double>& copy_s,
-               const std::vector<double>& reduce_B, const std::vector<double>& reduce_s,
-               const std::vector<double>& multi_k, const std::vector<double>& multi_s,
-               const std::vector<double>& ops_k, const std::vector<double>& ops_s, double run_s,
-               const std::vector<double>& exchange_reduce_s, const std::vector<double>& relay_s,
-               const std::vector<double>& exchange_staged_s) {
-  c.exchange_reduce_s = exchange_reduce_s;
-  c.exchange_staged_s = exchange_staged_s;
-  c.terms.exchange_staged = exchange_staged_s.size() == exchange_B.size() && !exchange_B.empty()
-                                ? fit_ranges(exchange_B, exchange_staged_s)
-                                : std::vector<SizeRange>{};
+void fit_terms(Calibration& c, const TermMeasurements& m) {
+  c.exchange_reduce_s = m.exchange_reduce_s;
+  c.exchange_staged_s = m.exchange_staged_s;
+  c.terms.exchange_staged =
+      m.exchange_staged_s.size() == m.exchange_B.size() && !m.exchange_B.empty()
+          ? fit_ranges(m.exchange_B, m.exchange_staged_s)
+          : std::vector<SizeRange>{};
   // (e): what forwarding freshly written bytes adds to the plain ping-pong,
   // per byte, at each size (never below 0: a relay no slower is no term).
-  c.relay_s = relay_s;
+  c.relay_s = m.relay_s;
   c.terms.forward = {};
-  if (relay_s.size() == pingpong_s.size() && relay_s.size() == c.pingpong_sizes_B.size())
-    for (std::size_t i = 0; i < relay_s.size(); ++i) {
+  if (m.relay_s.size() == m.pingpong_s.size() && m.relay_s.size() == c.pingpong_sizes_B.size())
+    for (std::size_t i = 0; i < m.relay_s.size(); ++i) {
       c.terms.forward.size_B.push_back(c.pingpong_sizes_B[i]);
-      c.terms.forward.s_per_B.push_back(std::max(relay_s[i] - pingpong_s[i], 0.0) /
+      c.terms.forward.s_per_B.push_back(std::max(m.relay_s[i] - m.pingpong_s[i], 0.0) /
                                         c.pingpong_sizes_B[i]);
     }
-  if (exchange_reduce_s.size() == exchange_B.size())
-    c.terms.exchange_reduce = fit_ranges(exchange_B, exchange_reduce_s);
-  c.pingpong_s = pingpong_s;
-  c.exchange_sizes_B = exchange_B;
-  c.exchange_s = exchange_s;
-  c.multi_messages = multi_k;
-  c.multi_s = multi_s;
-  c.terms.oneway = fit_ranges(c.pingpong_sizes_B, pingpong_s);
-  c.terms.exchange = fit_ranges(exchange_B, exchange_s);
+  if (m.exchange_reduce_s.size() == m.exchange_B.size())
+    c.terms.exchange_reduce = fit_ranges(m.exchange_B, m.exchange_reduce_s);
+  c.pingpong_s = m.pingpong_s;
+  c.exchange_sizes_B = m.exchange_B;
+  c.exchange_s = m.exchange_s;
+  c.multi_messages = m.multi_k;
+  c.multi_s = m.multi_s;
+  c.terms.oneway = fit_ranges(c.pingpong_sizes_B, m.pingpong_s);
+  c.terms.exchange = fit_ranges(m.exchange_B, m.exchange_s);
   const auto curve = [](const std::vector<double>& bytes, const std::vector<double>& s) {
     Curve out;
     for (std::size_t i = 0; i < bytes.size(); ++i) {
@@ -150,17 +144,17 @@ void fit_terms(Calibration& c, const std::vector<double>& pingpong_s,
     }
     return out;
   };
-  c.terms.copy = curve(copy_B, copy_s);
-  c.terms.reduce = curve(reduce_B, reduce_s);
+  c.terms.copy = curve(m.copy_B, m.copy_s);
+  c.terms.reduce = curve(m.reduce_B, m.reduce_s);
   // o: the slope of the half round trip over the message count (robust
   // relative line), never below 0.
-  c.local_ops_k = ops_k;
-  c.local_ops_s = ops_s;
-  c.terms.run_s = run_s;
-  c.terms.local_op_s = ops_k.size() >= 2 ? fit_line(ops_k, ops_s, 0, 1).b_s_per_B : 0;
-  c.terms.overhead_measured = multi_k.size() >= 2;
+  c.local_ops_k = m.ops_k;
+  c.local_ops_s = m.ops_s;
+  c.terms.run_s = m.run_s;
+  c.terms.local_op_s = m.ops_k.size() >= 2 ? fit_line(m.ops_k, m.ops_s, 0, 1).b_s_per_B : 0;
+  c.terms.overhead_measured = m.multi_k.size() >= 2;
   c.terms.overhead_s =
-      c.terms.overhead_measured ? fit_line(multi_k, multi_s, 0, 1).b_s_per_B : 0;
+      c.terms.overhead_measured ? fit_line(m.multi_k, m.multi_s, 0, 1).b_s_per_B : 0;
 }
 
 std::string format_calibration(const Calibration& c) {

@@ -71,25 +71,27 @@ struct Calibration {
   std::vector<double> exchange_staged_s;  // (f) staged reducing exchange steps at exchange_sizes_B
 };
 
-// The richer terms from their microbenchmarks (fills c.terms and the raw
-// lists): ping-pong half round trips (c.pingpong_sizes_B must be set),
-// exchange times per size, copy and reduce times per copied/reduced size
-// `local_B` (every rank at once; the working set is twice that: source and
-// destination), k-message half round trips, k-local-copy step times and
-// (optional: without them no reducing-exchange ranges) the reducing
-// exchange's step times at exchange_B, and (optional: without them no term
-// (e)) the relay ping-pong's half round trips at c.pingpong_sizes_B and
-// (optional) the staged reducing exchange's step times at exchange_B, all
-// net of an empty run's time `run_s`.
-void fit_terms(Calibration& c, const std::vector<double>& pingpong_s,
-               const std::vector<double>& exchange_B, const std::vector<double>& exchange_s,
-               const std::vector<double>& copy_B, const std::vector<double>& copy_s,
-               const std::vector<double>& reduce_B, const std::vector<double>& reduce_s,
-               const std::vector<double>& multi_k, const std::vector<double>& multi_s,
-               const std::vector<double>& ops_k, const std::vector<double>& ops_s, double run_s,
-               const std::vector<double>& exchange_reduce_s = {},
-               const std::vector<double>& relay_s = {},
-               const std::vector<double>& exchange_staged_s = {});
+// What calibrate measures for the richer terms, in seconds net of an empty
+// run's time `run_s` (the order is that of aggregate initialisation).
+struct TermMeasurements {
+  std::vector<double> pingpong_s;  // ping-pong half round trips at c.pingpong_sizes_B
+  std::vector<double> exchange_B, exchange_s;  // exchange step times per size
+  // Copy and reduce times per copied/reduced size (every rank at once; the
+  // working set is twice that: source and destination).
+  std::vector<double> copy_B, copy_s, reduce_B, reduce_s;
+  std::vector<double> multi_k, multi_s;  // k-message half round trips
+  std::vector<double> ops_k, ops_s;      // k-local-copy step times
+  double run_s = 0;
+  // Optional (empty: the term is not fitted): the reducing exchange's step
+  // times at exchange_B (reducing-exchange ranges), the relay ping-pong's
+  // half round trips at c.pingpong_sizes_B (term (e)) and the staged
+  // reducing exchange's step times at exchange_B (term (f)).
+  std::vector<double> exchange_reduce_s = {}, relay_s = {}, exchange_staged_s = {};
+};
+
+// The richer terms from their microbenchmarks: fills c.terms and the raw
+// lists (c.pingpong_sizes_B must be set).
+void fit_terms(Calibration& c, const TermMeasurements& m);
 
 // The model parameters from calibration measurements (fills params,
 // pingpong_knees_B, the size lists and the gamma references):

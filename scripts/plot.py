@@ -475,7 +475,7 @@ def plot_file(path, out):
         return [plot_map(path, out)]
     if kind != "sweep":
         raise InputError(f"{path}: neither a results CSV of collbench run nor a map CSV of "
-                         "collbench map (see harness/CSV.md)")
+                         "collbench map (see harness/report/CSV.md)")
     rows = load_sweep_files([path])
     written = plot_latency(rows, [], {}, out) + plot_busbw(rows, {}, out)
     written.append(plot_rank_comparison(rows, out))

@@ -6,7 +6,7 @@ the file and what is wrong; the scripts print it and exit 1.
 import csv
 import os
 
-# Columns each reader needs (harness/CSV.md; collbench fit and map write the others).
+# Columns each reader needs (harness/report/CSV.md; collbench fit and map write the others).
 SWEEP_COLUMNS = ["transport", "collective", "algorithm", "datatype", "op", "placement",
                  "ranks", "bytes", "time_median_us", "ci_lo_us", "ci_hi_us", "busbw_GBps"]
 PREDICTION_COLUMNS = ["transport", "collective", "algorithm", "ranks", "bytes",

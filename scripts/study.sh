@@ -161,7 +161,7 @@ else
 fi
 
 # The latency of these virtual machines flips between modes minutes apart
-# (shared/reference/model-extensions.md): calibrate again after the sweeps,
+# (models/README.md, the reference study): calibrate again after the sweeps,
 # and report.py flags the parameters that moved.
 log "3/6 calibrate again after the sweeps (report.md compares before and after)"
 mpiexec -bind-to core -n 2 "$collbench" calibrate --out "$out/calibration-after.csv" \

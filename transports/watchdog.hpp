@@ -3,10 +3,10 @@
 // dying (SIGSTOP, a hung node, a livelock), which MPICH does not detect the
 // way it detects a death, cannot make the run wait forever.
 //
-// Every wait loop (poll.hpp, wait.cpp) measures how long it has waited; past
-// the timeout it throws WatchdogExpired, whose what() is one line naming this
-// rank, the configuration, the step and the peer waited on. The harness
-// keeps the finished rows and exits non-zero (harness/USAGE.md). Labels are
+// Every wait loop (common/poll.hpp, mpi/wait.cpp) measures how long it has
+// waited; past the timeout it throws WatchdogExpired, whose what() is one line
+// naming this rank, the configuration, the step and the peer waited on. The
+// harness keeps the finished rows and exits non-zero (harness/USAGE.md). Labels are
 // per thread and set by whoever knows them: the harness names the
 // configuration, the transports the step and the peer.
 #pragma once

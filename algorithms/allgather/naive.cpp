@@ -10,6 +10,7 @@
 // except α: the one round posts p-1 messages and the convention counts them
 // all; 0 for p = 1.
 #include "algorithms/algorithm.hpp"
+#include "algorithms/common/direct.hpp"
 #include "algorithms/common/in_place.hpp"
 
 namespace cb::allgather {
@@ -21,14 +22,10 @@ void naive(const CollParams& params, ScheduleBuilder& b) {
   auto block = [&](int q) { return Region{kOutput, static_cast<std::size_t>(q) * n, n}; };
   const bool own_in_place = same_memory(params, in, block(r));
   b.step();
-  for (int i = 1; i < p; ++i) b.send((r + i) % p, in);
-  for (int i = 1; i < p; ++i) b.recv((r - i + p) % p, block((r - i + p) % p));
+  direct_round(p, r, [&](int q) { b.send(q, in); }, [&](int q) { b.recv(q, block(q)); });
   if (!own_in_place) b.copy(in, block(r));
 }
 
-Cost naive_cost(const CollParams& params) {
-  const double others = params.p - 1;
-  return {others, others * static_cast<double>(params.count * params.elem_size()), 0};
-}
+Cost naive_cost(const CollParams& params) { return direct_cost(params, false); }
 
 }  // namespace cb::allgather

@@ -20,19 +20,16 @@
 //           broadcast rounds summed round by round (chunk c = partition block
 //           c of p·n into C). tree_cost() tallies one rank per (level,
 //           #children, subtree size).
-#include <tuple>
-
 #include "algorithms/algorithm.hpp"
 #include "algorithms/common/binomial_tree.hpp"
 #include "algorithms/common/in_place.hpp"
-#include "algorithms/common/round_cost.hpp"
 
 namespace cb::allgather {
 namespace {
 
+// The broadcast pipelines the gathered p·n elements.
 int chunks_for(const CollParams& params) {
-  return pipeline_chunks(static_cast<std::size_t>(params.p) * params.count, params.elem_size(),
-                         params.segment_bytes, 1);
+  return binomial::chunks_of(params, static_cast<std::size_t>(params.p) * params.count);
 }
 
 template <class Sink>
@@ -55,7 +52,7 @@ void tree(const CollParams& params, ScheduleBuilder& b) {
   const bool own_in_place = same_memory(params, in, own);
   const binomial::Tree tr(p);
   const int chunks = chunks_for(params);
-  if (chunks > 1) b.set_segment_bytes(largest_chunk_bytes(total, chunks, params.elem_size()));
+  binomial::record_segment(b, params, total, chunks);
   const std::int64_t rounds = tr.L + binomial::pipeline_rounds(tr, chunks);
   b.for_steps(static_cast<std::uint64_t>(rounds), [&](std::uint64_t t) {
     emit_round(b, tr, r, static_cast<std::int64_t>(t), chunks, n);
@@ -69,14 +66,9 @@ Cost tree_cost(const CollParams& params) {
   const binomial::Tree tr(params.p);
   const int chunks = chunks_for(params);
   const auto rounds = static_cast<std::size_t>(tr.L + binomial::pipeline_rounds(tr, chunks));
-  return tally_cost(
-      params.p, rounds, params.elem_size(),
-      [&](int r) {
-        return std::tuple{tr.level(r), tr.children(r), tr.subtree_end(r) - r};
-      },
-      [&](RoundTally& s, int r, std::size_t t) {
-        emit_round(s, tr, r, static_cast<std::int64_t>(t), chunks, params.count);
-      });
+  return binomial::tally_by_position(tr, params, rounds, [&](RoundTally& s, int r, std::size_t t) {
+    emit_round(s, tr, r, static_cast<std::int64_t>(t), chunks, params.count);
+  });
 }
 
 }  // namespace cb::allgather

@@ -12,6 +12,7 @@
 // as in algorithms/README.md (the round's α counts every posted message, so the
 // one round costs p-1 α); 0 for p = 1.
 #include "algorithms/algorithm.hpp"
+#include "algorithms/common/direct.hpp"
 
 namespace cb::allreduce {
 
@@ -28,14 +29,9 @@ void naive(const CollParams& params, ScheduleBuilder& b) {
     b.copy(in, sent);
   }
   b.step();
-  for (int i = 1; i < p; ++i) b.send((r + i) % p, sent);
-  for (int i = 1; i < p; ++i) b.recv_reduce((r - i + p) % p, out);
+  direct_round(p, r, [&](int q) { b.send(q, sent); }, [&](int q) { b.recv_reduce(q, out); });
 }
 
-Cost naive_cost(const CollParams& params) {
-  const double others = params.p - 1;
-  const double bytes = static_cast<double>(params.count * params.elem_size());
-  return {others, others * bytes, others * bytes};
-}
+Cost naive_cost(const CollParams& params) { return direct_cost(params, true); }
 
 }  // namespace cb::allreduce

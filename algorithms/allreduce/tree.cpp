@@ -30,9 +30,7 @@
 namespace cb::allreduce {
 namespace {
 
-int chunks_for(const CollParams& params) {
-  return pipeline_chunks(params.count, params.elem_size(), params.segment_bytes, 1);
-}
+int chunks_for(const CollParams& params) { return binomial::chunks_of(params, params.count); }
 
 // Communicating round t of rank r: the reduce's rounds [0, L+C-1) overlap the
 // broadcast's, which start at round L.
@@ -52,7 +50,7 @@ void tree(const CollParams& params, ScheduleBuilder& b) {
   const Region in{kInput, 0, n}, out{kOutput, 0, n};
   const binomial::Tree tr(p);
   const int chunks = chunks_for(params);
-  if (chunks > 1) b.set_segment_bytes(largest_chunk_bytes(n, chunks, params.elem_size()));
+  binomial::record_segment(b, params, n, chunks);
   if (!params.in_place) {  // every rank takes this step, even if it has nothing to copy
     b.step();
     if (tr.children(r) > 0) b.copy(in, out);

@@ -116,87 +116,127 @@ struct Slots {
   }
 };
 
-}  // namespace
+// Rank 2i+1 of a fold: hands its input to its core rank, idles through the
+// hypercube rounds, then receives its output whole.
+void extra_rank(const Pow2Fold& f, int r, std::size_t n, ScheduleBuilder& b) {
+  b.step();
+  b.send(f.core_of(r), {kInput, 0, n});
+  idle_rounds(b, f.l);
+  b.step();
+  b.recv(f.core_of(r), {kOutput, 0, n});
+}
 
-// Long on purpose: the rounds in the order they run, sharing one buffer plan (packed, slots).
-void butterfly(const CollParams& params, ScheduleBuilder& b) {
-  const int p = params.p, r = params.rank;
-  const std::size_t c = params.count;
-  const std::size_t n = c * static_cast<std::size_t>(p);
-  auto block = [c](BufferId buf, int i) { return Region{buf, static_cast<std::size_t>(i) * c, c}; };
-  const Pow2Fold f(p);
-  if (f.is_extra(r)) {
-    b.step();
-    b.send(f.core_of(r), {kInput, 0, n});
-    idle_rounds(b, f.l);
-    b.step();
-    b.recv(f.core_of(r), {kOutput, 0, n});
-    return;
+// A core rank's schedule: its buffer plan (packed, arrived, slots) and the
+// rounds in the order they run, a method each.
+class CoreRank {
+ public:
+  CoreRank(const CollParams& params, ScheduleBuilder& b)
+      : params_(params), b_(b), f_(params.p), r_(params.rank), c_(params.count),
+        n_(c_ * static_cast<std::size_t>(params.p)), v_(f_.vrank(r_)), x_(f_.extra_of(r_)),
+        slots_{f_, kOutput, c_, 1} {
+    std::size_t most_sent = x_ >= 0 ? static_cast<std::size_t>(params.p) : 0;
+    std::size_t most_received = most_sent;
+    for (int k = 0; k < f_.l; ++k) {
+      most_sent = std::max(most_sent, blocks_sent(f_, v_, k));
+      most_received = std::max(most_received, blocks_sent(f_, v_ ^ (1 << k), k));
+    }
+    packed_[0] = b_.add_scratch(most_sent * c_);
+    packed_[1] = f_.l > 1 || x_ >= 0 ? b_.add_scratch(most_sent * c_) : kOutput;
+    arrived_ = b_.add_scratch(most_received * c_);
+    if (f_.folds()) {
+      slots_.buf = b_.add_scratch(static_cast<std::size_t>(4 * f_.p2) * c_);
+      slots_.cap = 4;
+    }
   }
-  const int v = f.vrank(r);
-  const int x = f.extra_of(r);
-  std::size_t most_sent = x >= 0 ? static_cast<std::size_t>(p) : 0;
-  std::size_t most_received = most_sent;
-  for (int k = 0; k < f.l; ++k) {
-    most_sent = std::max(most_sent, blocks_sent(f, v, k));
-    most_received = std::max(most_received, blocks_sent(f, v ^ (1 << k), k));
-  }
-  const BufferId packed[2] = {b.add_scratch(most_sent * c),
-                              f.l > 1 || x >= 0 ? b.add_scratch(most_sent * c) : kOutput};
-  const BufferId arrived = b.add_scratch(most_received * c);
-  const Slots slots{f, f.folds() ? b.add_scratch(static_cast<std::size_t>(4 * f.p2) * c) : kOutput,
-                    c, f.folds() ? 4 : 1};
 
-  // Packs round k's blocks (or, k = l, the extra rank's) into packed[k % 2].
-  auto pack = [&](int k) {
-    CopyRuns runs(b);
+  void run() {
+    fold_in();
+    for (int k = 0; k < f_.l; ++k) round(k);
+    if (f_.folds()) unfold();
+  }
+
+ private:
+  Region block(BufferId buf, int i) const { return {buf, static_cast<std::size_t>(i) * c_, c_}; }
+
+  // The fold round (own and extra rank's input into the slots), or a
+  // local-only step for a power of two (input to output, the working buffer).
+  void fold_in() {
+    b_.step();
+    CopyRuns runs(b_);
+    if (!f_.folds()) {
+      if (!params_.in_place) runs.add({kInput, 0, n_}, {kOutput, 0, n_});
+      return;
+    }
+    for (int d = 0; d < params_.p; ++d) runs.add(block(kInput, d), slots_.at(r_, d, 0));
+    if (x_ >= 0) {
+      b_.recv(x_, {arrived_, 0, n_});
+      for (int d = 0; d < params_.p; ++d) runs.add(block(arrived_, d), slots_.at(x_, d, 0));
+    }
+  }
+
+  // Packs round k's blocks (or, k = l, the extra rank's) into packed_[k % 2].
+  void pack(int k) {
+    CopyRuns runs(b_);
     std::size_t at = 0;
     auto add = [&](int o, int d) {
-      runs.add(slots.at(o, d, k), {packed[k % 2], at, c});
-      at += c;
+      runs.add(slots_.at(o, d, k), {packed_[k % 2], at, c_});
+      at += c_;
     };
-    if (k < f.l) {
-      slots.for_each_sent(v, k, add);
+    if (k < f_.l) {
+      slots_.for_each_sent(v_, k, add);
     } else {
-      for (int o = 0; o < p; ++o) add(o, x);
-    }
-  };
-
-  b.step();  // the fold round, or a local-only step for a power of two
-  {
-    CopyRuns runs(b);
-    if (!f.folds()) {
-      if (!params.in_place) runs.add({kInput, 0, n}, {kOutput, 0, n});
-    } else {
-      for (int d = 0; d < p; ++d) runs.add(block(kInput, d), slots.at(r, d, 0));
-      if (x >= 0) {
-        b.recv(x, {arrived, 0, n});
-        for (int d = 0; d < p; ++d) runs.add(block(arrived, d), slots.at(x, d, 0));
-      }
+      for (int o = 0; o < params_.p; ++o) add(o, x_);
     }
   }
-  for (int k = 0; k < f.l; ++k) {
+
+  // Round k: exchange with v ^ 2^k, unpack what arrived into the vacated slots.
+  void round(int k) {
     pack(k);
-    b.step();
-    const int w = v ^ (1 << k);
-    const int peer = f.rank_of(w);
-    b.send(peer, {packed[k % 2], 0, blocks_sent(f, v, k) * c});
-    b.recv(peer, {arrived, 0, blocks_sent(f, w, k) * c});
-    CopyRuns runs(b);
+    b_.step();
+    const int w = v_ ^ (1 << k);
+    const int peer = f_.rank_of(w);
+    b_.send(peer, {packed_[k % 2], 0, blocks_sent(f_, v_, k) * c_});
+    b_.recv(peer, {arrived_, 0, blocks_sent(f_, w, k) * c_});
+    CopyRuns runs(b_);
     std::size_t at = 0;
-    slots.for_each_sent(w, k, [&](int o, int d) {
-      runs.add({arrived, at, c}, slots.at(o, d, k + 1));
-      at += c;
+    slots_.for_each_sent(w, k, [&](int o, int d) {
+      runs.add({arrived_, at, c_}, slots_.at(o, d, k + 1));
+      at += c_;
     });
   }
-  if (!f.folds()) return;
-  {
-    CopyRuns runs(b);
-    for (int o = 0; o < p; ++o) runs.add(slots.at(o, r, f.l), block(kOutput, o));
+
+  // Non-powers of two: own blocks from the slots into the output, the extra
+  // rank's packed and sent in a last round.
+  void unfold() {
+    {
+      CopyRuns runs(b_);
+      for (int o = 0; o < params_.p; ++o) runs.add(slots_.at(o, r_, f_.l), block(kOutput, o));
+    }
+    if (x_ >= 0) pack(f_.l);
+    b_.step();
+    if (x_ >= 0) b_.send(x_, {packed_[f_.l % 2], 0, n_});
   }
-  if (x >= 0) pack(f.l);
-  b.step();
-  if (x >= 0) b.send(x, {packed[f.l % 2], 0, n});
+
+  const CollParams& params_;
+  ScheduleBuilder& b_;
+  const Pow2Fold f_;
+  const int r_;
+  const std::size_t c_, n_;
+  const int v_, x_;  // virtual rank, extra rank folded into this one (-1: none)
+  BufferId packed_[2] = {kOutput, kOutput};
+  BufferId arrived_ = kOutput;
+  Slots slots_;
+};
+
+}  // namespace
+
+void butterfly(const CollParams& params, ScheduleBuilder& b) {
+  const Pow2Fold f(params.p);
+  if (f.is_extra(params.rank)) {
+    extra_rank(f, params.rank, params.count * static_cast<std::size_t>(params.p), b);
+    return;
+  }
+  CoreRank(params, b).run();
 }
 
 Cost butterfly_cost(const CollParams& params) {

@@ -12,29 +12,21 @@
 // as in algorithms/README.md ((p-1)/p of the p·n elements each rank sends; the one
 // round posts p-1 messages and the convention counts them all); 0 for p = 1.
 #include "algorithms/algorithm.hpp"
+#include "algorithms/common/direct.hpp"
 #include "algorithms/common/in_place.hpp"
 
 namespace cb::alltoall {
 
 void naive(const CollParams& params, ScheduleBuilder& b) {
-  const int p = params.p, r = params.rank;
-  const std::size_t n = params.count;
-  auto out_block = [&](int q) { return Region{kOutput, static_cast<std::size_t>(q) * n, n}; };
-  const Region own{kInput, static_cast<std::size_t>(r) * n, n};
   AlltoallSendBlocks from(params);
-  if (from.needs_snapshot()) {
-    b.step();
-    from.snapshot(b);
-  }
+  from.snapshot_step(b);
   b.step();
-  for (int i = 1; i < p; ++i) b.send((r + i) % p, from.of((r + i) % p));
-  for (int i = 1; i < p; ++i) b.recv((r - i + p) % p, out_block((r - i + p) % p));
-  copy_unless_same(b, params, own, out_block(r));
+  direct_round(
+      params.p, params.rank, [&](int q) { b.send(q, from.of(q)); },
+      [&](int q) { b.recv(q, alltoall_out_block(params, q)); });
+  alltoall_keep_own(b, params);
 }
 
-Cost naive_cost(const CollParams& params) {
-  const double others = params.p - 1;
-  return {others, others * static_cast<double>(params.count * params.elem_size()), 0};
-}
+Cost naive_cost(const CollParams& params) { return direct_cost(params, false); }
 
 }  // namespace cb::alltoall

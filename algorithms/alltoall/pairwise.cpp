@@ -12,6 +12,7 @@
 //   Cost = (p-1)·α + (p-1)·n·s·β
 // as in algorithms/README.md; 0 for p = 1.
 #include "algorithms/algorithm.hpp"
+#include "algorithms/common/direct.hpp"
 #include "algorithms/common/in_place.hpp"
 #include "algorithms/common/partition.hpp"
 
@@ -19,28 +20,19 @@ namespace cb::alltoall {
 
 void pairwise(const CollParams& params, ScheduleBuilder& b) {
   const int p = params.p, r = params.rank;
-  const std::size_t n = params.count;
-  auto out_block = [&](int q) { return Region{kOutput, static_cast<std::size_t>(q) * n, n}; };
-  const Region own{kInput, static_cast<std::size_t>(r) * n, n};
   AlltoallSendBlocks from(params);
-  if (from.needs_snapshot()) {
-    b.step();
-    from.snapshot(b);
-  }
+  from.snapshot_step(b);
   const bool xor_pairs = is_pow2(p);
   b.for_steps(static_cast<std::uint64_t>(p - 1), [&](std::uint64_t k) {
     const int i = static_cast<int>(k) + 1;
     const int to = xor_pairs ? r ^ i : (r + i) % p;
     const int from_rank = xor_pairs ? r ^ i : (r - i + p) % p;
     b.send(to, from.of(to));
-    b.recv(from_rank, out_block(from_rank));
-    if (i == 1) copy_unless_same(b, params, own, out_block(r));
+    b.recv(from_rank, alltoall_out_block(params, from_rank));
+    if (i == 1) alltoall_keep_own(b, params);
   });
 }
 
-Cost pairwise_cost(const CollParams& params) {
-  const double others = params.p - 1;
-  return {others, others * static_cast<double>(params.count * params.elem_size()), 0};
-}
+Cost pairwise_cost(const CollParams& params) { return direct_cost(params, false); }
 
 }  // namespace cb::alltoall

@@ -18,9 +18,13 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <tuple>
 
+#include "algorithms/builder.hpp"
 #include "algorithms/common/partition.hpp"
 #include "algorithms/common/pipeline.hpp"
+#include "algorithms/common/round_cost.hpp"
+#include "algorithms/params.hpp"
 #include "algorithms/schedule.hpp"
 
 namespace cb::binomial {
@@ -50,6 +54,32 @@ struct Tree {
 
 // Rounds of a pipelined reduce or broadcast of `chunks` chunks.
 inline std::int64_t pipeline_rounds(const Tree& tree, int chunks) { return tree.L + chunks - 1; }
+
+// Chunks the pipelined phase of a tree algorithm cuts its vector of `elems`
+// elements into: CollParams::segment_bytes each, 1 when unsegmented, 0 when
+// the vector is empty (common/pipeline.hpp).
+inline int chunks_of(const CollParams& params, std::size_t elems) {
+  return pipeline_chunks(elems, params.elem_size(), params.segment_bytes, 1);
+}
+
+// Sets the schedule's segment_bytes to the pipelined phase's largest chunk
+// (bytes); leaves it alone when the phase is not pipelined.
+inline void record_segment(ScheduleBuilder& b, const CollParams& params, std::size_t elems,
+                           int chunks) {
+  if (chunks > 1) b.set_segment_bytes(largest_chunk_bytes(elems, chunks, params.elem_size()));
+}
+
+// Cost of `rounds` rounds of a tree algorithm whose ranks behave alike when
+// they share level, number of children and subtree size, so each such kind
+// is tallied once (common/round_cost.hpp); emit(tally, r, t) as there.
+template <class EmitFn>
+Cost tally_by_position(const Tree& tree, const CollParams& params, std::size_t rounds,
+                       EmitFn emit) {
+  return tally_cost(
+      params.p, rounds, params.elem_size(),
+      [&](int r) { return std::tuple{tree.level(r), tree.children(r), tree.subtree_end(r) - r}; },
+      emit);
+}
 
 // Round t of a reduce to rank 0 of `chunks` chunks: rank r receives chunk c
 // from its child at level k in round c + k and sends it to its parent in round

@@ -30,6 +30,15 @@ inline void copy_unless_same(ScheduleBuilder& b, const CollParams& params, Regio
   if (!same_memory(params, src, dst)) b.copy(src, dst);
 }
 
+// A local step of its own that copies src to dst, or no step at all when they
+// are the same memory already (in place, a reduce-scatter's own block).
+inline void copy_step_unless_same(ScheduleBuilder& b, const CollParams& params, Region src,
+                                  Region dst) {
+  if (same_memory(params, src, dst)) return;
+  b.step();
+  b.copy(src, dst);
+}
+
 }  // namespace cb
 
 namespace cb {
@@ -45,6 +54,13 @@ class AlltoallSendBlocks {
       : n_(params.count), r_(params.rank), p_(params.p), snap_(params.in_place) {}
 
   bool needs_snapshot() const { return snap_ && p_ > 1; }
+
+  // The local step 0 that takes the snapshot, when one is needed.
+  void snapshot_step(ScheduleBuilder& b) {
+    if (!needs_snapshot()) return;
+    b.step();
+    snapshot(b);
+  }
 
   // Local ops of the step that precedes the first send (in place only).
   void snapshot(ScheduleBuilder& b) {
@@ -67,5 +83,17 @@ class AlltoallSendBlocks {
   bool snap_;
   BufferId buf_ = kInput;
 };
+
+// Output block q of an all-to-all: where the block from rank q lands.
+inline Region alltoall_out_block(const CollParams& params, int q) {
+  return {kOutput, static_cast<std::size_t>(q) * params.count, params.count};
+}
+
+// An all-to-all rank's own block, from its input to its output block (a local
+// op of the current step, none in place, where it is there already).
+inline void alltoall_keep_own(ScheduleBuilder& b, const CollParams& params) {
+  const Region own{kInput, static_cast<std::size_t>(params.rank) * params.count, params.count};
+  copy_unless_same(b, params, own, alltoall_out_block(params, params.rank));
+}
 
 }  // namespace cb

@@ -10,6 +10,7 @@
 // i.e. algorithms/README.md's direct row, (p-1)/p of the p·n-element input for β
 // and γ, except α: the one round posts p-1 messages and the convention counts
 // them all; 0 for p = 1.
+#include "algorithms/common/direct.hpp"
 #include "algorithms/common/in_place.hpp"
 #include "algorithms/algorithm.hpp"
 
@@ -20,19 +21,12 @@ void naive(const CollParams& params, ScheduleBuilder& b) {
   const std::size_t n = params.count;
   auto block = [&](int q) { return Region{kInput, static_cast<std::size_t>(q) * n, n}; };
   const Region out{kOutput, 0, n};
-  if (!same_memory(params, block(r), out)) {
-    b.step();
-    b.copy(block(r), out);
-  }
+  copy_step_unless_same(b, params, block(r), out);
   b.step();
-  for (int i = 1; i < p; ++i) b.send((r + i) % p, block((r + i) % p));
-  for (int i = 1; i < p; ++i) b.recv_reduce((r - i + p) % p, out);
+  direct_round(
+      p, r, [&](int q) { b.send(q, block(q)); }, [&](int q) { b.recv_reduce(q, out); });
 }
 
-Cost naive_cost(const CollParams& params) {
-  const double others = params.p - 1;
-  const double bytes = static_cast<double>(params.count * params.elem_size());
-  return {others, others * bytes, others * bytes};
-}
+Cost naive_cost(const CollParams& params) { return direct_cost(params, true); }
 
 }  // namespace cb::reduce_scatter

@@ -10,6 +10,7 @@
 // Cost (n = count = elements per block, s = element size):
 //   Cost = (p-1)·α + (p-1)·n·s·β + (p-1)·n·s·γ
 // as in algorithms/README.md ((p-1)/p of the p·n-element input); 0 for p = 1.
+#include "algorithms/common/direct.hpp"
 #include "algorithms/common/in_place.hpp"
 #include "algorithms/algorithm.hpp"
 
@@ -20,10 +21,7 @@ void pairwise(const CollParams& params, ScheduleBuilder& b) {
   const std::size_t n = params.count;
   auto block = [&](int q) { return Region{kInput, static_cast<std::size_t>(q) * n, n}; };
   const Region out{kOutput, 0, n};
-  if (!same_memory(params, block(r), out)) {
-    b.step();
-    b.copy(block(r), out);
-  }
+  copy_step_unless_same(b, params, block(r), out);
   b.for_steps(static_cast<std::uint64_t>(p - 1), [&](std::uint64_t k) {
     const int i = static_cast<int>(k) + 1;
     b.send((r + i) % p, block((r + i) % p));
@@ -31,10 +29,6 @@ void pairwise(const CollParams& params, ScheduleBuilder& b) {
   });
 }
 
-Cost pairwise_cost(const CollParams& params) {
-  const double others = params.p - 1;
-  const double bytes = static_cast<double>(params.count * params.elem_size());
-  return {others, others * bytes, others * bytes};
-}
+Cost pairwise_cost(const CollParams& params) { return direct_cost(params, true); }
 
 }  // namespace cb::reduce_scatter

@@ -19,19 +19,16 @@
 //   C > 1:  the L + C - 1 pipelined reduce rounds are summed round by round
 //           as in allreduce/tree.cpp, plus the scatter's L rounds above.
 //           tree_cost() tallies one rank per (level, #children, subtree size).
-#include <tuple>
-
 #include "algorithms/common/binomial_tree.hpp"
 #include "algorithms/common/in_place.hpp"
-#include "algorithms/common/round_cost.hpp"
 #include "algorithms/algorithm.hpp"
 
 namespace cb::reduce_scatter {
 namespace {
 
+// The reduce pipelines the whole p·n vector.
 int chunks_for(const CollParams& params) {
-  return pipeline_chunks(static_cast<std::size_t>(params.p) * params.count, params.elem_size(),
-                         params.segment_bytes, 1);
+  return binomial::chunks_of(params, static_cast<std::size_t>(params.p) * params.count);
 }
 
 // Communicating round t of rank r; `held` is r's p·n scratch vector (only
@@ -59,7 +56,7 @@ void tree(const CollParams& params, ScheduleBuilder& b) {
   const std::size_t n = params.count, total = static_cast<std::size_t>(p) * n;
   const binomial::Tree tr(p);
   const int chunks = chunks_for(params);
-  if (chunks > 1) b.set_segment_bytes(largest_chunk_bytes(total, chunks, params.elem_size()));
+  binomial::record_segment(b, params, total, chunks);
   const bool has_children = tr.children(r) > 0;
   const BufferId held = has_children ? b.add_scratch(total) : kInput;
   b.step();  // local: the accumulator starts as the rank's input
@@ -74,15 +71,10 @@ Cost tree_cost(const CollParams& params) {
   const binomial::Tree tr(params.p);
   const int chunks = chunks_for(params);
   const auto rounds = static_cast<std::size_t>(binomial::pipeline_rounds(tr, chunks) + tr.L);
-  return tally_cost(
-      params.p, rounds, params.elem_size(),
-      [&](int r) {
-        return std::tuple{tr.level(r), tr.children(r), tr.subtree_end(r) - r};
-      },
-      [&](RoundTally& s, int r, std::size_t t) {
-        emit_round(s, tr, r, static_cast<std::int64_t>(t), chunks, params.count,
-                   tr.children(r) > 0 ? kScratch0 : kInput);
-      });
+  return binomial::tally_by_position(tr, params, rounds, [&](RoundTally& s, int r, std::size_t t) {
+    emit_round(s, tr, r, static_cast<std::int64_t>(t), chunks, params.count,
+               tr.children(r) > 0 ? kScratch0 : kInput);
+  });
 }
 
 }  // namespace cb::reduce_scatter

@@ -123,27 +123,21 @@ Schedule relay(int rank, std::size_t m) {
 
 // Both ranks send m bytes and receive m bytes in the same step, twice (as
 // the ping-pong has two steps, so the per-run cost of the timing weighs the
-// same per step in both).
-Schedule exchange(int rank, std::size_t m) {
-  std::vector<Step> steps(2);
-  for (Step& s : steps) {
-    s.sends.push_back({1 - rank, Region{kInput, 0, m}});
-    s.recvs.push_back({1 - rank, Region{kOutput, 0, m}, RecvMode::copy});
-  }
-  return micro(Collective::alltoall, DataType::uint8, rank, m, std::move(steps));
-}
-
-// As exchange(), but each rank reduces (fp32 sum) what it receives into its
-// output, as reduce-scatter and all-reduce steps do.
-Schedule exchange_reduce(int rank, std::size_t m) {
-  const std::size_t n = m / sizeof(float);
+// same per step in both). RecvMode::reduce: each rank reduces (fp32 sum) what
+// it receives into its output, as reduce-scatter and all-reduce steps do.
+Schedule exchange(int rank, std::size_t m, RecvMode mode = RecvMode::copy) {
+  const bool reduce = mode == RecvMode::reduce;
+  const std::size_t n = reduce ? m / sizeof(float) : m;
   std::vector<Step> steps(2);
   for (Step& s : steps) {
     s.sends.push_back({1 - rank, Region{kInput, 0, n}});
-    s.recvs.push_back({1 - rank, Region{kOutput, 0, n}, RecvMode::reduce});
+    s.recvs.push_back({1 - rank, Region{kOutput, 0, n}, mode});
   }
-  return micro(Collective::allreduce, DataType::fp32, rank, n, std::move(steps));
+  return micro(reduce ? Collective::allreduce : Collective::alltoall,
+               reduce ? DataType::fp32 : DataType::uint8, rank, n, std::move(steps));
 }
+
+Schedule exchange_reduce(int rank, std::size_t m) { return exchange(rank, m, RecvMode::reduce); }
 
 // As exchange_reduce(), written as message-passing schedules do it
 // (algorithms/common/messages.hpp, recv_reduce_from): receive into scratch,
@@ -220,74 +214,108 @@ std::string ranges_text(const std::vector<models::SizeRange>& ranges) {
   return out;
 }
 
-void calibrate(const CalibrateOptions& o) {
-  // Before measuring: an unusable --out (a directory, a missing directory,
-  // an empty name) fails at once; no directory is created.
-  io::check_output_path(o.out, "--out");
-  Group& w = world();
-  if (w.size() < 2)
-    throw UsageError(
-        "calibrate needs 2 ranks for its ping-pong: run `mpiexec -n 2 collbench calibrate`");
-  TransportSpec& t = find_transport(o.transport);
+// What the pair measured, in seconds net of an empty run (ranks other than
+// 0 and 1 keep them empty): the ping-pong sizes, which also size the relay
+// and the exchanges, and everything fit_terms takes.
+struct Measurements {
+  std::vector<double> ping_B;
+  models::TermMeasurements t;
+};
+
+// The transport to calibrate, checked: per-process, built, its options valid.
+TransportSpec& calibrated_transport(const std::string& name) {
+  TransportSpec& t = find_transport(name);
   if (!t.per_process || !t.make_operation)
     throw UsageError(fmt::format("--transport {}: calibrate measures per-process transports "
                                  "(mpi, ipc); the simulator takes its parameters as flags",
-                                 o.transport));
-  if (!t.available)
-    throw UsageError(fmt::format("--transport {}: {}", o.transport, t.unavailable_reason));
+                                 name));
+  if (!t.available) throw UsageError(fmt::format("--transport {}: {}", name, t.unavailable_reason));
   if (t.validate) t.validate();
-  const std::string label = t.label ? t.label() : std::string(t.name);
-  const std::size_t max_ping = parse_bytes(o.max_bytes, "-e/--maxbytes");
-  if (max_ping < 4096 || max_ping > kPingMax)
-    throw UsageError(fmt::format("-e/--maxbytes '{}' is outside 4K..16M", o.max_bytes));
-  const bool root = w.rank() == 0;
-  if (root && w.size() > 2)
-    fmt::print(stderr, "collbench: calibrating with ranks 0 and 1; the other {} ranks idle\n",
-               w.size() - 2);
-  std::unique_ptr<Group> pair = w.first_ranks(2, WaitPolicy::automatic);
-  std::vector<double> ping_B, ping_s, ex_B, ex_s, multi_k, multi_s, copy_B, copy_s, red_B, red_s;
-  std::vector<double> ops_k, ops_s, exr_s, relay_s, exs_s;
-  double run_s = 0;
-  if (pair) {
-    const int rank = pair->rank();
-    // The fixed cost of one timed run (barrier exit skew, start-up): an empty
-    // schedule. Every microbenchmark below is net of it.
-    run_s = time_schedule(t, label, micro(Collective::alltoall, DataType::uint8, rank, 1, {Step{}}),
-                          *pair);
-    const auto net = [&](double s) { return std::max(s - run_s, 1e-12); };
-    if (root && pair->oversubscribed())
-      fmt::print(stderr,
-                 "collbench: warning: the 2 ranks share fewer than 2 cores; the calibration "
-                 "measures the OS scheduler as much as the transport\n");
-    for (std::size_t b = kPingMin; b <= max_ping; b *= 2) {
-      ping_B.push_back(static_cast<double>(b));
-      ping_s.push_back(net(time_schedule(t, label, ping_pong(rank, b, 1), *pair)) / 2);
-      relay_s.push_back(net(time_schedule(t, label, relay(rank, b), *pair)) / 2);
-      ex_B.push_back(static_cast<double>(b));
-      ex_s.push_back(net(time_schedule(t, label, exchange(rank, b), *pair)) / 2);
-      exr_s.push_back(net(time_schedule(t, label, exchange_reduce(rank, b), *pair)) / 2);
-      exs_s.push_back(net(time_schedule(t, label, exchange_staged(rank, b), *pair)) / 2);
-    }
-    for (int k = 1; k <= kMaxMessages; k *= 2) {
-      multi_k.push_back(k);
-      multi_s.push_back(net(time_schedule(t, label, ping_pong(rank, kSmallMessage, k), *pair)) / 2);
-      ops_k.push_back(k);
-      ops_s.push_back(net(time_schedule(t, label, local_copies(rank, kSmallMessage, k), *pair)));
-    }
-    for (std::size_t b = kLocalMin; b <= kLocalMax; b *= 2) {
-      copy_B.push_back(static_cast<double>(b));
-      copy_s.push_back(net(time_schedule(t, label, local(rank, b, LocalKind::copy), *pair)));
-      red_B.push_back(static_cast<double>(b));
-      red_s.push_back(net(time_schedule(t, label, local(rank, b, LocalKind::reduce), *pair)));
-    }
-  }
-  w.any(false, WaitPolicy::sleep);  // idle ranks sleep here until the pair is done
-  if (!root) return;
+  return t;
+}
 
-  models::Calibration c = models::fit_calibration(ping_B, ping_s, red_B, red_s);
-  models::fit_terms(c, ping_s, ex_B, ex_s, copy_B, copy_s, red_B, red_s, multi_k, multi_s, ops_k,
-                    ops_s, run_s, exr_s, relay_s, exs_s);
-  const RunMetadata meta = collect_metadata();
+// -e/--maxbytes as bytes, within 4 KiB .. kPingMax.
+std::size_t max_ping_bytes(const std::string& text) {
+  const std::size_t max_ping = parse_bytes(text, "-e/--maxbytes");
+  if (max_ping < 4096 || max_ping > kPingMax)
+    throw UsageError(fmt::format("-e/--maxbytes '{}' is outside 4K..16M", text));
+  return max_ping;
+}
+
+// Times schedules on the pair net of the empty run; a helper so that each
+// sweep below reads as what it measures.
+struct PairTimer {
+  const TransportSpec& t;
+  const std::string& label;
+  Group& pair;
+  double run_s = 0;
+  double net(const Schedule& s) const {
+    return std::max(time_schedule(t, label, s, pair) - run_s, 1e-12);
+  }
+};
+
+// Ping-pong, relay and the three exchanges, kPingMin .. max_ping bytes.
+void measure_messages(const PairTimer& timer, std::size_t max_ping, Measurements& m) {
+  const int rank = timer.pair.rank();
+  for (std::size_t b = kPingMin; b <= max_ping; b *= 2) {
+    m.ping_B.push_back(static_cast<double>(b));
+    m.t.pingpong_s.push_back(timer.net(ping_pong(rank, b, 1)) / 2);
+    m.t.relay_s.push_back(timer.net(relay(rank, b)) / 2);
+    m.t.exchange_B.push_back(static_cast<double>(b));
+    m.t.exchange_s.push_back(timer.net(exchange(rank, b)) / 2);
+    m.t.exchange_reduce_s.push_back(timer.net(exchange_reduce(rank, b)) / 2);
+    m.t.exchange_staged_s.push_back(timer.net(exchange_staged(rank, b)) / 2);
+  }
+}
+
+// k small messages per direction and k small local copies, k = 1 .. kMaxMessages.
+void measure_counts(const PairTimer& timer, Measurements& m) {
+  const int rank = timer.pair.rank();
+  for (int k = 1; k <= kMaxMessages; k *= 2) {
+    m.t.multi_k.push_back(k);
+    m.t.multi_s.push_back(timer.net(ping_pong(rank, kSmallMessage, k)) / 2);
+    m.t.ops_k.push_back(k);
+    m.t.ops_s.push_back(timer.net(local_copies(rank, kSmallMessage, k)));
+  }
+}
+
+// Local copy and fp32-sum reduce, kLocalMin .. kLocalMax bytes.
+void measure_locals(const PairTimer& timer, Measurements& m) {
+  const int rank = timer.pair.rank();
+  for (std::size_t b = kLocalMin; b <= kLocalMax; b *= 2) {
+    m.t.copy_B.push_back(static_cast<double>(b));
+    m.t.copy_s.push_back(timer.net(local(rank, b, LocalKind::copy)));
+    m.t.reduce_B.push_back(static_cast<double>(b));
+    m.t.reduce_s.push_back(timer.net(local(rank, b, LocalKind::reduce)));
+  }
+}
+
+// Every microbenchmark of the header, on the pair (ranks 0 and 1).
+Measurements measure(const TransportSpec& t, const std::string& label, std::size_t max_ping,
+                     Group& pair, bool root) {
+  Measurements m;
+  PairTimer timer{t, label, pair};
+  // The fixed cost of one timed run (barrier exit skew, start-up): an empty
+  // schedule. Every microbenchmark below is net of it.
+  m.t.run_s = time_schedule(
+      t, label, micro(Collective::alltoall, DataType::uint8, pair.rank(), 1, {Step{}}), pair);
+  timer.run_s = m.t.run_s;
+  if (root && pair.oversubscribed())
+    fmt::print(stderr,
+               "collbench: warning: the 2 ranks share fewer than 2 cores; the calibration "
+               "measures the OS scheduler as much as the transport\n");
+  measure_messages(timer, max_ping, m);
+  measure_counts(timer, m);
+  measure_locals(timer, m);
+  return m;
+}
+
+// The calibration fitted to the measurements, with the run's metadata.
+models::Calibration fit(const Measurements& m, const std::string& label,
+                        const RunMetadata& meta) {
+  models::Calibration c =
+      models::fit_calibration(m.ping_B, m.t.pingpong_s, m.t.reduce_B, m.t.reduce_s);
+  models::fit_terms(c, m.t);
   c.transport = label;
   c.ranks = 2;
   c.host = meta.host;
@@ -296,44 +324,62 @@ void calibrate(const CalibrateOptions& o) {
   c.git_rev = meta.git_rev;
   c.mpi_version = meta.mpi_version;
   const auto copy_at = [&](std::size_t bytes) {
-    const auto i = std::find(copy_B.begin(), copy_B.end(), static_cast<double>(bytes));
-    return static_cast<double>(bytes) / copy_s[static_cast<std::size_t>(i - copy_B.begin())] * 1e-9;
+    const auto i = std::find(m.t.copy_B.begin(), m.t.copy_B.end(), static_cast<double>(bytes));
+    const auto at = static_cast<std::size_t>(i - m.t.copy_B.begin());
+    return static_cast<double>(bytes) / m.t.copy_s[at] * 1e-9;
   };
   c.memcpy_GBps = copy_at(kLocalMax);
   c.memcpy_in_cache_GBps = copy_at(kMemcpyInCache);
-  // Calibrating on a busy machine bakes the scheduler into alpha: say so
-  // instead of silently accepting an 8 B ping-pong of milliseconds.
+  return c;
+}
+
+// Calibrating on a busy machine bakes the scheduler into alpha: say so
+// instead of silently accepting an 8 B ping-pong of milliseconds.
+void warn_about_load(const Measurements& m, const RunMetadata& meta, int ranks_on_node) {
   if (meta.load) fmt::print("# load: {}\n", describe(*meta.load));
-  if (const std::string warning = load_warning(meta.load, w.ranks_on_node()); !warning.empty())
+  if (const std::string warning = load_warning(meta.load, ranks_on_node); !warning.empty())
     fmt::print(stderr, "{}\n", warning);
-  if (!ping_s.empty() && ping_s.front() > kImplausiblePing_s)
+  if (!m.t.pingpong_s.empty() && m.t.pingpong_s.front() > kImplausiblePing_s)
     fmt::print(stderr,
                "collbench: warning: the {} B ping-pong took {:.1f} us (over {:.0f} us): the ranks "
                "waited for cores, so alpha is the scheduler's, not the transport's; pin them "
                "(mpiexec -bind-to core) and calibrate on a quieter machine\n",
-               kPingMin, ping_s.front() * 1e6, kImplausiblePing_s * 1e6);
+               kPingMin, m.t.pingpong_s.front() * 1e6, kImplausiblePing_s * 1e6);
+}
 
+// A "k, time(us)" table (k messages or k local copies in one step).
+void print_count_table(const std::string& title, const std::vector<double>& k,
+                       const std::vector<double>& seconds) {
+  fmt::print("# {}\n{:>12} {:>12}\n", title, "k", "time(us)");
+  for (std::size_t i = 0; i < k.size(); ++i)
+    fmt::print("{:>12} {:>12.3f}\n", k[i], seconds[i] * 1e6);
+}
+
+// Every microbenchmark's table, as measured.
+void print_measurements(const Measurements& m, const std::string& label) {
   fmt::print("# calibration of transport {} on ranks 0 and 1: each time is the median of runs "
              "timed like a collective (barrier, slower rank), net of an empty run's {:.3f} us\n",
-             label, run_s * 1e6);
-  print_table("ping-pong: half round trip", ping_B, ping_s);
-  print_table("relay: half round trip, each rank sending back what it just received", ping_B,
-              relay_s);
+             label, m.t.run_s * 1e6);
+  print_table("ping-pong: half round trip", m.ping_B, m.t.pingpong_s);
+  print_table("relay: half round trip, each rank sending back what it just received", m.ping_B,
+              m.t.relay_s);
   print_table("exchange: both ranks send and receive at once, per step (GB/s per direction)",
-              ex_B, ex_s);
-  print_table("exchange reducing what arrives (fp32 sum), per step", ex_B, exr_s);
+              m.t.exchange_B, m.t.exchange_s);
+  print_table("exchange reducing what arrives (fp32 sum), per step", m.t.exchange_B,
+              m.t.exchange_reduce_s);
   print_table("exchange staged: into scratch, own part copied, scratch reduced (fp32 sum), per "
-              "step", ex_B, exs_s);
-  fmt::print("# k messages of {} B per direction in one step: half round trip\n{:>12} {:>12}\n",
-             kSmallMessage, "k", "time(us)");
-  for (std::size_t i = 0; i < multi_k.size(); ++i)
-    fmt::print("{:>12} {:>12.3f}\n", multi_k[i], multi_s[i] * 1e6);
-  fmt::print("# k local copies of {} B in one step\n{:>12} {:>12}\n", kSmallMessage, "k",
-             "time(us)");
-  for (std::size_t i = 0; i < ops_k.size(); ++i)
-    fmt::print("{:>12} {:>12.3f}\n", ops_k[i], ops_s[i] * 1e6);
-  print_table("local copy on both ranks at once", copy_B, copy_s);
-  print_table("local fp32-sum reduce on both ranks at once", red_B, red_s);
+              "step", m.t.exchange_B, m.t.exchange_staged_s);
+  print_count_table(fmt::format("k messages of {} B per direction in one step: half round trip",
+                                kSmallMessage),
+                    m.t.multi_k, m.t.multi_s);
+  print_count_table(fmt::format("k local copies of {} B in one step", kSmallMessage), m.t.ops_k,
+                    m.t.ops_s);
+  print_table("local copy on both ranks at once", m.t.copy_B, m.t.copy_s);
+  print_table("local fp32-sum reduce on both ranks at once", m.t.reduce_B, m.t.reduce_s);
+}
+
+// The fitted baseline and terms (a) to (f), a line each.
+void print_fit(const models::Calibration& c) {
   std::string knees;
   for (double k : c.pingpong_knees_B) knees += fmt::format(" {}", k);
   fmt::print("baseline: alpha {:.4g} s ({:.3f} us), beta {:.4g} s/B ({:.3f} GB/s), gamma {:.4g} "
@@ -356,7 +402,36 @@ void calibrate(const CalibrateOptions& o) {
                            c.terms.forward.size_B[i], c.terms.forward.s_per_B[i] * 1e9);
   fmt::print("(e) forwarding adds (relay - ping-pong, per byte): {}\n",
              forward.empty() ? "not measured" : forward);
+}
 
+// Phases: check the flags and the world, measure on ranks 0 and 1 (the
+// others wait), then on rank 0 fit, warn, print and write.
+void calibrate(const CalibrateOptions& o) {
+  // Before measuring: an unusable --out (a directory, a missing directory,
+  // an empty name) fails at once; no directory is created.
+  io::check_output_path(o.out, "--out");
+  Group& w = world();
+  if (w.size() < 2)
+    throw UsageError(
+        "calibrate needs 2 ranks for its ping-pong: run `mpiexec -n 2 collbench calibrate`");
+  TransportSpec& t = calibrated_transport(o.transport);
+  const std::string label = t.label ? t.label() : std::string(t.name);
+  const std::size_t max_ping = max_ping_bytes(o.max_bytes);
+  const bool root = w.rank() == 0;
+  if (root && w.size() > 2)
+    fmt::print(stderr, "collbench: calibrating with ranks 0 and 1; the other {} ranks idle\n",
+               w.size() - 2);
+  std::unique_ptr<Group> pair = w.first_ranks(2, WaitPolicy::automatic);
+  Measurements m;
+  if (pair) m = measure(t, label, max_ping, *pair, root);
+  w.any(false, WaitPolicy::sleep);  // idle ranks sleep here until the pair is done
+  if (!root) return;
+
+  const RunMetadata meta = collect_metadata();
+  const models::Calibration c = fit(m, label, meta);
+  warn_about_load(m, meta, w.ranks_on_node());
+  print_measurements(m, label);
+  print_fit(c);
   io::write_whole_file(o.out, "--out", models::format_calibration(c));
   if (!io::is_stdout(o.out)) fmt::print("wrote {}\n", o.out);
 }

@@ -11,7 +11,9 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "algorithms/registry.hpp"
 #include "harness/cli/commands.hpp"
@@ -58,7 +60,8 @@ models::ModelParams resolve_params(const PredictOptions& o) {
   return m;
 }
 
-void predict(const PredictOptions& o) {
+// The scenario the flags name, checked.
+models::Scenario resolve_scenario(const PredictOptions& o) {
   models::Scenario s;
   s.coll = parse_collective(o.coll);
   s.dtype = parse_datatype(o.dtype);
@@ -66,26 +69,32 @@ void predict(const PredictOptions& o) {
   s.in_place = o.in_place;
   if (o.ranks < 1) throw UsageError(fmt::format("--ranks {} is not >= 1", o.ranks));
   s.p = o.ranks;
-  const models::ModelParams m = resolve_params(o);
-  std::vector<std::uint64_t> sizes;
-  for (std::size_t b : requested_sizes(o.sizes)) sizes.push_back(b);
-  const auto algos = algorithms_for(s.coll);
-  if (algos.empty()) throw UsageError(fmt::format("no algorithm is registered for {}", o.coll));
-  auto rows = models::predict_table(s, sizes, m);
-  if (const std::optional<PricedTerms> priced = resolve_terms(o.model)) {
-    if (s.p > models::kMaxPricedRanks)
-      throw UsageError(fmt::format("--terms prices every rank's schedule: --ranks {} is above {} "
-                                   "(use the alpha-beta-gamma closed forms without --terms)",
-                                   s.p, models::kMaxPricedRanks));
-    for (models::PredictedRow& r : rows) {
-      for (std::size_t i = 0; i < algos.size(); ++i)
-        r.seconds[i] = models::priced_seconds(models::features_for(algos[i], s, r.count), m,
-                                              priced->terms, priced->use);
-      r.best = static_cast<std::size_t>(
-          std::min_element(r.seconds.begin(), r.seconds.end()) - r.seconds.begin());
-    }
-  }
+  return s;
+}
 
+// With --terms, reprices `rows` from every rank's schedule with the
+// calibrated terms (one reader, resolve_terms, shared with map and the
+// simulator); without it, leaves the closed forms.
+void apply_terms(const PredictOptions& o, const models::Scenario& s, const models::ModelParams& m,
+                 std::span<const AlgorithmEntry> algos, std::vector<models::PredictedRow>& rows) {
+  const std::optional<PricedTerms> priced = resolve_terms(o.model);
+  if (!priced) return;
+  if (s.p > models::kMaxPricedRanks)
+    throw UsageError(fmt::format("--terms prices every rank's schedule: --ranks {} is above {} "
+                                 "(use the alpha-beta-gamma closed forms without --terms)",
+                                 s.p, models::kMaxPricedRanks));
+  for (models::PredictedRow& r : rows) {
+    for (std::size_t i = 0; i < algos.size(); ++i)
+      r.seconds[i] = models::priced_seconds(models::features_for(algos[i], s, r.count), m,
+                                            priced->terms, priced->use);
+    r.best = static_cast<std::size_t>(
+        std::min_element(r.seconds.begin(), r.seconds.end()) - r.seconds.begin());
+  }
+}
+
+// The header lines: scenario, parameters, model and units.
+void print_header(const PredictOptions& o, const models::Scenario& s,
+                  const models::ModelParams& m) {
   fmt::print("# predicted {} at p = {}, {}{}{}; alpha {:.4g} s, beta {:.4g} s/B ({:.3g} GB/s), "
              "gamma {:.4g} s/B ({:.3g} GB/s)\n",
              to_string(s.coll), s.p, to_string(s.dtype),
@@ -99,6 +108,11 @@ void predict(const PredictOptions& o) {
   fmt::print("# times in us (6 significant digits); size = S as in nccl-tests (bytes); bound = "
              "the collective's lower bound (alpha-beta-gamma); best/bound = how far the best "
              "algorithm is from it\n");
+}
+
+// The table: a row per size, a column per algorithm, then best and bound.
+void print_rows(std::span<const AlgorithmEntry> algos,
+                const std::vector<models::PredictedRow>& rows) {
   std::size_t width = 10;
   for (const AlgorithmEntry& a : algos) width = std::max(width, a.name.size() + 1);
   fmt::print("{:>12} {:>12}", "size(B)", "count");
@@ -111,9 +125,13 @@ void predict(const PredictOptions& o) {
     fmt::print(" {:>{}} {:>12.6g} {:>10.3f}\n", algos[r.best].name, width, r.lower_bound_s * 1e6,
                r.lower_bound_s > 0 ? best / r.lower_bound_s : 1.0);
   }
-  if (o.csv.empty()) return;
-  // One row per (size, algorithm), like the results CSV, so the simulator's
-  // rows can be joined on (collective, algorithm, ranks, bytes).
+}
+
+// One row per (size, algorithm), like the results CSV, so the simulator's
+// rows can be joined on (collective, algorithm, ranks, bytes).
+void write_csv(const PredictOptions& o, const models::Scenario& s,
+               std::span<const AlgorithmEntry> algos,
+               const std::vector<models::PredictedRow>& rows) {
   std::string text =
       "collective,algorithm,datatype,op,placement,ranks,bytes,count,predicted_us,best,"
       "lower_bound_us,model\n";
@@ -128,6 +146,22 @@ void predict(const PredictOptions& o) {
   const std::filesystem::path out(o.csv);
   const std::string dir = out.has_parent_path() ? out.parent_path().string() : ".";
   models::write_files_atomically(dir, {{out.filename().string(), text}});
+}
+
+// Phases: scenario and model from the flags, closed-form table, --terms
+// repricing, then print and the optional CSV.
+void predict(const PredictOptions& o) {
+  const models::Scenario s = resolve_scenario(o);
+  const models::ModelParams m = resolve_params(o);
+  std::vector<std::uint64_t> sizes;
+  for (std::size_t b : requested_sizes(o.sizes)) sizes.push_back(b);
+  const auto algos = algorithms_for(s.coll);
+  if (algos.empty()) throw UsageError(fmt::format("no algorithm is registered for {}", o.coll));
+  std::vector<models::PredictedRow> rows = models::predict_table(s, sizes, m);
+  apply_terms(o, s, m, algos, rows);
+  print_header(o, s, m);
+  print_rows(algos, rows);
+  if (!o.csv.empty()) write_csv(o, s, algos, rows);
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
 // `collbench compare BASE.csv NEW.csv`: a regression check between two
-// results CSVs (harness/CSV.md). Configurations are matched by the key columns
+// results CSVs (harness/report/CSV.md). Configurations are matched by the key columns
 // (transport, collective, algorithm, datatype, op, placement, ranks, bytes) and
 // their median times compared together with the medians' 95% CIs.
 //

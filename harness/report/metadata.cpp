@@ -1,6 +1,7 @@
 #include "harness/report/metadata.hpp"
 
 #include <fmt/chrono.h>
+#include <nlohmann/json.hpp>
 #include <sched.h>
 #include <unistd.h>
 

@@ -1,7 +1,11 @@
 // Run metadata recorded in every CSV row and the JSON header.
 #pragma once
 
-#include <nlohmann/json.hpp>
+// Only the JSON type's declaration: metadata.cpp and json.cpp, which build
+// and use metadata_json's value, include the whole library; the many
+// includers of RunMetadata need not.
+#include <nlohmann/json_fwd.hpp>
+
 #include <optional>
 #include <string>
 #include <string_view>

@@ -1,4 +1,4 @@
-// Summary statistics of timing samples (benchmark-conventions.md).
+// Summary statistics of timing samples (harness/USAGE.md, "Timing method").
 #pragma once
 
 #include <cstddef>

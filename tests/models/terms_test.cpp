@@ -121,9 +121,9 @@ TEST(Terms, ForwardingPricesOnlyBytesTheSenderWroteBefore) {
   relay.back() += 256 * 1e-9;    // 1 ns per byte at 256 B
   relay[2] -= 0.5e-6;            // faster than the ping-pong: no extra
   const auto fit = [&](const std::vector<double>& r) {
-    fit_terms(c, pp, c.pingpong_sizes_B, pp, {4096, 8192}, {1e-6, 2.2e-6}, {4096, 8192},
+    fit_terms(c, {pp, c.pingpong_sizes_B, pp, {4096, 8192}, {1e-6, 2.2e-6}, {4096, 8192},
               {2e-6, 4.5e-6}, {1, 2, 4, 8}, {1e-6, 1.2e-6, 1.6e-6, 2.4e-6}, {1, 2, 4},
-              {0.1e-6, 0.15e-6, 0.25e-6}, 0.3e-6, pp, r);
+              {0.1e-6, 0.15e-6, 0.25e-6}, 0.3e-6, pp, r});
   };
   fit(relay);
   ASSERT_TRUE(c.terms.has('e'));
@@ -188,9 +188,9 @@ TEST(Terms, CalibrationFileCarriesEveryTerm) {
   c.transport = "ipc-host";
   c.pingpong_sizes_B = {8, 16, 32, 64, 128, 256};
   const std::vector<double> pp = {1e-6, 1.01e-6, 1.02e-6, 1.05e-6, 1.1e-6, 1.2e-6};
-  fit_terms(c, pp, c.pingpong_sizes_B, pp, {4096, 8192}, {1e-6, 2.2e-6}, {4096, 8192},
+  fit_terms(c, {pp, c.pingpong_sizes_B, pp, {4096, 8192}, {1e-6, 2.2e-6}, {4096, 8192},
             {2e-6, 4.5e-6}, {1, 2, 4, 8}, {1e-6, 1.2e-6, 1.6e-6, 2.4e-6}, {1, 2, 4},
-            {0.1e-6, 0.15e-6, 0.25e-6}, 0.3e-6, pp);
+            {0.1e-6, 0.15e-6, 0.25e-6}, 0.3e-6, pp});
   EXPECT_NEAR(c.terms.overhead_s, 0.2e-6, 1e-9);
   EXPECT_NEAR(c.terms.local_op_s, 0.05e-6, 1e-9);
   EXPECT_DOUBLE_EQ(c.terms.run_s, 0.3e-6);
@@ -213,9 +213,9 @@ TEST(Terms, CalibrationFileCarriesEveryTerm) {
   EXPECT_EQ(load_model_terms(path.string()), back.terms);
   // (e) too, once the relay was measured.
   Calibration relayed = c;
-  fit_terms(relayed, pp, c.pingpong_sizes_B, pp, {4096, 8192}, {1e-6, 2.2e-6}, {4096, 8192},
+  fit_terms(relayed, {pp, c.pingpong_sizes_B, pp, {4096, 8192}, {1e-6, 2.2e-6}, {4096, 8192},
             {2e-6, 4.5e-6}, {1, 2, 4, 8}, {1e-6, 1.2e-6, 1.6e-6, 2.4e-6}, {1, 2, 4},
-            {0.1e-6, 0.15e-6, 0.25e-6}, 0.3e-6, pp, {2e-6, 2e-6, 2e-6, 2e-6, 2e-6, 2e-6});
+            {0.1e-6, 0.15e-6, 0.25e-6}, 0.3e-6, pp, {2e-6, 2e-6, 2e-6, 2e-6, 2e-6, 2e-6}});
   std::ofstream(path) << format_calibration(relayed);
   EXPECT_TRUE(read_calibration(path.string()).terms.has('e'));
   EXPECT_EQ(read_calibration(path.string()).terms.forward, relayed.terms.forward);

@@ -104,9 +104,9 @@ TEST(PmpiModelChoice, CalibratedTerms) {
   c.transport = "mpi";
   c.pingpong_sizes_B = {8, 16, 32, 64, 128, 256};
   const std::vector<double> pp = {1e-6, 1.01e-6, 1.02e-6, 1.05e-6, 1.1e-6, 1.2e-6};
-  models::fit_terms(c, pp, c.pingpong_sizes_B, pp, {4096, 8192}, {1e-6, 2.2e-6}, {4096, 8192},
+  models::fit_terms(c, {pp, c.pingpong_sizes_B, pp, {4096, 8192}, {1e-6, 2.2e-6}, {4096, 8192},
                     {2e-6, 4.5e-6}, {1, 2, 4, 8}, {1e-6, 1.2e-6, 1.6e-6, 2.4e-6}, {1, 2, 4},
-                    {0.1e-6, 0.15e-6, 0.25e-6}, 0.3e-6);
+                    {0.1e-6, 0.15e-6, 0.25e-6}, 0.3e-6});
   const auto path = std::filesystem::temp_directory_path() / "cb-pmpi-calibration.csv";
   std::ofstream(path) << models::format_calibration(c);
   {

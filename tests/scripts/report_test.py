@@ -4,7 +4,9 @@ about the sign of an error must follow the sign of the numbers it is written
 from, and a table cell holding markdown characters (a tie set `a|b`, a group
 `ps=tree`, a `*`) must not split or format its table.
 
-Run by meson (suite scripts) with /usr/bin/python3; standard library only.
+Run by meson (suite scripts) with /usr/bin/python3 and PYTHONPATH=scripts/
+(by hand: PYTHONPATH=scripts python3 tests/scripts/report_test.py); standard
+library only.
 Builds a small study directory with known errors, runs report.py's main() on
 it and reads report.md back.
 """
@@ -12,13 +14,10 @@ import csv
 import os
 import re
 import statistics
-import sys
 import tempfile
 import unittest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "scripts"))
-import report  # noqa: E402
+import report
 
 SWEEP_HEADER = ["transport", "collective", "algorithm", "datatype", "op", "placement", "ranks",
                 "bytes", "time_median_us", "ci_lo_us", "ci_hi_us", "busbw_GBps", "wrong",

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "transports/mpi/poll.hpp"
+#include "transports/common/poll.hpp"
 
 namespace cb {
 

@@ -3,36 +3,71 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <initializer_list>
+
 #include "models/calibration.hpp"
 #include "models/schedule_model.hpp"
 
 namespace cb {
 
+namespace {
+
+// A text flag of the table below: its name, where it is stored and its help.
+struct TextFlag {
+  const char* name;
+  std::string* value;
+  std::string help;
+};
+
+void add_text_flags(CLI::App& cmd, const std::string& prefix,
+                    std::initializer_list<TextFlag> flags) {
+  for (const TextFlag& f : flags) cmd.add_option(f.name, *f.value, prefix + f.help);
+}
+
+// A cost given either as seconds per byte or as a bandwidth: both is an error.
+void either(const std::string& cost, const char* cost_flag, const std::string& bandwidth,
+            const char* bandwidth_flag, const char* what) {
+  if (!cost.empty() && !bandwidth.empty())
+    throw UsageError(fmt::format("{} {} and {} {} both set {} (give one)", cost_flag, cost,
+                                 bandwidth_flag, bandwidth, what));
+}
+
+// Sets `s_per_B` from whichever of the pair was given (either() checked that
+// at most one was).
+void per_byte(const std::string& cost, const char* cost_flag, const std::string& bandwidth,
+              const char* bandwidth_flag, double& s_per_B) {
+  if (!cost.empty()) s_per_B = sim::parse_seconds_per_byte(cost, cost_flag);
+  if (!bandwidth.empty()) s_per_B = 1 / sim::parse_bandwidth(bandwidth, bandwidth_flag);
+}
+
+}  // namespace
+
 void add_model_param_flags(CLI::App& cmd, SimFlags& f, const std::string& prefix) {
   const sim::NetworkParams d;
-  cmd.add_option("--alpha", f.alpha,
-                 prefix + fmt::format("seconds per message, SI or with a unit: 3.7e-6, 3.7us, 250ns "
-                                      "(default {:g}s)", d.alpha_s));
-  cmd.add_option("--beta", f.beta,
-                 prefix + fmt::format("seconds per byte on the wire: 4.35e-10 or 0.435ns (default "
-                                      "{:g} = {:g} GB/s)", d.beta_s_per_B, 1e-9 / d.beta_s_per_B));
-  cmd.add_option("--gamma", f.gamma,
-                 prefix + fmt::format("seconds per reduced byte (default {:g} = {:g} GB/s)",
-                                      d.gamma_s_per_B, 1e-9 / d.gamma_s_per_B));
-  cmd.add_option("--bandwidth", f.bandwidth,
-                 prefix + "wire bandwidth instead of --beta: 2.3GB/s, 800MB/s, 100Gbit/s (beta = 1/bw)");
-  cmd.add_option("--reduce-bandwidth", f.reduce_bandwidth,
-                 prefix + "reduction bandwidth instead of --gamma: 11GB/s (gamma = 1/bw)");
-  cmd.add_option("--params", f.params_file,
-                 prefix + "alpha, beta, gamma from a `collbench calibrate` file or a `collbench "
-                          "fit` fit.csv (its scope=global row); explicit flags override it");
-  cmd.add_option("--params-transport", f.params_transport,
-                 prefix + "with a fit.csv holding several transports' global fits: which one (mpi, "
-                          "ipc-host, ...)");
-  cmd.add_option("--terms", f.terms,
-                 prefix + "price each schedule step with the calibrated model's terms, letters of "
-                          "abcdef (models/README.md; needs --params CALIBRATION, ranks <= 1024); "
-                          "default: alpha-beta-gamma only");
+  add_text_flags(cmd, prefix, {
+      {"--alpha", &f.alpha,
+       fmt::format("seconds per message, SI or with a unit: 3.7e-6, 3.7us, 250ns (default {:g}s)",
+                   d.alpha_s)},
+      {"--beta", &f.beta,
+       fmt::format("seconds per byte on the wire: 4.35e-10 or 0.435ns (default {:g} = {:g} GB/s)",
+                   d.beta_s_per_B, 1e-9 / d.beta_s_per_B)},
+      {"--gamma", &f.gamma,
+       fmt::format("seconds per reduced byte (default {:g} = {:g} GB/s)", d.gamma_s_per_B,
+                   1e-9 / d.gamma_s_per_B)},
+      {"--bandwidth", &f.bandwidth,
+       "wire bandwidth instead of --beta: 2.3GB/s, 800MB/s, 100Gbit/s (beta = 1/bw)"},
+      {"--reduce-bandwidth", &f.reduce_bandwidth,
+       "reduction bandwidth instead of --gamma: 11GB/s (gamma = 1/bw)"},
+      {"--params", &f.params_file,
+       "alpha, beta, gamma from a `collbench calibrate` file or a `collbench fit` fit.csv (its "
+       "scope=global row); explicit flags override it"},
+      {"--params-transport", &f.params_transport,
+       "with a fit.csv holding several transports' global fits: which one (mpi, ipc-host, ...)"},
+      {"--terms", &f.terms,
+       "price each schedule step with the calibrated model's terms, letters of abcdef "
+       "(models/README.md; needs --params CALIBRATION, ranks <= 1024); default: "
+       "alpha-beta-gamma only"},
+  });
 }
 
 void add_sim_flags(CLI::App& cmd, SimFlags& f, const std::string& prefix) {
@@ -43,19 +78,20 @@ void add_sim_flags(CLI::App& cmd, SimFlags& f, const std::string& prefix) {
   cmd.add_option("--ranks-per-node", f.ranks_per_node,
                  prefix + "two-level topology: K consecutive ranks share a node and talk with "
                           "--intra-alpha/--intra-beta (default 0: one flat network)");
-  cmd.add_option("--intra-alpha", f.intra_alpha,
-                 prefix + fmt::format("intra-node seconds per message (default {:g}s)", d.intra_alpha_s));
-  cmd.add_option("--intra-beta", f.intra_beta,
-                 prefix + fmt::format("intra-node seconds per byte (default {:g} = {:g} GB/s)",
-                                      d.intra_beta_s_per_B, 1e-9 / d.intra_beta_s_per_B));
-  cmd.add_option("--intra-bandwidth", f.intra_bandwidth,
-                 prefix + "intra-node bandwidth instead of --intra-beta, e.g. 50GB/s");
-  cmd.add_option("--sim-skew", f.skew,
-                 prefix + "stragglers: each rank enters at a uniform time in [0, SKEW), e.g. 20us "
-                          "(default 0)");
-  cmd.add_option("--sim-noise", f.noise,
-                 prefix + "noise: after each step a rank idles an exponential time of this mean, "
-                          "e.g. 1us (default 0)");
+  add_text_flags(cmd, prefix, {
+      {"--intra-alpha", &f.intra_alpha,
+       fmt::format("intra-node seconds per message (default {:g}s)", d.intra_alpha_s)},
+      {"--intra-beta", &f.intra_beta,
+       fmt::format("intra-node seconds per byte (default {:g} = {:g} GB/s)", d.intra_beta_s_per_B,
+                   1e-9 / d.intra_beta_s_per_B)},
+      {"--intra-bandwidth", &f.intra_bandwidth,
+       "intra-node bandwidth instead of --intra-beta, e.g. 50GB/s"},
+      {"--sim-skew", &f.skew,
+       "stragglers: each rank enters at a uniform time in [0, SKEW), e.g. 20us (default 0)"},
+      {"--sim-noise", &f.noise,
+       "noise: after each step a rank idles an exponential time of this mean, e.g. 1us "
+       "(default 0)"},
+  });
   cmd.add_option("--sim-seed", f.seed, prefix + "seed of --sim-skew/--sim-noise draws")
       ->capture_default_str();
   cmd.add_flag("--sim-rounds", f.rounds,
@@ -99,21 +135,13 @@ sim::NetworkParams resolve_model_params(const SimFlags& f) {
     net.beta_s_per_B = m.beta_s_per_B;
     net.gamma_s_per_B = m.gamma_s_per_B;
   }
-  if (!f.beta.empty() && !f.bandwidth.empty())
-    throw UsageError(fmt::format("--beta {} and --bandwidth {} both set the wire cost (give one)",
-                                 f.beta, f.bandwidth));
-  if (!f.gamma.empty() && !f.reduce_bandwidth.empty())
-    throw UsageError(fmt::format("--gamma {} and --reduce-bandwidth {} both set the reduction cost "
-                                 "(give one)", f.gamma, f.reduce_bandwidth));
-  if (!f.intra_beta.empty() && !f.intra_bandwidth.empty())
-    throw UsageError(fmt::format("--intra-beta {} and --intra-bandwidth {} both set the intra-node "
-                                 "wire cost (give one)", f.intra_beta, f.intra_bandwidth));
+  either(f.beta, "--beta", f.bandwidth, "--bandwidth", "the wire cost");
+  either(f.gamma, "--gamma", f.reduce_bandwidth, "--reduce-bandwidth", "the reduction cost");
+  either(f.intra_beta, "--intra-beta", f.intra_bandwidth, "--intra-bandwidth",
+         "the intra-node wire cost");
   if (!f.alpha.empty()) net.alpha_s = sim::parse_seconds(f.alpha, "--alpha");
-  if (!f.beta.empty()) net.beta_s_per_B = sim::parse_seconds_per_byte(f.beta, "--beta");
-  if (!f.bandwidth.empty()) net.beta_s_per_B = 1 / sim::parse_bandwidth(f.bandwidth, "--bandwidth");
-  if (!f.gamma.empty()) net.gamma_s_per_B = sim::parse_seconds_per_byte(f.gamma, "--gamma");
-  if (!f.reduce_bandwidth.empty())
-    net.gamma_s_per_B = 1 / sim::parse_bandwidth(f.reduce_bandwidth, "--reduce-bandwidth");
+  per_byte(f.beta, "--beta", f.bandwidth, "--bandwidth", net.beta_s_per_B);
+  per_byte(f.gamma, "--gamma", f.reduce_bandwidth, "--reduce-bandwidth", net.gamma_s_per_B);
   return net;
 }
 
@@ -126,10 +154,8 @@ sim::NetworkParams resolve_network(const SimFlags& f) {
     throw UsageError("--intra-alpha/--intra-beta/--intra-bandwidth need --ranks-per-node K (the "
                      "two-level topology is off without it)");
   if (!f.intra_alpha.empty()) net.intra_alpha_s = sim::parse_seconds(f.intra_alpha, "--intra-alpha");
-  if (!f.intra_beta.empty())
-    net.intra_beta_s_per_B = sim::parse_seconds_per_byte(f.intra_beta, "--intra-beta");
-  if (!f.intra_bandwidth.empty())
-    net.intra_beta_s_per_B = 1 / sim::parse_bandwidth(f.intra_bandwidth, "--intra-bandwidth");
+  per_byte(f.intra_beta, "--intra-beta", f.intra_bandwidth, "--intra-bandwidth",
+           net.intra_beta_s_per_B);
   if (!f.skew.empty()) net.skew_s = sim::parse_seconds(f.skew, "--sim-skew");
   if (!f.noise.empty()) net.noise_s = sim::parse_seconds(f.noise, "--sim-noise");
   net.seed = f.seed;

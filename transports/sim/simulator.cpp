@@ -107,13 +107,21 @@ class Engine {
     any_stall_ = true;
   }
 
+  // One step of every live rank: the ports serve sends, then receives, then
+  // each rank finishes the step (reductions, noise).
   void step(const Window& w, std::uint64_t s) {
     const std::uint64_t gs = w.first_step + s;
-    const double o = net_.overhead_s;
     const std::uint32_t base = w.send_off[w.slot(0, s)];
     out_end_.resize(w.send_off[w.slot(0, s + 1)] - base);
-    // Sends: the outgoing port serves them in list order from when the rank
-    // reached the step (the k-th one posted by the CPU at ready + k*o).
+    post_sends(w, s, gs, base);
+    serve_receives(w, s, gs, base);
+    end_step(w, s, gs);
+  }
+
+  // Sends: the outgoing port serves them in list order from when the rank
+  // reached the step (the k-th one posted by the CPU at ready + k*o).
+  void post_sends(const Window& w, std::uint64_t s, std::uint64_t gs, std::uint32_t base) {
+    const double o = net_.overhead_s;
     for (int a = 0; a < p_; ++a) {
       const auto ua = static_cast<std::size_t>(a);
       if (!live_[ua]) continue;
@@ -131,33 +139,45 @@ class Engine {
       }
       comm_end_[ua] = r + static_cast<double>(l - f) * o;
     }
-    // Receives: the incoming port serves the step's messages first come first
-    // served by the time both ends reached the step; delivery needs both ports.
+  }
+
+  // Rank b's matched receives of step s as (enable time, index) in order_:
+  // a message is enabled once both ends reached the step (and the sender's
+  // CPU posted it). Unmatched ones and those from stalled peers stall b.
+  void order_receives(const Window& w, std::uint64_t s, std::uint64_t gs, int b) {
+    const double o = net_.overhead_s;
+    const std::size_t slot = w.slot(b, s);
+    const double r = ready_[static_cast<std::size_t>(b)];
+    order_.clear();
+    for (std::uint32_t i = w.recv_off[slot]; i < w.recv_off[slot + 1]; ++i) {
+      const RecvOp& rv = w.recvs[i];
+      if (rv.match == kUnmatched) {
+        stall(b, gs, rv.peer, WaitReason::no_matching_send);
+        continue;
+      }
+      const auto ua = static_cast<std::size_t>(rv.peer);
+      if (!live_[ua]) {
+        stall(b, gs, rv.peer, WaitReason::peer_stalled);
+        continue;
+      }
+      double enable = ready_[ua];
+      if (o > 0) enable += static_cast<double>(rv.match - w.send_off[w.slot(rv.peer, s)] + 1) * o;
+      order_.emplace_back(std::max(enable, r), i);
+    }
+    if (order_.size() > 1) std::sort(order_.begin(), order_.end());
+  }
+
+  // Receives: the incoming port serves the step's messages first come first
+  // served by the time both ends reached the step; delivery needs both ports.
+  void serve_receives(const Window& w, std::uint64_t s, std::uint64_t gs, std::uint32_t base) {
+    const double o = net_.overhead_s;
     for (int b = 0; b < p_; ++b) {
       const auto ub = static_cast<std::size_t>(b);
       if (!live_[ub]) continue;
       const std::size_t slot = w.slot(b, s);
-      const std::uint32_t f = w.recv_off[slot], l = w.recv_off[slot + 1];
-      if (f == l) continue;
-      const double r = ready_[ub];
-      order_.clear();
-      for (std::uint32_t i = f; i < l; ++i) {
-        const RecvOp& rv = w.recvs[i];
-        if (rv.match == kUnmatched) {
-          stall(b, gs, rv.peer, WaitReason::no_matching_send);
-          continue;
-        }
-        const auto ua = static_cast<std::size_t>(rv.peer);
-        if (!live_[ua]) {
-          stall(b, gs, rv.peer, WaitReason::peer_stalled);
-          continue;
-        }
-        double enable = ready_[ua];
-        if (o > 0) enable += static_cast<double>(rv.match - w.send_off[w.slot(rv.peer, s)] + 1) * o;
-        order_.emplace_back(std::max(enable, r), i);
-      }
-      if (order_.size() > 1) std::sort(order_.begin(), order_.end());
-      double t = r;
+      if (w.recv_off[slot] == w.recv_off[slot + 1]) continue;
+      order_receives(w, s, gs, b);
+      double t = ready_[ub];
       double cpu = comm_end_[ub];
       for (const auto& [enable, i] : order_) {
         const RecvOp& rv = w.recvs[i];
@@ -169,7 +189,11 @@ class Engine {
       }
       comm_end_[ub] = std::max(comm_end_[ub], cpu);
     }
-    // Step ends: reductions, then noise.
+  }
+
+  // Step ends: ranks stalled in it stop; the others reduce, then idle for
+  // noise (and, round-synchronous, wait for the latest).
+  void end_step(const Window& w, std::uint64_t s, std::uint64_t gs) {
     double latest = 0;
     for (int r = 0; r < p_; ++r) {
       const auto ur = static_cast<std::size_t>(r);

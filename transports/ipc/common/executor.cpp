@@ -8,8 +8,7 @@
 
 #include "algorithms/check.hpp"
 #include "transports/ipc/common/fuse.hpp"
-#include "transports/mpi/poll.hpp"
-#include "transports/mpi/wait.hpp"
+#include "transports/common/poll.hpp"
 #include "transports/watchdog.hpp"
 
 namespace cb::ipc {

@@ -1,6 +1,7 @@
 #include "transports/mpi/pmpi/selection.hpp"
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <cctype>
 #include <charconv>

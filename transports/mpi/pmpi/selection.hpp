@@ -17,7 +17,8 @@
 // block), total_msg_size the whole vector (block * p).
 #pragma once
 
-#include <nlohmann/json.hpp>
+// The declaration suffices here; selection.cpp includes the library.
+#include <nlohmann/json_fwd.hpp>
 
 #include <cstddef>
 #include <string>

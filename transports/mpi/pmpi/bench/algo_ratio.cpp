@@ -11,15 +11,14 @@
 //          algo_ratio [ALGOS=rhd,ring] [SIZES=8,1024,65536,1048576] [REPEATS=41] [ITERATIONS=200]
 //        sizes in bytes (MPI_FLOAT sum); ITERATIONS per block (a tenth of it warms up,
 //        and a tenth of it from 64 KiB on).
-#include <dlfcn.h>
 #include <fmt/format.h>
 #include <mpi.h>
 
 #include <sstream>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "transports/mpi/pmpi/bench/bench_main.hpp"
 #include "transports/mpi/pmpi/bench/osu_method.hpp"
 #include "transports/mpi/pmpi/bench/ratio_stats.hpp"
 
@@ -33,55 +32,32 @@ std::vector<std::string> split(const std::string& text) {
   return out;
 }
 
-// A whole number > 0, or std::invalid_argument carrying the text.
-long positive(const std::string& text) {
-  std::size_t used = 0;
-  long v = 0;
-  try {
-    v = std::stol(text, &used);
-  } catch (const std::exception&) {
-    throw std::invalid_argument(text);
-  }
-  if (used != text.size() || v <= 0) throw std::invalid_argument(text);
-  return v;
-}
-
 }  // namespace
 
 // Long on purpose: a benchmark script, read top to bottom (setup, each timed variant, report).
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  int rank = 0, p = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &p);
+  const BenchWorld world = join_world(&argc, &argv);
+  const int rank = world.rank, p = world.p;
+  const auto positive = [&](const std::string& text) {
+    if (const std::optional<long> v = whole_positive(text)) return *v;
+    refuse(world, fmt::format("algo_ratio: '{}' is not a whole number > 0; usage: algo_ratio "
+                              "[ALGOS] [SIZES,...] [REPEATS] [ITERATIONS]", text));
+  };
   std::vector<std::string> algos = split(argc > 1 ? argv[1] : "rhd,ring");
   algos.insert(algos.begin(), "mpi");
   std::vector<long> sizes;
   int repeats = 41;
   long iterations = 200;
-  try {
-    for (const std::string& s : split(argc > 2 ? argv[2] : "8,1024,65536,1048576"))
-      sizes.push_back(positive(s));
-    if (argc > 3) repeats = static_cast<int>(positive(argv[3]));
-    if (argc > 4) iterations = positive(argv[4]);
-  } catch (const std::invalid_argument& e) {
-    if (rank == 0)
-      fmt::print(stderr, "algo_ratio: '{}' is not a whole number > 0; usage: algo_ratio "
-                         "[ALGOS] [SIZES,...] [REPEATS] [ITERATIONS]\n", e.what());
-    MPI_Finalize();
-    return 2;
-  }
-  using SetFn = int (*)(const char*, const char*);
-  const auto set = reinterpret_cast<SetFn>(dlsym(RTLD_DEFAULT, "collbench_pmpi_set_algorithm"));
+  for (const std::string& s : split(argc > 2 ? argv[2] : "8,1024,65536,1048576"))
+    sizes.push_back(positive(s));
+  if (argc > 3) repeats = static_cast<int>(positive(argv[3]));
+  if (argc > 4) iterations = positive(argv[4]);
+  const SetAlgorithmFn set = pmpi_set_algorithm();
   bool ok = set != nullptr;
   for (const std::string& a : algos) ok = ok && set("allreduce", a.c_str()) == 0;
-  if (!ok) {
-    if (rank == 0)
-      fmt::print(stderr, "algo_ratio: needs libcollbench-pmpi.so in LD_PRELOAD and allreduce "
-                         "algorithm names\n");
-    MPI_Finalize();
-    return 2;
-  }
+  if (!ok)
+    refuse(world, "algo_ratio: needs libcollbench-pmpi.so in LD_PRELOAD and allreduce algorithm "
+                  "names");
   if (rank == 0) {
     fmt::print("# MPI_Allreduce, {} ranks, MPI_FLOAT sum, {} repeats x {} calls per block; "
                "ratio = algorithm / mpi per repeat: median [p25..p75]\n",
@@ -100,12 +76,10 @@ int main(int argc, char** argv) {
       for (std::size_t k = 0; k < algos.size(); ++k) {
         const std::size_t a = (k + static_cast<std::size_t>(r)) % algos.size();
         set("allreduce", algos[a].c_str());
-        const double mine = osu_average_us(MPI_COMM_WORLD, iters, std::max(1L, iters / 10), [&] {
-          MPI_Allreduce(in.data(), out.data(), count, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
-        });
-        double sum = 0;
-        PMPI_Allreduce(&mine, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-        lat[a].push_back(sum / p);
+        lat[a].push_back(
+            osu_mean_over_ranks_us(MPI_COMM_WORLD, iters, std::max(1L, iters / 10), [&] {
+              MPI_Allreduce(in.data(), out.data(), count, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+            }));
       }
     }
     if (rank != 0) continue;

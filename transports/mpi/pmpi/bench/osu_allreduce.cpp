@@ -12,56 +12,49 @@
 #include <mpi.h>
 
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
 
+#include "transports/mpi/pmpi/bench/bench_main.hpp"
 #include "transports/mpi/pmpi/bench/osu_method.hpp"
 
 namespace {
 
-[[noreturn]] void usage(int rank, const char* bad) {
-  if (rank == 0)
-    std::fprintf(stderr,
-                 "osu_allreduce: bad argument '%s'; accepted: -m MIN:MAX (bytes), -i ITERATIONS, "
-                 "-x SKIP (whole numbers > 0, MIN <= MAX)\n",
-                 bad);
-  MPI_Finalize();
-  std::exit(2);
+[[noreturn]] void usage(const BenchWorld& world, const std::string& bad) {
+  refuse(world, "osu_allreduce: bad argument '" + bad +
+                    "'; accepted: -m MIN:MAX (bytes), -i ITERATIONS, -x SKIP (whole numbers > 0, "
+                    "MIN <= MAX)");
 }
 
-long parse_positive(int rank, const char* text) {
-  char* end = nullptr;
-  const long v = std::strtol(text, &end, 10);
-  if (!end || *end || v <= 0) usage(rank, text);
-  return v;
+long parse_positive(const BenchWorld& world, const std::string& text) {
+  const std::optional<long> v = whole_positive(text);
+  if (!v) usage(world, text);
+  return *v;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  int rank = 0, p = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &p);
+  const BenchWorld world = join_world(&argc, &argv);
+  const int rank = world.rank, p = world.p;
   long min_bytes = 4, max_bytes = 1 << 20, iterations = 0, skip = 0;
   for (int i = 1; i < argc; ++i) {
     const std::string flag = argv[i];
-    if (i + 1 >= argc) usage(rank, argv[i]);
+    if (i + 1 >= argc) usage(world, argv[i]);
     const char* value = argv[++i];
     if (flag == "-m") {
       const char* colon = std::strchr(value, ':');
-      if (!colon) usage(rank, value);
-      min_bytes = parse_positive(rank, std::string(value, colon).c_str());
-      max_bytes = parse_positive(rank, colon + 1);
-      if (min_bytes > max_bytes) usage(rank, value);
+      if (!colon) usage(world, value);
+      min_bytes = parse_positive(world, std::string(value, colon).c_str());
+      max_bytes = parse_positive(world, colon + 1);
+      if (min_bytes > max_bytes) usage(world, value);
     } else if (flag == "-i") {
-      iterations = parse_positive(rank, value);
+      iterations = parse_positive(world, value);
     } else if (flag == "-x") {
-      skip = parse_positive(rank, value);
+      skip = parse_positive(world, value);
     } else {
-      usage(rank, argv[i - 1]);
+      usage(world, argv[i - 1]);
     }
   }
   if (rank == 0)

@@ -19,3 +19,15 @@ double osu_average_us(MPI_Comm comm, long iterations, long skip, Call&& call) {
   }
   return timer * 1e6 / static_cast<double>(iterations);
 }
+
+// osu_average_us averaged over the ranks of `comm`, on every rank. Through
+// PMPI_ so that an interposed MPI_Allreduce does not time itself.
+template <class Call>
+double osu_mean_over_ranks_us(MPI_Comm comm, long iterations, long skip, Call&& call) {
+  const double mine = osu_average_us(comm, iterations, skip, call);
+  double sum = 0;
+  int p = 0;
+  MPI_Comm_size(comm, &p);
+  PMPI_Allreduce(&mine, &sum, 1, MPI_DOUBLE, MPI_SUM, comm);
+  return sum / p;
+}

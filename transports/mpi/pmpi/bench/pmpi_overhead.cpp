@@ -9,7 +9,6 @@
 //
 // usage: mpiexec -bind-to core -n 2 -genv LD_PRELOAD .../libcollbench-pmpi.so
 //          pmpi_overhead [ALGO=rhd] [BYTES=8] [REPEATS=201] [ITERATIONS=500]
-#include <dlfcn.h>
 #include <fmt/format.h>
 #include <mpi.h>
 
@@ -20,67 +19,30 @@
 
 #include "algorithms/registry.hpp"
 #include "transports/mpi/schedule_operation.hpp"
+#include "transports/mpi/pmpi/bench/bench_main.hpp"
 #include "transports/mpi/pmpi/bench/osu_method.hpp"
 #include "transports/mpi/pmpi/bench/ratio_stats.hpp"
 #include "transports/mpi/wait.hpp"
 
 namespace {
 
-// Average over ranks of the OSU latency (PMPI_, never intercepted).
-template <class Call>
-double osu_latency_us(long iterations, long skip, Call&& call) {
-  const double mine = osu_average_us(MPI_COMM_WORLD, iterations, skip, call);
-  double sum = 0;
-  int p = 0;
-  MPI_Comm_size(MPI_COMM_WORLD, &p);
-  PMPI_Allreduce(&mine, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-  return sum / p;
-}
-
-}  // namespace
-
-// Long on purpose: a benchmark script, read top to bottom (setup, each timed variant, report).
-int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  int rank = 0, p = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &p);
-  const std::string algo = argc > 1 ? argv[1] : "rhd";
-  long numbers[3] = {8, 201, 500};  // bytes, repeats, iterations
-  for (int i = 2; i < argc && i < 5; ++i) {
-    char* end = nullptr;
-    const long v = std::strtol(argv[i], &end, 10);
-    if (!end || *end || v <= 0) {
-      if (rank == 0)
-        fmt::print(stderr, "pmpi_overhead: '{}' is not a whole number > 0; usage: pmpi_overhead "
-                           "[ALGO] [BYTES] [REPEATS] [ITERATIONS]\n", argv[i]);
-      MPI_Finalize();
-      return 2;
-    }
-    numbers[i - 2] = v;
-  }
-  const auto bytes = static_cast<std::size_t>(numbers[0]);
-  const int repeats = static_cast<int>(numbers[1]);
-  const long iterations = numbers[2];
-  using SetFn = int (*)(const char*, const char*);
-  const auto set = reinterpret_cast<SetFn>(dlsym(RTLD_DEFAULT, "collbench_pmpi_set_algorithm"));
-  if (!set || set("allreduce", algo.c_str()) != 0) {
-    if (rank == 0)
-      fmt::print(stderr, "pmpi_overhead: needs libcollbench-pmpi.so in LD_PRELOAD and an "
-                         "allreduce algorithm name (got '{}')\n", algo);
-    MPI_Finalize();
-    return 2;
-  }
+// The timed blocks and the summary line. A function of its own so that the
+// operation and its communicator are gone before MPI_Finalize.
+void compare(const BenchWorld& world, const std::string& algo, std::size_t bytes, int repeats,
+             long iterations) {
+  const int rank = world.rank, p = world.p;
   const std::size_t count = std::max<std::size_t>(1, bytes / 4);
   const cb::CollParams params{cb::Collective::allreduce, p, rank, count, cb::DataType::fp32,
                               cb::ReduceOp::sum, false, 0};
-  MPI_Comm direct_comm;
-  MPI_Comm_dup(MPI_COMM_WORLD, &direct_comm);
+  // Owned: freed also when building the operation throws.
+  MPI_Comm dup = MPI_COMM_NULL;
+  cb::check_mpi(MPI_Comm_dup(MPI_COMM_WORLD, &dup), "MPI_Comm_dup");
+  const cb::OwnedComm direct_comm(dup);
   const cb::WaitPolicy wait =
-      cb::oversubscribed(direct_comm) ? cb::WaitPolicy::yield : cb::WaitPolicy::spin;
+      cb::oversubscribed(direct_comm.get()) ? cb::WaitPolicy::yield : cb::WaitPolicy::spin;
   cb::MpiScheduleOperation direct(
-      cb::make_schedule(cb::find_algorithm(cb::Collective::allreduce, algo), params), direct_comm,
-      wait);
+      cb::make_schedule(cb::find_algorithm(cb::Collective::allreduce, algo), params),
+      direct_comm.get(), wait);
   std::vector<float> in(count, 1.0f), out(count);
   std::vector<std::byte> input(count * 4, std::byte{0});
   direct.write_input(input);
@@ -94,11 +56,11 @@ int main(int argc, char** argv) {
   for (int r = 0; r < repeats; ++r) {
     double a = 0, b = 0;
     if (r % 2 == 0) {
-      a = osu_latency_us(iterations, iterations / 10, intercepted);
-      b = osu_latency_us(iterations, iterations / 10, scheduled);
+      a = osu_mean_over_ranks_us(MPI_COMM_WORLD, iterations, iterations / 10, intercepted);
+      b = osu_mean_over_ranks_us(MPI_COMM_WORLD, iterations, iterations / 10, scheduled);
     } else {
-      b = osu_latency_us(iterations, iterations / 10, scheduled);
-      a = osu_latency_us(iterations, iterations / 10, intercepted);
+      b = osu_mean_over_ranks_us(MPI_COMM_WORLD, iterations, iterations / 10, scheduled);
+      a = osu_mean_over_ranks_us(MPI_COMM_WORLD, iterations, iterations / 10, intercepted);
     }
     lib_us.push_back(a);
     direct_us.push_back(b);
@@ -117,7 +79,27 @@ int main(int argc, char** argv) {
                "{:>11.4f}\n",
                algo, a.median, b.median, r.median, r.p25, r.p75, a.min, b.min, a.min / b.min);
   }
-  MPI_Comm_free(&direct_comm);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const BenchWorld world = join_world(&argc, &argv);
+  const std::string algo = argc > 1 ? argv[1] : "rhd";
+  long numbers[3] = {8, 201, 500};  // bytes, repeats, iterations
+  for (int i = 2; i < argc && i < 5; ++i) {
+    const std::optional<long> v = whole_positive(argv[i]);
+    if (!v)
+      refuse(world, fmt::format("pmpi_overhead: '{}' is not a whole number > 0; usage: "
+                                "pmpi_overhead [ALGO] [BYTES] [REPEATS] [ITERATIONS]", argv[i]));
+    numbers[i - 2] = *v;
+  }
+  const SetAlgorithmFn set = pmpi_set_algorithm();
+  if (!set || set("allreduce", algo.c_str()) != 0)
+    refuse(world, fmt::format("pmpi_overhead: needs libcollbench-pmpi.so in LD_PRELOAD and an "
+                              "allreduce algorithm name (got '{}')", algo));
+  compare(world, algo, static_cast<std::size_t>(numbers[0]), static_cast<int>(numbers[1]),
+          numbers[2]);
   MPI_Finalize();
   return 0;
 }
