@@ -155,6 +155,30 @@ def crossing_cpu_limited(r, cpu_rows, algos_at):
     return any((c, p, size, a) in cpu_rows for size in near for a in algos)
 
 
+def start_line(sweep):
+    """How the sweep's timed iterations started (the CSV's start column;
+    files from before `--start` have none and started after a barrier), and
+    how many iterations the window start dropped for a late rank."""
+    counts = {}
+    late = 0
+    for r in sweep:
+        method = r.get("start") or ("barrier" if "start" not in r else "")
+        if method:
+            counts[method] = counts.get(method, 0) + 1
+        if r.get("late"):
+            late += int(r["late"])
+    if not counts:
+        return "Start of each timed iteration: not recorded."
+    parts = [f"{m} ({n} rows)" for m, n in sorted(counts.items())]
+    text = "Start of each timed iteration (`collbench run --start`): " + ", ".join(parts) + "."
+    if "start" not in sweep[0]:
+        text += " (This sweep predates the start column: every row started after a barrier.)"
+    if counts.get("window"):
+        text += (f" The window start dropped {late} iteration(s) in which a rank reached its "
+                 "wait after the window had opened (the `late` column).")
+    return text
+
+
 def fmt_pct(x):
     return "–" if x is None else f"{100 * x:.1f}%"
 
@@ -205,6 +229,7 @@ def report_setting(d, name, out):
                "expected 1/β is the link's rate times the TCP payload share of a 9000 B frame; "
                "the expected α is the configured latency plus the stack's own per-message "
                "overhead, measured by the same ping-pong with the delay at 0.\n")
+    out.append(start_line(sweep) + "\n")
     out.extend(latency_rounds(schedule_rows, alpha_exp))
     dpath = os.path.join(d, "durations.txt")
     if os.path.exists(dpath):

@@ -140,7 +140,9 @@ TEST(Columns, MatchTheCsvContractInOrder) {
                                                   "load_avg_1m",
                                                   "procs_running",
                                                   "known_issue",
-                                                  "note"};
+                                                  "note",
+                                                  "start",
+                                                  "late"};
   EXPECT_EQ(result_columns(), expected);
 }
 
