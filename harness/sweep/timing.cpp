@@ -73,7 +73,7 @@ constexpr std::int64_t kSpinGuard_ns = 200'000;
 // had a late rank, up to kMaxSlack times.
 constexpr std::int64_t kStartMargin_ns = 500'000;
 constexpr std::int64_t kWindowPad_ns = 200'000;
-constexpr double kWindowFactor = 1.5;
+constexpr double kWindowFactor = 2;
 constexpr double kMaxSlack = 64;
 // Samples tried, at most, per sample wanted, before late ones end sampling.
 constexpr int kMaxTriesPerSample = 4;
