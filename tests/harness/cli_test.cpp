@@ -236,8 +236,11 @@ TEST_F(Cli, WindowStartUnderMpiexecFillsStartAndLate) {
   // The default stays barrier, with an empty late cell.
   const fs::path b = dir_ / "b.csv";
   ASSERT_EQ(run("run --quiet -n 2 -b 8 -e 8 --algo ring --csv " + b.string()).status, 0);
-  for (const std::string& l : lines_of(slurp(b)))
-    if (l.rfind("transport,", 0) != 0) EXPECT_EQ(l.substr(l.size() - 9), ",barrier,") << l;
+  for (const std::string& l : lines_of(slurp(b))) {
+    if (l.rfind("transport,", 0) != 0) {
+      EXPECT_EQ(l.substr(l.size() - 9), ",barrier,") << l;
+    }
+  }
 }
 
 TEST_F(Cli, InterruptedSweepKeepsWholeRowsAndNoFinalFile) {
