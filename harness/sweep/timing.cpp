@@ -68,9 +68,9 @@ constexpr double kResyncEvery_s = 1.0;
 // window and spins the rest: waking from a sleep takes tens of µs.
 constexpr std::int64_t kSpinGuard_ns = 200'000;
 // Margins: before the first window of a batch, time for rank 0's broadcast
-// of the start to reach every rank; between windows, room for a sample
-// longer than the longest of the last batch. Both double after a batch that
-// had a late rank, up to kMaxSlack times.
+// of the start to reach every rank; between windows, kWindowFactor times the
+// longest sample of the last batch plus a pad. The start margin and the pad
+// double after a batch that had a late rank, up to kMaxSlack times.
 constexpr std::int64_t kStartMargin_ns = 500'000;
 constexpr std::int64_t kWindowPad_ns = 200'000;
 constexpr double kWindowFactor = 2;
@@ -142,8 +142,11 @@ void window_batch(Operation& op, Group& group, WindowState& w, int batch, std::v
   }
   std::int64_t window_ns = 0;
   if (root)
-    window_ns = rounded_ns(w.slack * (kWindowFactor * w.last_max_s * 1e9 +
-                                      static_cast<double>(kWindowPad_ns)));
+    // The longest sample already holds any tail the last batch saw, so the
+    // slack grows only the pad: a doubling of multi-second windows would
+    // idle the ranks for minutes.
+    window_ns = rounded_ns(kWindowFactor * w.last_max_s * 1e9 +
+                           w.slack * static_cast<double>(kWindowPad_ns));
   window_ns = group.broadcast_from_root(window_ns);
   // The start last, so its margin covers one broadcast: about log2(p) hops
   // of half a round trip each, taken as a round trip each for queueing.
