@@ -183,7 +183,8 @@ class ConsoleReporter final : public Reporter {
                                       ci * 100, text("time_budget_s"))
                         : fmt::format("{} iterations", text("iterations")),
                text("warmup"), c.value("verify", true) ? "on" : "off", text("wait"),
-               c.value("start", std::string("barrier")), text("segment") == "0" ? "algorithm default" : text("segment"));
+               c.value("start", std::string("barrier")),
+               text("segment") == "0" ? "algorithm default" : text("segment"));
   }
 
   void header(const Row& r) {

@@ -116,7 +116,8 @@ void wait_until_ns(std::int64_t t_ns, WaitPolicy policy) {
     }
 }
 
-// Rank 0's view of the window start across batches.
+// A rank's state of the window start across the batches of one
+// configuration (slack and last_max_s are used on rank 0 only).
 struct WindowState {
   ClockOffset clock;         // this rank's offset; on rank 0 the largest RTT
   Clock::time_point synced;  // when clocks were last synchronized
@@ -129,24 +130,25 @@ std::int64_t rounded_ns(double ns) { return static_cast<std::int64_t>(std::llrou
 
 // Runs one batch of `batch` samples with a window start; fills `times` and
 // `late` (1 where this rank was late) with this rank's view.
-void window_batch(Operation& op, Group& group, WindowState& w, int batch, std::vector<double>& times,
-                  std::vector<double>& late) {
+void window_batch(Operation& op, Group& group, WindowState& w, int batch,
+                  std::vector<double>& times, std::vector<double>& late) {
   const bool root = group.rank() == 0;
   // Collective decisions come from rank 0.
-  const bool resync = group.broadcast_from_root(
-                          root && (!w.ever_synced || seconds_since(w.synced) >= kResyncEvery_s)) != 0;
+  const bool due = !w.ever_synced || seconds_since(w.synced) >= kResyncEvery_s;
+  const bool resync = group.broadcast_from_root(root && due) != 0;
   if (resync) {
     w.clock = synchronize_clocks(group, kSyncExchanges);
     w.synced = Clock::now();
     w.ever_synced = true;
   }
   std::int64_t window_ns = 0;
-  if (root)
+  if (root) {
     // The longest sample already holds any tail the last batch saw, so the
     // slack grows only the pad: a doubling of multi-second windows would
     // idle the ranks for minutes.
     window_ns = rounded_ns(kWindowFactor * w.last_max_s * 1e9 +
                            w.slack * static_cast<double>(kWindowPad_ns));
+  }
   window_ns = group.broadcast_from_root(window_ns);
   // The start last, so its margin covers one broadcast: about log2(p) hops
   // of half a round trip each, taken as a round trip each for queueing.

@@ -146,7 +146,9 @@ TEST(ClockSync, SharedClockGivesAnOffsetWithinHalfTheRoundTrip) {
   // One clock for all threads: the peer reads it between rank 0's two reads,
   // so the kept midpoint is off by at most half its round trip.
   std::vector<ClockOffset> got(4);
-  on_ranks(4, [&](Group& g) { got[static_cast<std::size_t>(g.rank())] = synchronize_clocks(g, 5); });
+  on_ranks(4, [&](Group& g) {
+    got[static_cast<std::size_t>(g.rank())] = synchronize_clocks(g, 5);
+  });
   EXPECT_EQ(got[0].offset_ns, 0);
   EXPECT_GT(got[0].rtt_ns, 0);
   for (int r = 1; r < 4; ++r) {
