@@ -4,10 +4,11 @@
 // smallest round trip, whose midpoint pairs the two clocks best (queueing
 // and scheduling delays only ever lengthen a round trip).
 //
-// Only an offset is estimated, no drift: the harness synchronizes again at
-// the start of every configuration and whenever a second has passed since
-// (timing.cpp), so a drift of d ppm costs at most d µs; ranks on one machine
-// share one clock and have none.
+// Only an offset is estimated, no drift: the harness synchronizes again
+// whenever a second has passed since (or 20 times what the synchronization
+// took, where round trips are long; timing.cpp), so a drift of d ppm costs
+// about d µs per second between synchronizations; ranks on one machine share
+// one clock and have none.
 #pragma once
 
 #include <time.h>

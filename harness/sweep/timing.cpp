@@ -62,8 +62,12 @@ int next_batch(const std::vector<double>& all, const SamplingPlan& plan, double 
 // Ping-pongs per rank and synchronization; the minimum-RTT one is kept.
 constexpr int kSyncExchanges = 10;
 // Clocks are synchronized again before a batch once this much time has
-// passed, which bounds what drift between hosts can add (clock_sync.hpp).
+// passed, which bounds what drift between hosts can add (clock_sync.hpp),
+// or kResyncCostShare^-1 times what the last synchronization took, if that is
+// longer: over 2 ms links one of 8 ranks takes 0.3 s, and doing it every
+// second would spend a third of the run on it.
 constexpr double kResyncEvery_s = 1.0;
+constexpr double kResyncCostShare = 0.05;
 // A rank that may spin (a core per rank) sleeps until this long before its
 // window and spins the rest: waking from a sleep takes tens of µs.
 constexpr std::int64_t kSpinGuard_ns = 200'000;
@@ -116,14 +120,31 @@ void wait_until_ns(std::int64_t t_ns, WaitPolicy policy) {
     }
 }
 
+// The last clock synchronization of this process, kept across
+// configurations: a sweep measures hundreds of them on one group, and
+// synchronizing for each cost more than the sampling on the testbed. Keyed
+// by the group's size alone because the runner's groups are always the
+// first p ranks of the world (runner.cpp, Group::first_ranks), so a group of
+// the same size is the same ranks, and every one of them took part in the
+// synchronization rank 0 remembers.
+struct ClockSync {
+  int group_size = 0;  // 0: none yet
+  ClockOffset clock;   // this rank's offset; on rank 0 the largest RTT
+  Clock::time_point at;
+  double took_s = 0;   // how long it took (rank 0)
+};
+// Per thread, not per process: the tests run ranks as threads of one
+// process (a rank is one thread of its own process otherwise).
+ClockSync& last_sync() {
+  thread_local ClockSync sync;
+  return sync;
+}
+
 // A rank's state of the window start across the batches of one
-// configuration (slack and last_max_s are used on rank 0 only).
+// configuration (used on rank 0 only).
 struct WindowState {
-  ClockOffset clock;         // this rank's offset; on rank 0 the largest RTT
-  Clock::time_point synced;  // when clocks were last synchronized
-  bool ever_synced = false;
-  double slack = 1;          // margin multiplier, doubled after a late batch
-  double last_max_s = 0;     // longest sample of the last batch (rank 0)
+  double slack = 1;       // margin multiplier, doubled after a late batch
+  double last_max_s = 0;  // longest sample of the last batch
 };
 
 std::int64_t rounded_ns(double ns) { return static_cast<std::int64_t>(std::llround(ns)); }
@@ -134,12 +155,15 @@ void window_batch(Operation& op, Group& group, WindowState& w, int batch,
                   std::vector<double>& times, std::vector<double>& late) {
   const bool root = group.rank() == 0;
   // Collective decisions come from rank 0.
-  const bool due = !w.ever_synced || seconds_since(w.synced) >= kResyncEvery_s;
-  const bool resync = group.broadcast_from_root(root && due) != 0;
-  if (resync) {
-    w.clock = synchronize_clocks(group, kSyncExchanges);
-    w.synced = Clock::now();
-    w.ever_synced = true;
+  ClockSync& sync = last_sync();
+  const bool due = sync.group_size != group.size() ||
+                   seconds_since(sync.at) >= std::max(kResyncEvery_s, sync.took_s / kResyncCostShare);
+  if (group.broadcast_from_root(root && due) != 0) {
+    const Clock::time_point t0 = Clock::now();
+    sync.clock = synchronize_clocks(group, kSyncExchanges);
+    sync.group_size = group.size();
+    sync.at = Clock::now();
+    sync.took_s = seconds_since(t0);
   }
   std::int64_t window_ns = 0;
   if (root) {
@@ -156,13 +180,13 @@ void window_batch(Operation& op, Group& group, WindowState& w, int batch,
   if (root) {
     const double hops = std::ceil(std::log2(static_cast<double>(group.size()))) + 1;
     start_ns = monotonic_now_ns() +
-               rounded_ns(w.slack * (hops * static_cast<double>(w.clock.rtt_ns) +
+               rounded_ns(w.slack * (hops * static_cast<double>(sync.clock.rtt_ns) +
                                      static_cast<double>(kStartMargin_ns)));
   }
   start_ns = group.broadcast_from_root(start_ns);
 
   const WaitPolicy policy = group.wait_policy();
-  const std::int64_t offset = root ? 0 : w.clock.offset_ns;
+  const std::int64_t offset = root ? 0 : sync.clock.offset_ns;
   for (int i = 0; i < batch; ++i) {
     const std::int64_t opens = start_ns + offset + static_cast<std::int64_t>(i) * window_ns;
     const bool was_late = monotonic_now_ns() > opens;

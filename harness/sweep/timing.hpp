@@ -4,8 +4,10 @@
 //    rank times its own run() with steady_clock, and the sample is the max
 //    over ranks (reduced to rank 0 in batches, so no reduction sits between
 //    samples);
-//  - plan.start == window: clocks are synchronized (clock_sync.hpp) at the
-//    first batch and again when a second has passed; rank 0 gives each batch
+//  - plan.start == window: clocks are synchronized (clock_sync.hpp) before
+//    the first batch on a group of a new size, and again once a second (or
+//    20 times the last synchronization's duration) has passed, across
+//    configurations; rank 0 gives each batch
 //    a start time and a window length; sample i of the batch starts on every
 //    rank at start + i * window (rank 0's clock, moved to each rank's by its
 //    offset); each rank records own finish - that start, and the sample is
