@@ -209,7 +209,10 @@ def report_setting(d, name, out):
     # ---- parameters
     bw_err = (1 / beta_fit) / bw - 1
     a_err = alpha_fit / alpha_exp - 1
-    out.append("| | configured | stack overhead (delay 0) | expected | calibrated (ping-pong) | fitted (sweep, global) | error of fit | target |")
+    sweep = read_csv(os.path.join(d, "sweep.csv"))
+    starts = sorted({r.get("start") or "barrier" for r in sweep if r.get("start", "x")})
+    out.append("| | configured | stack overhead (delay 0) | expected | calibrated (ping-pong) | "
+               f"fitted (sweep, global; start {', '.join(starts) or '–'}) | error of fit | target |")
     out.append("|---|---|---|---|---|---|---|---|")
     out.append(f"| α (µs) | {lat * 1e6:.1f} | {overhead * 1e6:.1f} | {alpha_exp * 1e6:.1f} | "
                f"{alpha_cal * 1e6:.1f} | {alpha_fit * 1e6:.1f} | {fmt_pct(a_err)} | "
@@ -218,7 +221,6 @@ def report_setting(d, name, out):
                f"{bw * PAYLOAD_SHARE / 1e6:.3f} | {1e-6 / beta_cal:.3f} | {1e-6 / beta_fit:.3f} | "
                f"{fmt_pct(bw_err)} | ≤ 5% of configured: {verdict(abs(bw_err) <= TARGETS['bw'])} |")
     out.append("")
-    sweep = read_csv(os.path.join(d, "sweep.csv"))
     schedule_rows = [r for r in sweep if r["algorithm"] != "mpi"]
     shared = sum(r.get("oversubscribed") == "1" for r in schedule_rows)
     unshared_p = sorted({int(r["ranks"]) for r in schedule_rows if r.get("oversubscribed") != "1"})
