@@ -51,6 +51,13 @@ class Group {
   // Every rank's bytes, everywhere, indexed by rank; sizes may differ. The
   // bootstrap of a transport's peers (segment names, handles, addresses).
   virtual std::vector<std::vector<std::byte>> allgather_bytes(std::span<const std::byte> mine) = 0;
+  // Point-to-point between two ranks of the group, blocking, waiting with the
+  // group's policy: the harness's clock synchronization (a window-based start,
+  // harness/sweep/clock_sync.hpp) ping-pongs over them. Never called while an
+  // Operation runs, so their messages cannot be mistaken for a transport's.
+  // `bytes` must have the size the sender sent.
+  virtual void send_bytes(int to, std::span<const std::byte> bytes) = 0;
+  virtual void receive_bytes(int from, std::span<std::byte> bytes) = 0;
 
   // Collective over this group: a group of its first n ranks, with `wait`
   // resolved against that group's own oversubscription (automatic allowed);
@@ -70,6 +77,20 @@ std::vector<T> allgather_value(Group& g, const T& value) {
     std::memcpy(&out[r], all[r].data(), sizeof(T));
   }
   return out;
+}
+
+// One trivially copyable value to rank `to`, or from rank `from` (Group::send_bytes).
+template <class T>
+void send_value(Group& g, int to, const T& value) {
+  static_assert(std::is_trivially_copyable_v<T>);
+  g.send_bytes(to, std::as_bytes(std::span<const T, 1>(&value, 1)));
+}
+template <class T>
+T receive_value(Group& g, int from) {
+  static_assert(std::is_trivially_copyable_v<T>);
+  T value{};
+  g.receive_bytes(from, std::as_writable_bytes(std::span<T, 1>(&value, 1)));
+  return value;
 }
 
 // This rank's index among the group's ranks on its node (same host name),

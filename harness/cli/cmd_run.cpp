@@ -130,6 +130,12 @@ void add_run_command(CLI::App& app) {
                   "How ranks wait: spin, yield, sleep, or auto (spin unless "
                   "ranks outnumber cores)")
       ->capture_default_str();
+  cmd->add_option("--start", o.start,
+                  "How each timed iteration starts: barrier (after a barrier, each rank timing "
+                  "from its own exit) or window (at an agreed time on synchronized clocks; "
+                  "the time is the max over ranks of finish - that start; iterations with a "
+                  "rank late for its window are dropped and counted in the late column)")
+      ->capture_default_str();
   cmd->add_option("--segment", o.segment,
                   fmt::format("Pipelining segment in bytes for {} (0 = algorithm default)",
                               segmented_algorithm_names()))

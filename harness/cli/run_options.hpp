@@ -24,6 +24,7 @@ struct RunOptions {
   std::string placement = "both";   // in | out | both
   std::string ranks;                // --ranks (empty = world size)
   std::string wait = "auto";        // spin | yield | sleep | auto
+  std::string start = "barrier";    // --start: barrier | window (timing.hpp)
   std::string segment = "0";        // --segment (bytes; 0 = algorithm default)
   std::string csv;                  // --csv FILE
   std::string json;                 // --json FILE

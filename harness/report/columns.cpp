@@ -38,7 +38,9 @@ const std::vector<std::string_view>& result_columns() {
                                                      "load_avg_1m",
                                                      "procs_running",
                                                      "known_issue",
-                                                     "note"};
+                                                     "note",
+                                                     "start",
+                                                     "late"};
   return cols;
 }
 
@@ -90,6 +92,8 @@ std::vector<Cell> row_cells(const Row& r, const RunMetadata& meta) {
       r.procs_running ? i64(*r.procs_running) : Cell(std::monostate{}),
       r.known_issue.empty() ? Cell(std::monostate{}) : Cell(r.known_issue),
       r.skipped.empty() ? Cell(std::monostate{}) : Cell(r.skipped),
+      r.start ? Cell(std::string(to_string(*r.start))) : Cell(std::monostate{}),
+      r.late ? i64(*r.late) : Cell(std::monostate{}),
   };
 }
 

@@ -177,12 +177,13 @@ class ConsoleReporter final : public Reporter {
                text("ranks"));
     const bool adaptive = text("iterations") == "0";
     const double ci = c.value("ci_rel", 0.0);
-    fmt::print(out_, "# Timing: {}, warm-up {}, check {}, wait {}, segment {}\n",
+    fmt::print(out_, "# Timing: {}, warm-up {}, check {}, wait {}, start {}, segment {}\n",
                adaptive ? fmt::format("adaptive iterations (until the median's 95% CI is within "
                                       "+-{:g}%, or {} s per configuration)",
                                       ci * 100, text("time_budget_s"))
                         : fmt::format("{} iterations", text("iterations")),
                text("warmup"), c.value("verify", true) ? "on" : "off", text("wait"),
+               c.value("start", std::string("barrier")),
                text("segment") == "0" ? "algorithm default" : text("segment"));
   }
 

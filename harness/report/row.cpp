@@ -22,6 +22,8 @@ Row make_row(const Case& c, const Measurement& m) {
   r.wrong = m.wrong;
   r.oversubscribed = m.oversubscribed;
   r.wait = m.wait;
+  r.start = m.start;
+  r.late = m.late;
   r.alpha_s = m.alpha_s;
   r.beta_s_per_B = m.beta_s_per_B;
   r.gamma_s_per_B = m.gamma_s_per_B;
@@ -49,6 +51,16 @@ WaitPolicy parse_wait_policy(std::string_view name) {
        {WaitPolicy::spin, WaitPolicy::yield, WaitPolicy::sleep, WaitPolicy::automatic})
     if (to_string(w) == name) return w;
   throw UsageError(fmt::format("unknown --wait '{}' (valid: spin, yield, sleep, auto)", name));
+}
+
+std::string_view to_string(StartMethod s) {
+  return s == StartMethod::window ? "window" : "barrier";
+}
+
+StartMethod parse_start_method(std::string_view name) {
+  for (StartMethod s : {StartMethod::barrier, StartMethod::window})
+    if (to_string(s) == name) return s;
+  throw UsageError(fmt::format("unknown --start '{}' (valid: barrier, window)", name));
 }
 
 std::string case_key(const Case& c) {

@@ -21,6 +21,8 @@ struct Row {
   std::optional<std::uint64_t> wrong;
   bool oversubscribed = false;
   std::optional<WaitPolicy> wait;  // none: nobody waited (simulated rows)
+  std::optional<StartMethod> start;  // how samples started; none for simulated rows
+  std::optional<int> late;  // window start: samples dropped for a late rank (Measurement::late)
   std::optional<double> alpha_s, beta_s_per_B, gamma_s_per_B;
   std::optional<std::uint64_t> events;  // simulated message events
   std::string skipped;                  // why there are no times (Measurement::skipped)
@@ -41,6 +43,10 @@ Row make_row(const Case& c, const Measurement& m);
 std::string_view to_string(WaitPolicy w);
 // "spin", "yield", "sleep", "auto"; throws UsageError otherwise.
 WaitPolicy parse_wait_policy(std::string_view name);
+
+std::string_view to_string(StartMethod s);
+// "barrier" or "window" (--start); throws UsageError otherwise.
+StartMethod parse_start_method(std::string_view name);
 
 // "transport,collective,algorithm,datatype,op,placement,ranks,bytes" values
 // joined with ',': the identity of a row across runs (as its CSV cells read).

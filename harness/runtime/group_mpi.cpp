@@ -94,6 +94,32 @@ std::vector<std::vector<std::byte>> MpiGroup::allgather_bytes(std::span<const st
   return out;
 }
 
+namespace {
+// The harness's point-to-point tag. Schedules use tags 0..32767 too
+// (schedule_plan.cpp), but every message of a run is matched before run()
+// returns, and these are sent only between runs, so the two never meet.
+// 32767 is the largest tag MPI guarantees (MPI_TAG_UB >= 32767).
+constexpr int kHarnessTag = 32767;
+}  // namespace
+
+void MpiGroup::send_bytes(int to, std::span<const std::byte> bytes) {
+  MPI_Request req;
+  check_mpi(MPI_Isend(bytes.data(), static_cast<int>(bytes.size()), MPI_BYTE, to, kHarnessTag,
+                      comm_, &req),
+            "MPI_Isend(harness)");
+  note_wait_step("harness clock synchronization (send)");
+  wait_all(std::span<MPI_Request>(&req, 1), wait_, [to](std::size_t) { return to; });
+}
+
+void MpiGroup::receive_bytes(int from, std::span<std::byte> bytes) {
+  MPI_Request req;
+  check_mpi(MPI_Irecv(bytes.data(), static_cast<int>(bytes.size()), MPI_BYTE, from, kHarnessTag,
+                      comm_, &req),
+            "MPI_Irecv(harness)");
+  note_wait_step("harness clock synchronization (receive)");
+  wait_all(std::span<MPI_Request>(&req, 1), wait_, [from](std::size_t) { return from; });
+}
+
 std::unique_ptr<Group> MpiGroup::first_ranks(int n, WaitPolicy wait) {
   MPI_Comm sub = MPI_COMM_NULL;
   check_mpi(MPI_Comm_split(comm_, rank_ < n ? 0 : MPI_UNDEFINED, rank_, &sub), "MPI_Comm_split");

@@ -33,6 +33,8 @@ class MpiGroup final : public Group {
   bool any(bool flag, std::optional<WaitPolicy> wait) override;
   std::int64_t broadcast_from_root(std::int64_t value) override;
   std::vector<std::vector<std::byte>> allgather_bytes(std::span<const std::byte> mine) override;
+  void send_bytes(int to, std::span<const std::byte> bytes) override;
+  void receive_bytes(int from, std::span<std::byte> bytes) override;
   std::unique_ptr<Group> first_ranks(int n, WaitPolicy wait) override;
 
  private:

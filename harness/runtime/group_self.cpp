@@ -1,6 +1,7 @@
 // The single-process group, and the wait-policy rule shared by all groups.
 #include <cstdlib>
 #include <memory>
+#include <stdexcept>
 
 #include "harness/report/row.hpp"
 #include "harness/runtime/group.hpp"
@@ -22,6 +23,14 @@ class SelfGroup final : public Group {
   std::int64_t broadcast_from_root(std::int64_t value) override { return value; }
   std::vector<std::vector<std::byte>> allgather_bytes(std::span<const std::byte> mine) override {
     return {std::vector<std::byte>(mine.begin(), mine.end())};
+  }
+  // A single rank has no peer to talk to (the window start skips clock
+  // synchronization for one rank).
+  void send_bytes(int, std::span<const std::byte>) override {
+    throw std::logic_error("a single-process group has no peer to send to");
+  }
+  void receive_bytes(int, std::span<std::byte>) override {
+    throw std::logic_error("a single-process group has no peer to receive from");
   }
   std::unique_ptr<Group> first_ranks(int n, WaitPolicy) override {
     return n >= 1 ? std::make_unique<SelfGroup>() : nullptr;

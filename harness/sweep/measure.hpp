@@ -37,8 +37,20 @@ struct Case {
   std::size_t bytes() const;
 };
 
+// How a timed sample starts (USAGE.md, Timing method).
+//  - barrier: after a barrier; each rank times from its own barrier exit. A
+//    barrier does not release ranks together: one may leave up to a one-way
+//    latency after another, and a sample then also holds that skew.
+//  - window: clocks are synchronized to rank 0's (clock_sync.hpp), and every
+//    rank starts each sample at an agreed time in the near future; a sample
+//    is the max over ranks of (own finish - agreed start). A sample in which
+//    a rank reached the wait after its window had opened is dropped and
+//    counted (Measurement::late).
+enum class StartMethod { barrier, window };
+
 // How many samples to take and whether to verify.
 struct SamplingPlan {
+  StartMethod start = StartMethod::barrier;  // --start
   int warmup = 1;           // untimed runs before sampling
   int iterations = 0;       // > 0: exactly this many timed samples (-n)
   double budget_s = 0.25;   // iterations == 0: wall-clock budget per case (--time-budget)
@@ -60,6 +72,12 @@ struct Measurement {
   bool interrupted = false;
   // The resolved policy ranks waited with; none for computed (simulated) times.
   std::optional<WaitPolicy> wait;
+  // How samples started; none for computed (simulated) times.
+  std::optional<StartMethod> start;
+  // Window start only: samples dropped because a rank reached the wait after
+  // its window had opened (not in times_s, unless every sample was late: then
+  // they are all kept, so the row still has times, and late == their count).
+  std::optional<int> late;
   // Model parameters of simulated rows (CSV alpha_s, beta_s_per_B, gamma_s_per_B).
   std::optional<double> alpha_s, beta_s_per_B, gamma_s_per_B;
   // Message events a simulated case took (the map's events column).

@@ -247,6 +247,7 @@ nlohmann::json Plan::to_json(const RunOptions& o) const {
   j["ranks"] = nlohmann::json::array();
   for (const RankBlock& b : blocks) j["ranks"].push_back(b.ranks);
   j["wait"] = std::string(to_string(wait));
+  j["start"] = std::string(to_string(sampling.start));
   j["segment"] = o.segment;
   j["warmup"] = sampling.warmup;
   j["iterations"] = sampling.iterations;
@@ -403,6 +404,7 @@ Plan make_plan(const RunOptions& o, int world_size, int ranks_per_node,
   plan.transport_label = t.label ? t.label() : std::string(t.name);
   plan.wait = parse_wait_policy(o.wait);
   plan.sampling = resolve_sampling(o);
+  plan.sampling.start = parse_start_method(o.start);
   resolve_placement(o.placement, plan);
 
   Axes a;

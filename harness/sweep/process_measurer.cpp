@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <utility>
 
 #include "algorithms/registry.hpp"
 #include "harness/runtime/group.hpp"
@@ -31,7 +32,11 @@ class ProcessMeasurer final : public Measurer {
     m.wait = group.wait_policy();
     // Timed runs work on real data (the verification pattern of another seed).
     write_case_input(*op, c, group.rank(), plan.seed);
-    m.times_s = time_samples(*op, group, plan, m.interrupted);
+    m.start = plan.start;
+    TimedSamples timed = time_samples(*op, group, plan);
+    m.times_s = std::move(timed.times_s);
+    m.interrupted = timed.interrupted;
+    if (plan.start == StartMethod::window) m.late = timed.late;
     if (m.interrupted) return m;
     if (plan.verify) m.wrong = verify_case(*op, c, group, plan.seed + 1);
     return m;

@@ -1,9 +1,16 @@
 #include "harness/sweep/timing.hpp"
 
-#include <algorithm>
-#include <chrono>
-#include <cstdint>
+#include <sys/prctl.h>
+#include <time.h>
 
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <optional>
+
+#include "harness/sweep/clock_sync.hpp"
 #include "harness/sweep/interrupt.hpp"
 #include "harness/sweep/stats.hpp"
 
@@ -50,51 +57,237 @@ int next_batch(const std::vector<double>& all, const SamplingPlan& plan, double 
   return std::clamp(static_cast<int>(std::min(batch, 1e9)), 1, std::max(1, most));
 }
 
+// --- window start ---------------------------------------------------------
+
+// Ping-pongs per rank and synchronization; the minimum-RTT one is kept.
+constexpr int kSyncExchanges = 10;
+// Clocks are synchronized again before a batch once this much time has
+// passed, which bounds what drift between hosts can add (clock_sync.hpp),
+// or kResyncCostShare^-1 times what the last synchronization took, if that is
+// longer: over 2 ms links one of 8 ranks takes 0.3 s, and doing it every
+// second would spend a third of the run on it.
+constexpr double kResyncEvery_s = 1.0;
+constexpr double kResyncCostShare = 0.05;
+// A rank that may spin (a core per rank) sleeps until this long before its
+// window and spins the rest: waking from a sleep takes tens of µs.
+constexpr std::int64_t kSpinGuard_ns = 200'000;
+// Margins: before the first window of a batch, time for rank 0's broadcast
+// of the start to reach every rank; between windows, kWindowFactor times the
+// longest sample of the last batch plus a pad. The start margin and the pad
+// double after a batch that had a late rank, up to kMaxSlack times.
+constexpr std::int64_t kStartMargin_ns = 500'000;
+constexpr std::int64_t kWindowPad_ns = 200'000;
+constexpr double kWindowFactor = 2;
+constexpr double kMaxSlack = 64;
+// Samples tried, at most, per sample wanted, before late ones end sampling.
+constexpr int kMaxTriesPerSample = 4;
+
+// Lowers this thread's timer slack (default 50 µs) while it lives, so a
+// sleep until a window start ends within microseconds of it.
+class FineTimerSlack {
+ public:
+  FineTimerSlack() : old_(prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0)) {
+    if (old_ > 0) prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);  // 1 µs
+  }
+  ~FineTimerSlack() {
+    if (old_ > 0) prctl(PR_SET_TIMERSLACK, static_cast<unsigned long>(old_), 0, 0, 0);
+  }
+  FineTimerSlack(const FineTimerSlack&) = delete;
+  FineTimerSlack& operator=(const FineTimerSlack&) = delete;
+
+ private:
+  int old_;
+};
+
+void sleep_until_ns(std::int64_t t_ns) {
+  const timespec ts{static_cast<time_t>(t_ns / 1'000'000'000),
+                    static_cast<long>(t_ns % 1'000'000'000)};
+  // Absolute time: a signal (EINTR) just resumes the same sleep.
+  while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr) == EINTR) {
+  }
+}
+
+// Waits until t_ns (CLOCK_MONOTONIC). Spins only under WaitPolicy::spin
+// (resolved there only when every rank has a core, group.hpp): otherwise a
+// spinning waiter would take the core a rank still finishing its sample, or
+// the network (the testbed's delay daemon), needs.
+void wait_until_ns(std::int64_t t_ns, WaitPolicy policy) {
+  const bool spin = policy == WaitPolicy::spin;
+  const std::int64_t sleep_to = spin ? t_ns - kSpinGuard_ns : t_ns;
+  if (monotonic_now_ns() < sleep_to) sleep_until_ns(sleep_to);
+  if (spin)
+    while (monotonic_now_ns() < t_ns) {
+    }
+}
+
+// The last clock synchronization of this process, kept across
+// configurations: a sweep measures hundreds of them on one group, and
+// synchronizing for each cost more than the sampling on the testbed. Keyed
+// by the group's size alone because the runner's groups are always the
+// first p ranks of the world (runner.cpp, Group::first_ranks), so a group of
+// the same size is the same ranks, and every one of them took part in the
+// synchronization rank 0 remembers.
+struct ClockSync {
+  int group_size = 0;  // 0: none yet
+  ClockOffset clock;   // this rank's offset; on rank 0 the largest RTT
+  Clock::time_point at;
+  double took_s = 0;   // how long it took (rank 0)
+};
+// Per thread, not per process: the tests run ranks as threads of one
+// process (a rank is one thread of its own process otherwise).
+ClockSync& last_sync() {
+  thread_local ClockSync sync;
+  return sync;
+}
+
+// A rank's state of the window start across the batches of one
+// configuration (used on rank 0 only).
+struct WindowState {
+  double slack = 1;       // margin multiplier, doubled after a late batch
+  double last_max_s = 0;  // longest sample of the last batch
+};
+
+std::int64_t rounded_ns(double ns) { return static_cast<std::int64_t>(std::llround(ns)); }
+
+// Runs one batch of `batch` samples with a window start; fills `times` and
+// `late` (1 where this rank was late) with this rank's view.
+void window_batch(Operation& op, Group& group, WindowState& w, int batch,
+                  std::vector<double>& times, std::vector<double>& late) {
+  const bool root = group.rank() == 0;
+  // Collective decisions come from rank 0.
+  ClockSync& sync = last_sync();
+  const bool due = sync.group_size != group.size() ||
+                   seconds_since(sync.at) >= std::max(kResyncEvery_s, sync.took_s / kResyncCostShare);
+  if (group.broadcast_from_root(root && due) != 0) {
+    const Clock::time_point t0 = Clock::now();
+    sync.clock = synchronize_clocks(group, kSyncExchanges);
+    sync.group_size = group.size();
+    sync.at = Clock::now();
+    sync.took_s = seconds_since(t0);
+  }
+  std::int64_t window_ns = 0;
+  if (root) {
+    // The longest sample already holds any tail the last batch saw, so the
+    // slack grows only the pad: a doubling of multi-second windows would
+    // idle the ranks for minutes.
+    window_ns = rounded_ns(kWindowFactor * w.last_max_s * 1e9 +
+                           w.slack * static_cast<double>(kWindowPad_ns));
+  }
+  window_ns = group.broadcast_from_root(window_ns);
+  // The start last, so its margin covers one broadcast: about log2(p) hops
+  // of half a round trip each, taken as a round trip each for queueing.
+  std::int64_t start_ns = 0;
+  if (root) {
+    const double hops = std::ceil(std::log2(static_cast<double>(group.size()))) + 1;
+    start_ns = monotonic_now_ns() +
+               rounded_ns(w.slack * (hops * static_cast<double>(sync.clock.rtt_ns) +
+                                     static_cast<double>(kStartMargin_ns)));
+  }
+  start_ns = group.broadcast_from_root(start_ns);
+
+  const WaitPolicy policy = group.wait_policy();
+  const std::int64_t offset = root ? 0 : sync.clock.offset_ns;
+  for (int i = 0; i < batch; ++i) {
+    const std::int64_t opens = start_ns + offset + static_cast<std::int64_t>(i) * window_ns;
+    const bool was_late = monotonic_now_ns() > opens;
+    wait_until_ns(opens, policy);
+    op.run();
+    const std::int64_t finish = monotonic_now_ns();
+    times[static_cast<std::size_t>(i)] = static_cast<double>(finish - opens) * 1e-9;
+    late[static_cast<std::size_t>(i)] = was_late ? 1.0 : 0.0;
+  }
+}
+
 }  // namespace
 
-std::vector<double> time_samples(Operation& op, Group& group, const SamplingPlan& plan,
-                                 bool& interrupted) {
-  interrupted = false;
+TimedSamples time_samples(Operation& op, Group& group, const SamplingPlan& plan) {
+  TimedSamples out;
   // The agreement doubles as the warm-up's barrier.
   for (int i = 0; i < plan.warmup; ++i) {
     if (group.any(interrupt_signal() != 0)) {
-      interrupted = true;
-      return {};
+      out.interrupted = true;
+      return out;
     }
     op.run();
   }
   const bool root = group.rank() == 0;
+  const bool window = plan.start == StartMethod::window;
+  std::optional<FineTimerSlack> slack;
+  if (window) slack.emplace();
+  WindowState w;
   std::vector<double> all;
+  std::vector<double> late_times;  // window: samples with a late rank (rank 0)
+  int tried = 0;
+  // A run of late windows must end: at most this many samples tried.
+  const int most_tries =
+      kMaxTriesPerSample * (plan.iterations > 0 ? plan.iterations : plan.max_iterations) + 16;
   std::vector<double> batch_times;
+  std::vector<double> batch_late;
   const Clock::time_point start = Clock::now();
   // Rank 0 decides the next batch size and broadcasts it (0 = stop), so
   // every rank runs the same number of samples. The first batch is one
   // sample: it tells how long a sample takes, and so how many fit in
-  // kCheckEvery_s.
+  // kCheckEvery_s (and, with a window start, how long a window must be).
   int batch = 1;
   for (;;) {
     batch_times.assign(static_cast<std::size_t>(batch), 0.0);
-    for (int i = 0; i < batch; ++i) {
-      group.barrier();
-      const Clock::time_point t0 = Clock::now();
-      op.run();
-      batch_times[static_cast<std::size_t>(i)] = seconds_since(t0);
+    if (window) {
+      batch_late.assign(static_cast<std::size_t>(batch), 0.0);
+      window_batch(op, group, w, batch, batch_times, batch_late);
+      // One reduction for both: times then late flags (max = any rank late).
+      batch_times.insert(batch_times.end(), batch_late.begin(), batch_late.end());
+    } else {
+      for (int i = 0; i < batch; ++i) {
+        group.barrier();
+        const Clock::time_point t0 = Clock::now();
+        op.run();
+        batch_times[static_cast<std::size_t>(i)] = seconds_since(t0);
+      }
     }
     group.max_to_root(batch_times);
     std::int64_t next = 0;
     if (root) {
-      all.insert(all.end(), batch_times.begin(), batch_times.end());
+      tried += batch;
+      if (window) {
+        const auto n = static_cast<std::size_t>(batch);
+        bool any_late = false;
+        w.last_max_s = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+          w.last_max_s = std::max(w.last_max_s, batch_times[i]);
+          if (batch_times[n + i] > 0) {
+            any_late = true;
+            late_times.push_back(batch_times[i]);
+          } else {
+            all.push_back(batch_times[i]);
+          }
+        }
+        if (any_late) w.slack = std::min(2 * w.slack, kMaxSlack);
+      } else {
+        all.insert(all.end(), batch_times.begin(), batch_times.end());
+      }
       const double elapsed = seconds_since(start);
-      if (!enough(all, plan, elapsed)) next = next_batch(all, plan, elapsed);
+      if (!enough(all, plan, elapsed) && tried < most_tries) next = next_batch(all, plan, elapsed);
     }
     batch = static_cast<int>(group.broadcast_from_root(next));
     if (batch == 0) break;
     if (group.any(interrupt_signal() != 0)) {
-      interrupted = true;
-      return {};
+      out.interrupted = true;
+      return out;
     }
   }
-  return root ? all : std::vector<double>{};
+  if (!root) return out;
+  out.late = static_cast<int>(late_times.size());
+  // Every sample late: keep them, so the row still says how long it took
+  // (and late == iterations says how to read it).
+  out.times_s = all.empty() ? std::move(late_times) : std::move(all);
+  return out;
+}
+
+std::vector<double> time_samples(Operation& op, Group& group, const SamplingPlan& plan,
+                                 bool& interrupted) {
+  TimedSamples s = time_samples(op, group, plan);
+  interrupted = s.interrupted;
+  return std::move(s.times_s);
 }
 
 }  // namespace cb

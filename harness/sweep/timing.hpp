@@ -1,8 +1,19 @@
 // The timing method (stated in USAGE.md):
 //  - plan.warmup untimed runs, each after a barrier;
-//  - every timed sample starts after a barrier, each rank times its own
-//    run() with steady_clock, and the sample is the max over ranks (reduced
-//    to rank 0 in batches, so no reduction sits between samples);
+//  - plan.start == barrier: every timed sample starts after a barrier, each
+//    rank times its own run() with steady_clock, and the sample is the max
+//    over ranks (reduced to rank 0 in batches, so no reduction sits between
+//    samples);
+//  - plan.start == window: clocks are synchronized (clock_sync.hpp) before
+//    the first batch on a group of a new size, and again once a second (or
+//    20 times the last synchronization's duration) has passed, across
+//    configurations; rank 0 gives each batch
+//    a start time and a window length; sample i of the batch starts on every
+//    rank at start + i * window (rank 0's clock, moved to each rank's by its
+//    offset); each rank records own finish - that start, and the sample is
+//    the max over ranks. Samples in which a rank reached the wait after the
+//    window opened are dropped and counted; a batch with such a sample
+//    doubles the margins of the next;
 //  - fixed count (plan.iterations > 0), or adaptive: batches that double in
 //    size until the median's nonparametric 95% CI lies within plan.ci_rel of
 //    the median (and at least min_iterations), or plan.budget_s of wall time
@@ -18,9 +29,20 @@
 
 namespace cb {
 
-// Collective over `group`. Returns the per-sample times in seconds on rank 0
-// (max over ranks); an empty vector elsewhere. `interrupted`: a signal
-// stopped sampling (every rank agrees; the samples are dropped).
+struct TimedSamples {
+  // Per-sample times in SECONDS (max over ranks) on rank 0; empty elsewhere.
+  std::vector<double> times_s;
+  // Window start, rank 0: samples dropped because a rank was late for its
+  // window (when every sample was late they are kept in times_s instead).
+  int late = 0;
+  // A signal stopped sampling (every rank agrees; the samples are dropped).
+  bool interrupted = false;
+};
+
+// Collective over `group`.
+TimedSamples time_samples(Operation& op, Group& group, const SamplingPlan& plan);
+
+// The same, times only (late samples, if any, are dropped silently).
 std::vector<double> time_samples(Operation& op, Group& group, const SamplingPlan& plan,
                                  bool& interrupted);
 

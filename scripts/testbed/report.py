@@ -155,6 +155,30 @@ def crossing_cpu_limited(r, cpu_rows, algos_at):
     return any((c, p, size, a) in cpu_rows for size in near for a in algos)
 
 
+def start_line(sweep):
+    """How the sweep's timed iterations started (the CSV's start column;
+    files from before `--start` have none and started after a barrier), and
+    how many iterations the window start dropped for a late rank."""
+    counts = {}
+    late = 0
+    for r in sweep:
+        method = r.get("start") or ("barrier" if "start" not in r else "")
+        if method:
+            counts[method] = counts.get(method, 0) + 1
+        if r.get("late"):
+            late += int(r["late"])
+    if not counts:
+        return "Start of each timed iteration: not recorded."
+    parts = [f"{m} ({n} rows)" for m, n in sorted(counts.items())]
+    text = "Start of each timed iteration (`collbench run --start`): " + ", ".join(parts) + "."
+    if "start" not in sweep[0]:
+        text += " (This sweep predates the start column: every row started after a barrier.)"
+    if counts.get("window"):
+        text += (f" The window start dropped {late} iteration(s) in which a rank reached its "
+                 "wait after the window had opened (the `late` column).")
+    return text
+
+
 def fmt_pct(x):
     return "–" if x is None else f"{100 * x:.1f}%"
 
@@ -185,7 +209,10 @@ def report_setting(d, name, out):
     # ---- parameters
     bw_err = (1 / beta_fit) / bw - 1
     a_err = alpha_fit / alpha_exp - 1
-    out.append("| | configured | stack overhead (delay 0) | expected | calibrated (ping-pong) | fitted (sweep, global) | error of fit | target |")
+    sweep = read_csv(os.path.join(d, "sweep.csv"))
+    starts = sorted({r.get("start") or "barrier" for r in sweep if r.get("start", "x")})
+    out.append("| | configured | stack overhead (delay 0) | expected | calibrated (ping-pong) | "
+               f"fitted (sweep, global; start {', '.join(starts) or '–'}) | error of fit | target |")
     out.append("|---|---|---|---|---|---|---|---|")
     out.append(f"| α (µs) | {lat * 1e6:.1f} | {overhead * 1e6:.1f} | {alpha_exp * 1e6:.1f} | "
                f"{alpha_cal * 1e6:.1f} | {alpha_fit * 1e6:.1f} | {fmt_pct(a_err)} | "
@@ -194,7 +221,6 @@ def report_setting(d, name, out):
                f"{bw * PAYLOAD_SHARE / 1e6:.3f} | {1e-6 / beta_cal:.3f} | {1e-6 / beta_fit:.3f} | "
                f"{fmt_pct(bw_err)} | ≤ 5% of configured: {verdict(abs(bw_err) <= TARGETS['bw'])} |")
     out.append("")
-    sweep = read_csv(os.path.join(d, "sweep.csv"))
     schedule_rows = [r for r in sweep if r["algorithm"] != "mpi"]
     shared = sum(r.get("oversubscribed") == "1" for r in schedule_rows)
     unshared_p = sorted({int(r["ranks"]) for r in schedule_rows if r.get("oversubscribed") != "1"})
@@ -205,6 +231,7 @@ def report_setting(d, name, out):
                "expected 1/β is the link's rate times the TCP payload share of a 9000 B frame; "
                "the expected α is the configured latency plus the stack's own per-message "
                "overhead, measured by the same ping-pong with the delay at 0.\n")
+    out.append(start_line(sweep) + "\n")
     out.extend(latency_rounds(schedule_rows, alpha_exp))
     dpath = os.path.join(d, "durations.txt")
     if os.path.exists(dpath):

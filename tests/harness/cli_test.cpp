@@ -88,6 +88,8 @@ TEST_F(Cli, EveryBadInputIsOneLineAndNoFile) {
   expect_refused("run --transport carrier-pigeon", "'carrier-pigeon'");
   expect_refused("run --placement sideways", "'sideways'");
   expect_refused("run --wait nap", "'nap'");
+  expect_refused("run --start later", "--start 'later' (valid: barrier, window)");
+  expect_refused("run --start ''", "--start '' (valid: barrier, window)");
   expect_refused("run --coll allreduce --algo bruck", "'bruck'");  // undefined pair
   expect_refused("run --ranks 4", "rank count 4");                 // world has 1 process
   expect_refused("run -b 4096G -e 4096G", "available");            // does not fit in memory
@@ -110,7 +112,7 @@ TEST_F(Cli, SingleRankRunSaysHowToLaunchMoreAndWritesTheCsvSchema) {
             "time_median_us,time_min_us,time_mean_us,time_p95_us,time_max_us,ci_lo_us,ci_hi_us,"
             "algbw_GBps,busbw_GBps,wrong,oversubscribed,wait_policy,alpha_s,beta_s_per_B,"
             "gamma_s_per_B,host,timestamp,collbench_version,git_rev,mpi_version,load_avg_1m,"
-            "procs_running,known_issue,note");
+            "procs_running,known_issue,note,start,late");
   EXPECT_EQ(lines[1].rfind("mpi,allreduce,ring,fp32,sum,out,1,8,2,3,", 0), 0u) << lines[1];
 
   const nlohmann::json j = nlohmann::json::parse(slurp(json));
@@ -196,6 +198,51 @@ TEST_F(Cli, RankSweepUnderMpiexecMarksOversubscribedRows) {
   EXPECT_NE(out.find("#  Rank   2 Pid "), std::string::npos) << out;  // all three in the map
 }
 
+// --start window over MPI: clocks synchronized, every rank started at an agreed
+// time. Checks the row contract, not timings (a shared 2-core machine makes
+// any timing bound flaky): start and late filled, every kept iteration counted,
+// statistics ordered, and the late iterations bounded by the tries allowed.
+TEST_F(Cli, WindowStartUnderMpiexecFillsStartAndLate) {
+  const char* mpiexec = std::getenv("MPIEXEC");
+  if (mpiexec == nullptr || *mpiexec == '\0') GTEST_SKIP() << "no mpiexec in this build";
+  const fs::path csv = dir_ / "w.csv", json = dir_ / "w.json";
+  // 3 ranks: over 2 cores they wait asleep, which the window must survive too.
+  const std::string cmd = std::string(mpiexec) + " -n 3 " + bin_ +
+                          " run --quiet --start window -n 4 -b 8 -e 1K -f 32 --algo ring,mpi "
+                          "--ranks 2,3 --placement out --csv " + csv.string() + " --json " +
+                          json.string() + " > " + (dir_ / "out").string() + " 2> " +
+                          (dir_ / "err").string();
+  ASSERT_EQ(std::system(cmd.c_str()), 0) << slurp(dir_ / "err");
+  const nlohmann::json j = nlohmann::json::parse(slurp(json));
+  EXPECT_EQ(j["configuration"]["start"].get<std::string>(), "window");
+  ASSERT_EQ(j["rows"].size(), 2u * 2 * 2);  // 2 rank counts x 2 algorithms x 2 sizes
+  for (const auto& row : j["rows"]) {
+    SCOPED_TRACE(row.dump());
+    EXPECT_EQ(row["start"].get<std::string>(), "window");
+    EXPECT_EQ(row["wrong"].get<int>(), 0);
+    const int late = row["late"].get<int>();
+    const int n = row["iterations"].get<int>();
+    EXPECT_GE(late, 0);
+    // 4 kept unless every try was late (then all are kept: late == iterations).
+    EXPECT_TRUE(n == 4 || late == n);
+    EXPECT_LE(late, 4 * 4 + 16);  // the tries allowed (timing.cpp)
+    const double lo = row["time_min_us"].get<double>(), med = row["time_median_us"].get<double>(),
+                 hi = row["time_max_us"].get<double>();
+    EXPECT_GT(lo, 0);
+    EXPECT_LE(lo, med);
+    EXPECT_LE(med, hi);
+  }
+  EXPECT_NE(slurp(dir_ / "out").find("start window"), std::string::npos) << slurp(dir_ / "out");
+  // The default stays barrier, with an empty late cell.
+  const fs::path b = dir_ / "b.csv";
+  ASSERT_EQ(run("run --quiet -n 2 -b 8 -e 8 --algo ring --csv " + b.string()).status, 0);
+  for (const std::string& l : lines_of(slurp(b))) {
+    if (l.rfind("transport,", 0) != 0) {
+      EXPECT_EQ(l.substr(l.size() - 9), ",barrier,") << l;
+    }
+  }
+}
+
 TEST_F(Cli, InterruptedSweepKeepsWholeRowsAndNoFinalFile) {
   const fs::path csv = dir_ / "r.csv";
   const fs::path json = dir_ / "r.json";
@@ -227,7 +274,7 @@ TEST_F(Cli, InterruptedSweepKeepsWholeRowsAndNoFinalFile) {
   const auto lines = lines_of(slurp(partial));
   ASSERT_GE(lines.size(), 4u);
   const auto fields = [](const std::string& l) { return std::count(l.begin(), l.end(), ',') + 1; };
-  for (const std::string& l : lines) EXPECT_EQ(fields(l), 34) << l;  // result_columns()
+  for (const std::string& l : lines) EXPECT_EQ(fields(l), 36) << l;  // result_columns()
   const nlohmann::json j = nlohmann::json::parse(slurp(dir_ / "r.json.partial"));
   EXPECT_FALSE(j["complete"].get<bool>());
   EXPECT_EQ(j["rows"].size(), lines.size() - 1);

@@ -95,6 +95,11 @@ TEST(TestbedReport, SliceOfTheStudyGivesEverySection) {
             std::string::npos)
       << report;
   EXPECT_NE(report.find("those measured with a core per rank (p = 2)"), std::string::npos);
+  // Which start produced the rows: this sweep predates --start (barrier).
+  EXPECT_NE(report.find("Start of each timed iteration (`collbench run --start`): barrier ("),
+            std::string::npos)
+      << report;
+  EXPECT_NE(report.find("predates the start column"), std::string::npos);
   // Latency table: naive is 1 round at p = 2 and p - 1 = 2 at p = 3 (the
   // all-gather's smallest p = 3 size is 12 B: 1 element per rank).
   EXPECT_NE(report.find("| allgather | naive | 1 / "), std::string::npos) << report;
