@@ -71,6 +71,16 @@ Predictor schedule_priced(const CalibrationInput& c, std::string terms) {
   };
 }
 
+// The letters of an ablation level that the calibration measured: a level
+// is named by what it prices (a file from before (e) and (f) gives
+// "abcdg", not "abcdefg").
+std::string measured_letters(std::string_view level, const ModelTerms& t) {
+  std::string out;
+  for (char ch : level)
+    if (t.has(ch)) out += ch;
+  return out;
+}
+
 GroupKey group_of(const ConfigKey& k) {
   return {k.transport, k.coll, k.dtype, k.op, k.placement, k.ranks};
 }
@@ -440,8 +450,10 @@ Analysis analyze(const ResultsFile& results, const AnalysisOptions& opt) {
     if (const CalibrationInput* c = calibration_for(a, tr)) {
       add_predictions(a, rows, c->params, closed_form(c->params), kByCalibration);
       for (const char* level : kTermLevels)
-        if (*level && c->terms.has(level[std::strlen(level) - 1]))
-          add_predictions(a, rows, c->params, schedule_priced(*c, level), calibration_label(level));
+        if (*level && c->terms.has(level[std::strlen(level) - 1])) {
+          const std::string used = measured_letters(level, c->terms);
+          add_predictions(a, rows, c->params, schedule_priced(*c, used), calibration_label(used));
+        }
     }
     a.transports.push_back(std::move(tf));
   }
@@ -483,8 +495,8 @@ Analysis analyze(const ResultsFile& results, const AnalysisOptions& opt) {
     std::string full;
     for (const char* level : kTermLevels) {
       if (!*level || !c->terms.has(level[std::strlen(level) - 1])) continue;
-      best_choices(a, g, configs, schedule_priced(*c, level), calibration_label(level));
-      full = level;
+      full = measured_letters(level, c->terms);
+      best_choices(a, g, configs, schedule_priced(*c, full), calibration_label(full));
     }
     if (!full.empty())
       crossovers(a, g, configs, rep, schedule_priced(*c, full), calibration_label(full));

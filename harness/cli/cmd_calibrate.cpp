@@ -17,6 +17,9 @@
 //    term (e), what forwarding freshly written bytes adds per byte.
 //  - k messages: a ping-pong of k 8-byte messages per direction in one step,
 //    k = 1..16: term (d), the per-message overhead o (slope over k).
+//  - pipelined ping-pong: two 8-byte messages from rank 0 to rank 1 in
+//    consecutive steps, then one back: term (g), how much of a one-way
+//    latency the sender spends (2 alpha plus that), the rest in flight.
 //  - k local copies of 8 bytes in one step: term (b)'s cost per local op.
 //  - an empty schedule: the fixed cost of one timed run, subtracted from all
 //    of the above and charged once per collective (term (a)).
@@ -160,6 +163,28 @@ Schedule exchange_staged(int rank, std::size_t m) {
   return s;
 }
 
+// Term (g): rank 0 sends 8 bytes in step 0 and 8 more in step 1, rank 1
+// answers in step 2. If a sender waited for its message to arrive before its
+// next step, this would take 3 one-way latencies; it takes 2 plus what rank 0
+// spends on one message. Timed as a round trip (rank 0 waits for the
+// answer), so barrier exit skew cannot hide the second message's latency.
+Schedule pipelined(int rank) {
+  std::vector<Step> steps(3);
+  for (int s = 0; s < 2; ++s) {
+    const Region r{rank == 0 ? kInput : kOutput, static_cast<std::size_t>(s) * kSmallMessage,
+                   kSmallMessage};
+    if (rank == 0)
+      steps[s].sends.push_back({1, r});
+    else
+      steps[s].recvs.push_back({0, r, RecvMode::copy});
+  }
+  if (rank == 1)
+    steps[2].sends.push_back({0, Region{kInput, 0, kSmallMessage}});
+  else
+    steps[2].recvs.push_back({1, Region{kOutput, 0, kSmallMessage}, RecvMode::copy});
+  return micro(Collective::alltoall, DataType::uint8, rank, kSmallMessage, std::move(steps));
+}
+
 // k local copies of `bytes` each in one step (k = 1: one copy).
 Schedule local_copies(int rank, std::size_t bytes, int k) {
   std::vector<Step> steps(1);
@@ -247,7 +272,7 @@ void calibrate(const CalibrateOptions& o) {
   std::unique_ptr<Group> pair = w.first_ranks(2, WaitPolicy::automatic);
   std::vector<double> ping_B, ping_s, ex_B, ex_s, multi_k, multi_s, copy_B, copy_s, red_B, red_s;
   std::vector<double> ops_k, ops_s, exr_s, relay_s, exs_s;
-  double run_s = 0;
+  double run_s = 0, pipelined_s = 0;
   if (pair) {
     const int rank = pair->rank();
     // The fixed cost of one timed run (barrier exit skew, start-up): an empty
@@ -274,6 +299,7 @@ void calibrate(const CalibrateOptions& o) {
       ops_k.push_back(k);
       ops_s.push_back(net(time_schedule(t, label, local_copies(rank, kSmallMessage, k), *pair)));
     }
+    pipelined_s = net(time_schedule(t, label, pipelined(rank), *pair));
     for (std::size_t b = kLocalMin; b <= kLocalMax; b *= 2) {
       copy_B.push_back(static_cast<double>(b));
       copy_s.push_back(net(time_schedule(t, label, local(rank, b, LocalKind::copy), *pair)));
@@ -287,6 +313,7 @@ void calibrate(const CalibrateOptions& o) {
   models::Calibration c = models::fit_calibration(ping_B, ping_s, red_B, red_s);
   models::fit_terms(c, ping_s, ex_B, ex_s, copy_B, copy_s, red_B, red_s, multi_k, multi_s, ops_k,
                     ops_s, run_s, exr_s, relay_s, exs_s);
+  models::fit_flight(c, pipelined_s);
   const RunMetadata meta = collect_metadata();
   c.transport = label;
   c.ranks = 2;
@@ -350,6 +377,10 @@ void calibrate(const CalibrateOptions& o) {
   fmt::print("(c) reducing exchange ranges: {}\n", ranges_text(c.terms.exchange_reduce));
   fmt::print("(f) staged reducing exchange ranges: {}\n", ranges_text(c.terms.exchange_staged));
   fmt::print("(d) overhead o {:.3f} us per extra message in a step\n", c.terms.overhead_s * 1e6);
+  fmt::print("(g) pipelined ping-pong {:.3f} us: of the {:.3f} us one-way latency, {:.3f} us in "
+             "flight\n",
+             c.pipelined_s * 1e6, c.pingpong_s.empty() ? 0.0 : c.pingpong_s.front() * 1e6,
+             c.terms.flight_s * 1e6);
   std::string forward;
   for (std::size_t i = 0; i < c.terms.forward.size_B.size(); i += 4)
     forward += fmt::format("{}{} B: {:.3g} ns/B", forward.empty() ? "" : ", ",
