@@ -492,12 +492,19 @@ Analysis analyze(const ResultsFile& results, const AnalysisOptions& opt) {
     if (!c) continue;
     crossovers(a, g, configs, rep, closed_form(c->params), kByCalibration);
     best_choices(a, g, configs, closed_form(c->params), kByCalibration);
-    std::string full;
+    // Pair crossovers for the full model, and for the richest level without
+    // (g) too, so its effect on the crossovers shows next to the
+    // step-synchronous price.
+    std::string full, step_synchronous;
     for (const char* level : kTermLevels) {
       if (!*level || !c->terms.has(level[std::strlen(level) - 1])) continue;
       full = measured_letters(level, c->terms);
+      if (full.find('g') == std::string::npos) step_synchronous = full;
       best_choices(a, g, configs, schedule_priced(*c, full), calibration_label(full));
     }
+    if (!step_synchronous.empty() && step_synchronous != full)
+      crossovers(a, g, configs, rep, schedule_priced(*c, step_synchronous),
+                 calibration_label(step_synchronous));
     if (!full.empty())
       crossovers(a, g, configs, rep, schedule_priced(*c, full), calibration_label(full));
   }
