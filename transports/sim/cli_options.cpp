@@ -31,7 +31,7 @@ void add_model_param_flags(CLI::App& cmd, SimFlags& f, const std::string& prefix
                           "ipc-host, ...)");
   cmd.add_option("--terms", f.terms,
                  prefix + "price each schedule step with the calibrated model's terms, letters of "
-                          "abcdef (models/README.md; needs --params CALIBRATION, ranks <= 1024); "
+                          "abcdefg (models/README.md; needs --params CALIBRATION, ranks <= 1024); "
                           "default: alpha-beta-gamma only");
 }
 

@@ -52,7 +52,7 @@ struct Choice {
 struct Config {
   std::array<Choice, 4> choice;  // by Collective
   std::optional<models::ModelParams> params;
-  std::string terms;  // letters of abcdef; "" = closed forms
+  std::string terms;  // letters of abcdefg (models/terms.hpp); "" = closed forms
   models::ModelTerms model_terms;
   std::optional<nlohmann::ordered_json> selection;
   bool report = false;
