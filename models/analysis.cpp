@@ -71,6 +71,16 @@ Predictor schedule_priced(const CalibrationInput& c, std::string terms) {
   };
 }
 
+// The letters of an ablation level that the calibration measured: a level
+// is named by what it prices (a file from before (e) and (f) gives
+// "abcdg", not "abcdefg").
+std::string measured_letters(std::string_view level, const ModelTerms& t) {
+  std::string out;
+  for (char ch : level)
+    if (t.has(ch)) out += ch;
+  return out;
+}
+
 GroupKey group_of(const ConfigKey& k) {
   return {k.transport, k.coll, k.dtype, k.op, k.placement, k.ranks};
 }
@@ -440,8 +450,10 @@ Analysis analyze(const ResultsFile& results, const AnalysisOptions& opt) {
     if (const CalibrationInput* c = calibration_for(a, tr)) {
       add_predictions(a, rows, c->params, closed_form(c->params), kByCalibration);
       for (const char* level : kTermLevels)
-        if (*level && c->terms.has(level[std::strlen(level) - 1]))
-          add_predictions(a, rows, c->params, schedule_priced(*c, level), calibration_label(level));
+        if (*level && c->terms.has(level[std::strlen(level) - 1])) {
+          const std::string used = measured_letters(level, c->terms);
+          add_predictions(a, rows, c->params, schedule_priced(*c, used), calibration_label(used));
+        }
     }
     a.transports.push_back(std::move(tf));
   }
@@ -480,12 +492,19 @@ Analysis analyze(const ResultsFile& results, const AnalysisOptions& opt) {
     if (!c) continue;
     crossovers(a, g, configs, rep, closed_form(c->params), kByCalibration);
     best_choices(a, g, configs, closed_form(c->params), kByCalibration);
-    std::string full;
+    // Pair crossovers for the full model, and for the richest level without
+    // (g) too, so its effect on the crossovers shows next to the
+    // step-synchronous price.
+    std::string full, step_synchronous;
     for (const char* level : kTermLevels) {
       if (!*level || !c->terms.has(level[std::strlen(level) - 1])) continue;
-      best_choices(a, g, configs, schedule_priced(*c, level), calibration_label(level));
-      full = level;
+      full = measured_letters(level, c->terms);
+      if (full.find('g') == std::string::npos) step_synchronous = full;
+      best_choices(a, g, configs, schedule_priced(*c, full), calibration_label(full));
     }
+    if (!step_synchronous.empty() && step_synchronous != full)
+      crossovers(a, g, configs, rep, schedule_priced(*c, step_synchronous),
+                 calibration_label(step_synchronous));
     if (!full.empty())
       crossovers(a, g, configs, rep, schedule_priced(*c, full), calibration_label(full));
   }

@@ -157,6 +157,15 @@ void fit_terms(Calibration& c, const TermMeasurements& m) {
       c.terms.overhead_measured ? fit_line(m.multi_k, m.multi_s, 0, 1).b_s_per_B : 0;
 }
 
+void fit_flight(Calibration& c, double pipelined_s) {
+  c.pipelined_s = pipelined_s;
+  c.terms.flight_measured = !c.pingpong_s.empty() && pipelined_s > 0;
+  if (!c.terms.flight_measured) return;
+  const double alpha = c.pingpong_s.front();
+  const double sender = pipelined_s - 2 * alpha;
+  c.terms.flight_s = std::clamp(alpha - sender, 0.0, alpha);
+}
+
 std::string format_calibration(const Calibration& c) {
   std::string out =
       "alpha_s,beta_s_per_B,gamma_s_per_B,transport,ranks,host,timestamp,collbench_version,"
@@ -165,7 +174,8 @@ std::string format_calibration(const Calibration& c) {
       "pingpong_s,oneway_ranges,copy_ws_B,copy_s_per_B,reduce_ws_B,reduce_s_per_B,"
       "exchange_sizes_B,exchange_s,exchange_ranges,multi_messages,multi_s,overhead_s,run_s,"
       "local_ops_k,local_ops_s,local_op_s,exchange_reduce_s,exchange_reduce_ranges,relay_s,"
-      "forward_size_B,forward_s_per_B,exchange_staged_s,exchange_staged_ranges\n";
+      "forward_size_B,forward_s_per_B,exchange_staged_s,exchange_staged_ranges,pipelined_s,"
+      "flight_s\n";
   const auto optional = [](double v) { return v > 0 ? csv_number(v) : std::string(); };
   out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},",
                      csv_number(c.params.alpha_s), csv_number(c.params.beta_s_per_B),
@@ -187,9 +197,11 @@ std::string format_calibration(const Calibration& c) {
                      join(c.local_ops_s),
                      measured ? fmt::format("{}", c.terms.local_op_s) : std::string(),
                      join(c.exchange_reduce_s), csv_escape(format_ranges(c.terms.exchange_reduce)));
-  out += fmt::format("{},{},{},{},{}\n", join(c.relay_s), join(c.terms.forward.size_B),
+  out += fmt::format("{},{},{},{},{},{},{}\n", join(c.relay_s), join(c.terms.forward.size_B),
                      join(c.terms.forward.s_per_B), join(c.exchange_staged_s),
-                     csv_escape(format_ranges(c.terms.exchange_staged)));
+                     csv_escape(format_ranges(c.terms.exchange_staged)),
+                     c.pipelined_s > 0 ? fmt::format("{}", c.pipelined_s) : std::string(),
+                     c.terms.flight_measured ? fmt::format("{}", c.terms.flight_s) : std::string());
   return out;
 }
 
@@ -270,6 +282,11 @@ Calibration read_calibration(const std::string& path) {
   c.terms.forward = curve("forward_size_B", "forward_s_per_B");
   c.exchange_staged_s = numbers(t, r, "exchange_staged_s");
   c.terms.exchange_staged = ranges("exchange_staged_ranges");
+  if (t.has("pipelined_s") && !t.cell(r, "pipelined_s").empty())
+    c.pipelined_s = number(t, r, "pipelined_s");
+  // (g): older files lack the column, so the term is refused for them.
+  c.terms.flight_measured = t.has("flight_s") && !t.cell(r, "flight_s").empty();
+  if (c.terms.flight_measured) c.terms.flight_s = number(t, r, "flight_s");
   return c;
 }
 

@@ -39,8 +39,12 @@
 // seconds per byte over the plain ping-pong, by message size, >= 0),
 // `exchange_staged_s` and `exchange_staged_ranges` (f: the exchange received
 // into scratch, the own part copied into the destination and the scratch
-// reduced into it, fp32 sum, at exchange_sizes_B). Readers need only the three SI columns and must ignore columns
-// they do not know (columns are only ever added).
+// reduced into it, fp32 sum, at exchange_sizes_B), `pipelined_s` (g: the
+// time of two one-way 8-byte messages from rank 0 to rank 1 in consecutive
+// steps, then one back; empty when F was derived instead) and `flight_s` (g:
+// F, seconds of the 8-byte one-way latency spent in flight). Readers need
+// only the three SI columns and must ignore columns they do not know
+// (columns are only ever added).
 //
 // load_model_params() also accepts a `collbench fit` fit.csv: it takes the
 // row with scope = global (of the requested transport, when several).
@@ -69,6 +73,7 @@ struct Calibration {
   std::vector<double> local_ops_k, local_ops_s, exchange_reduce_s;
   std::vector<double> relay_s;  // (e) relay ping-pong half round trips at pingpong_sizes_B
   std::vector<double> exchange_staged_s;  // (f) staged reducing exchange steps at exchange_sizes_B
+  double pipelined_s = 0;  // (g) the pipelined ping-pong's time (s); 0 = not measured
 };
 
 // What calibrate measures for the richer terms, in seconds net of an empty
@@ -92,6 +97,12 @@ struct TermMeasurements {
 // The richer terms from their microbenchmarks: fills c.terms and the raw
 // lists (c.pingpong_sizes_B must be set).
 void fit_terms(Calibration& c, const TermMeasurements& m);
+
+// (g) from the pipelined ping-pong's time (seconds, net of the empty run),
+// after fit_terms (it needs pingpong_s): it takes 2 alpha + the sender's
+// time per message, so F = alpha - (pipelined - 2 alpha), alpha the 8-byte
+// half round trip, kept within [0, alpha] (noise can leave it outside).
+void fit_flight(Calibration& c, double pipelined_s);
 
 // The model parameters from calibration measurements (fills params,
 // pingpong_knees_B, the size lists and the gamma references):

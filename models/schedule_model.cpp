@@ -92,6 +92,8 @@ ScheduleFeatures schedule_features(std::span<const Schedule> all_ranks) {
       for (const Recv& m : st.recvs) wrote(m.dst);
       for (const Local& l : st.locals) wrote(l.dst);
       for (const Recv& m : st.recvs) {
+        if (std::find(x.from.begin(), x.from.end(), m.peer) == x.from.end())
+          x.from.push_back(m.peer);
         x.in_B += static_cast<double>(m.dst.count) * esize;
         if (m.mode == RecvMode::reduce) {
           x.reduced_B += static_cast<double>(m.dst.count) * esize;
@@ -104,6 +106,7 @@ ScheduleFeatures schedule_features(std::span<const Schedule> all_ranks) {
         if (l.kind == LocalKind::copy) x.copied_B += b;
         if (l.kind != LocalKind::average) ++x.local_ops;
       }
+      std::sort(x.from.begin(), x.from.end());
     }
   }
   return f;
@@ -140,51 +143,99 @@ double baseline(const ScheduleFeatures& f, const ModelParams& m) {
 
 }  // namespace
 
+namespace {
+
+// One rank's step as the terms price it (seconds).
+struct PricedStep {
+  double local = 0;    // copies, reduces and per-op costs after the messages
+  double latency = 0;  // k * alpha, or alpha + (k-1) * o with (d); k = max(sends, receives)
+  double wire = 0;     // beta(m) * max(bytes sent, bytes received)
+  double forward = 0;  // (e) on the bytes sent
+  double out = 0;      // the sends alone: latency of the sends + beta(m) * bytes sent + forward
+  double comm() const { return latency + wire + forward; }
+};
+
+struct Uses {
+  bool a, b, c, d, e, f, g;
+};
+
+PricedStep price_step(const RankStep& x, double delta, double gamma, const ModelParams& base,
+                      const ModelTerms& t, const Uses& u) {
+  PricedStep p;
+  const bool both = x.out_B > 0 && x.in_B > 0;
+  // The reducing exchange's ranges price the reduce of what arrives too.
+  const bool fused = u.c && both && x.recv_reduced_B == x.in_B && !t.exchange_reduce.empty();
+  const bool staged = u.f && both && !fused && x.staged_reduced_B == x.in_B;
+  p.local = gamma * (x.reduced_B - (fused ? x.recv_reduced_B : 0) -
+                     (staged ? x.staged_reduced_B : 0)) +
+            delta * (x.copied_B - (staged ? x.staged_copied_B : 0)) +
+            (u.b ? t.local_op_s * (x.local_ops - (staged ? x.staged_ops : 0)) : 0);
+  const double k = std::max(x.sends, x.recvs);
+  if (k == 0) return p;
+  const double wire = std::max(x.out_B, x.in_B);
+  const double m = wire / k;
+  double alpha = base.alpha_s, beta = base.beta_s_per_B;
+  const SizeRange* range = fused       ? range_for(t.exchange_reduce, m)
+                           : staged    ? range_for(t.exchange_staged, m)
+                           : u.c && both ? range_for(t.exchange, m)
+                           : u.a       ? range_for(t.oneway, m)
+                                       : nullptr;
+  if (range) {
+    alpha = range->alpha_s;
+    beta = range->beta_s_per_B;
+  }
+  const auto latency = [&](double n) { return u.d ? alpha + (n - 1) * t.overhead_s : n * alpha; };
+  p.latency = latency(k);
+  p.wire = beta * wire;
+  if (u.e) p.forward = t.forward.at(m) * x.forwarded_B;
+  if (x.sends > 0) p.out = latency(x.sends) + beta * x.out_B + p.forward;
+  return p;
+}
+
+}  // namespace
+
 double priced_seconds(const ScheduleFeatures& f, const ModelParams& base, const ModelTerms& t,
                       std::string_view use) {
-  const bool a = uses(use, 'a', t), b = uses(use, 'b', t), c = uses(use, 'c', t),
-             d = uses(use, 'd', t), e = uses(use, 'e', t), g = uses(use, 'f', t);
-  if (!a && !b && !c && !d && !e && !g) return baseline(f, base);
-  std::vector<double> delta(f.working_set_B.size()), gamma(f.working_set_B.size());
-  for (std::size_t r = 0; r < f.working_set_B.size(); ++r) {
-    delta[r] = b ? t.copy.at(f.working_set_B[r]) : 0;
-    gamma[r] = b ? t.reduce.at(f.working_set_B[r]) : base.gamma_s_per_B;
+  const Uses u{uses(use, 'a', t), uses(use, 'b', t), uses(use, 'c', t), uses(use, 'd', t),
+               uses(use, 'e', t), uses(use, 'f', t), uses(use, 'g', t)};
+  if (!u.a && !u.b && !u.c && !u.d && !u.e && !u.f && !u.g) return baseline(f, base);
+  const std::size_t p = f.working_set_B.size();
+  std::vector<double> delta(p), gamma(p);
+  for (std::size_t r = 0; r < p; ++r) {
+    delta[r] = u.b ? t.copy.at(f.working_set_B[r]) : 0;
+    gamma[r] = u.b ? t.reduce.at(f.working_set_B[r]) : base.gamma_s_per_B;
   }
-  double total = a ? t.run_s : 0;
-  for (const auto& step : f.steps) {
-    double slowest = 0;
-    for (std::size_t r = 0; r < step.size(); ++r) {
-      const RankStep& x = step[r];
-      const bool both = x.out_B > 0 && x.in_B > 0;
-      // The reducing exchange's ranges price the reduce of what arrives too.
-      const bool fused = c && both && x.recv_reduced_B == x.in_B && !t.exchange_reduce.empty();
-      const bool staged = g && both && !fused && x.staged_reduced_B == x.in_B;
-      double time = gamma[r] * (x.reduced_B - (fused ? x.recv_reduced_B : 0) -
-                                (staged ? x.staged_reduced_B : 0)) +
-                    delta[r] * (x.copied_B - (staged ? x.staged_copied_B : 0)) +
-                    (b ? t.local_op_s * (x.local_ops - (staged ? x.staged_ops : 0)) : 0);
-      const double k = std::max(x.sends, x.recvs);
-      if (k > 0) {
-        const double wire = std::max(x.out_B, x.in_B);
-        const double m = wire / k;
-        double alpha = base.alpha_s, beta = base.beta_s_per_B;
-        const SizeRange* range = fused     ? range_for(t.exchange_reduce, m)
-                                 : staged    ? range_for(t.exchange_staged, m)
-                                 : c && both ? range_for(t.exchange, m)
-                                 : a         ? range_for(t.oneway, m)
-                                             : nullptr;
-        if (range) {
-          alpha = range->alpha_s;
-          beta = range->beta_s_per_B;
-        }
-        time += (d ? alpha + (k - 1) * t.overhead_s : k * alpha) + beta * wire;
-        if (e) time += t.forward.at(m) * x.forwarded_B;
+  const double run = u.a ? t.run_s : 0;
+  std::vector<PricedStep> priced(p);
+  if (!u.g) {
+    // Step-synchronous: every step is a global round that takes its slowest rank.
+    double total = run;
+    for (const auto& step : f.steps) {
+      double slowest = 0;
+      for (std::size_t r = 0; r < step.size(); ++r) {
+        const PricedStep x = price_step(step[r], delta[r], gamma[r], base, t, u);
+        slowest = std::max(slowest, x.local + x.comm());
       }
-      slowest = std::max(slowest, time);
+      total += slowest;
     }
-    total += slowest;
+    return total;
   }
-  return total;
+  // (g): per-rank clocks along the dependencies (schedule_model.hpp).
+  std::vector<double> clock(p, 0.0), arrive(p, 0.0);
+  for (const auto& step : f.steps) {
+    for (std::size_t r = 0; r < p; ++r) {
+      priced[r] = price_step(step[r], delta[r], gamma[r], base, t, u);
+      arrive[r] = clock[r] + priced[r].out;
+    }
+    for (std::size_t r = 0; r < p; ++r) {
+      const PricedStep& x = priced[r];
+      double ready = clock[r] + x.comm() - std::min(t.flight_s, x.latency);
+      for (int q : step[r].from)
+        if (q >= 0 && static_cast<std::size_t>(q) < p) ready = std::max(ready, arrive[q]);
+      clock[r] = ready + x.local;
+    }
+  }
+  return run + (clock.empty() ? 0.0 : *std::max_element(clock.begin(), clock.end()));
 }
 
 bool same_work(const ScheduleFeatures& a, const ScheduleFeatures& b) {

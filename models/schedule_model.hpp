@@ -30,6 +30,9 @@ struct RankStep {
   // step (bytes), the local copies into their destinations (bytes), and the
   // number of those local ops.
   double staged_reduced_B = 0, staged_copied_B = 0, staged_ops = 0;
+  // The ranks whose messages this rank receives in this step, each once,
+  // ascending: the dependencies term (g) follows from step to step.
+  std::vector<int> from = {};
 };
 
 struct ScheduleFeatures {
@@ -72,8 +75,27 @@ inline constexpr int kMaxPricedRanks = 1024;
 //   forward = with (e), forward(m) * (bytes sent that the rank wrote in an
 //             earlier step), added to the sender's step (it waits for them
 //             to be read)
-// and with (a) the run's fixed cost run_s is added once. A term the
-// calibration did not measure is left out (terms.has()).
+// and with (a) the run's fixed cost run_s is added once.
+// With (g), latency off the critical path, the steps are not global rounds:
+// each rank keeps its own clock (seconds from the collective's start) and
+// a rank's step ends when its own work is done and what it receives has
+// arrived, so a message that depends on nothing the receiver waits for
+// flies while the receiver is busy elsewhere. Per rank r at step s, with
+// clock S_r, the rank's priced latency, wire and forward as above (C_r) and
+// flight F = terms.flight_s, the part of a one-way latency the sender does
+// not spend (capped at the rank's latency):
+//   r's messages arrive at A_r = S_r + latency(sends) + beta(m) * bytes sent
+//                                + forward
+//   r's step ends at       max(S_r + C_r - F, max over senders q of A_q) + local
+// where latency(sends) prices r's sends alone (alpha + (sends-1)*o with (d),
+// sends * alpha without). The collective takes the latest clock. A rank's
+// received bytes are counted from its own start (exact when its senders
+// start no later). With every rank's steps on one dependency chain (ring,
+// rhd) this equals the step-synchronous price. Without local work it is
+// never larger; with it, it can be: a receiver's reduce starts when its data
+// has arrived, which the step-synchronous price lets overlap a slower rank's
+// message.
+// A term the calibration did not measure is left out (terms.has()).
 double priced_seconds(const ScheduleFeatures& f, const ModelParams& base, const ModelTerms& terms,
                       std::string_view use);
 

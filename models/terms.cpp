@@ -38,6 +38,7 @@ bool ModelTerms::has(char term) const {
     case 'd': return overhead_measured;  // o = 0 is a measurement too
     case 'e': return !forward.empty();
     case 'f': return !exchange_staged.empty();
+    case 'g': return flight_measured;  // F = 0 is a measurement too (steps serialize)
     default: return false;
   }
 }
@@ -67,6 +68,11 @@ std::string term_description(char term) {
       return "(f) staged reduces: a step that receives into scratch, copies its own part into "
              "the destination and reduces the scratch into it, priced as one: size sweep of "
              "that exchange";
+    case 'g':
+      return "(g) latency off the critical path: each rank keeps its own clock and a step waits "
+             "only for the messages it receives, which fly for F of the one-way latency while "
+             "their sender goes on: pipelined ping-pong (two one-way messages in consecutive "
+             "steps, then one back) against the plain one";
     default:
       return "α-β-γ baseline: one α, one β (ping-pong), one γ (reduce kernel)";
   }

@@ -29,7 +29,16 @@
 //      receiving into scratch, copying the own part into the destination
 //      and reducing the scratch into it, priced as one step from its own
 //      size sweep (a transport may skip the staging copy, as IPC's
-//      receive-reduce fusion does, which (b) and (c) would count).
+//      receive-reduce fusion does, which (b) and (c) would count);
+//  (g) latency off the critical path: most of a one-way latency is spent in
+//      flight, not by the sender, so a message whose receiver is busy with
+//      another step, or whose sender has nothing to wait for, overlaps its
+//      latency with that work. The flight time F (seconds) is the 8-byte
+//      half round trip less what a sender spends per message: from a
+//      pipelined ping-pong (two one-way 8-byte messages in consecutive
+//      steps, then one back), which takes 2 alpha + (alpha - F); steps that
+//      serialized would take 3 alpha. The schedule is then priced by
+//      per-rank clocks along its dependencies (schedule_model.hpp).
 // Pricing a schedule with them: models/schedule_model.hpp.
 #pragma once
 
@@ -73,16 +82,21 @@ struct ModelTerms {
   double overhead_s = 0;            // (d) o per extra message in a step
   bool overhead_measured = false;
   Curve forward;                    // (e) extra s/B of forwarded bytes, by message size (B)
+  double flight_s = 0;              // (g) F: seconds of a one-way latency spent in flight
+  bool flight_measured = false;
   // Which terms the calibration measured (a file from an older collbench has
   // none: its model is the baseline).
   bool has(char term) const;
   friend bool operator==(const ModelTerms&, const ModelTerms&) = default;
 };
 
-// Which terms a prediction uses: a subset of "abcde". Ablations add them in
-// order: "" (the alpha-beta-gamma baseline), "a", "ab", ..., "abcdef".
-inline constexpr const char* kTermLetters = "abcdef";
-inline constexpr const char* kTermLevels[] = {"", "a", "ab", "abc", "abcd", "abcde", "abcdef"};
+// Which terms a prediction uses: a subset of kTermLetters. Ablations add them
+// in order: "" (the alpha-beta-gamma baseline), "a", "ab", ..., "abcdefg"; a
+// level whose last letter the calibration lacks is left out, and a letter
+// it lacks inside a level prices nothing (ModelTerms::has).
+inline constexpr const char* kTermLetters = "abcdefg";
+inline constexpr const char* kTermLevels[] = {"",      "a",      "ab",     "abc",
+                                              "abcd",  "abcde",  "abcdef", "abcdefg"};
 // One line per term for reports: what it prices and where it was measured.
 std::string term_description(char term);
 

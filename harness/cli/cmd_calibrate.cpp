@@ -17,6 +17,9 @@
 //    term (e), what forwarding freshly written bytes adds per byte.
 //  - k messages: a ping-pong of k 8-byte messages per direction in one step,
 //    k = 1..16: term (d), the per-message overhead o (slope over k).
+//  - pipelined ping-pong: two 8-byte messages from rank 0 to rank 1 in
+//    consecutive steps, then one back: term (g), how much of a one-way
+//    latency the sender spends (2 alpha plus that), the rest in flight.
 //  - k local copies of 8 bytes in one step: term (b)'s cost per local op.
 //  - an empty schedule: the fixed cost of one timed run, subtracted from all
 //    of the above and charged once per collective (term (a)).
@@ -154,6 +157,28 @@ Schedule exchange_staged(int rank, std::size_t m) {
   return s;
 }
 
+// Term (g): rank 0 sends 8 bytes in step 0 and 8 more in step 1, rank 1
+// answers in step 2. If a sender waited for its message to arrive before its
+// next step, this would take 3 one-way latencies; it takes 2 plus what rank 0
+// spends on one message. Timed as a round trip (rank 0 waits for the
+// answer), so barrier exit skew cannot hide the second message's latency.
+Schedule pipelined(int rank) {
+  std::vector<Step> steps(3);
+  for (int s = 0; s < 2; ++s) {
+    const Region r{rank == 0 ? kInput : kOutput, static_cast<std::size_t>(s) * kSmallMessage,
+                   kSmallMessage};
+    if (rank == 0)
+      steps[s].sends.push_back({1, r});
+    else
+      steps[s].recvs.push_back({0, r, RecvMode::copy});
+  }
+  if (rank == 1)
+    steps[2].sends.push_back({0, Region{kInput, 0, kSmallMessage}});
+  else
+    steps[2].recvs.push_back({1, Region{kOutput, 0, kSmallMessage}, RecvMode::copy});
+  return micro(Collective::alltoall, DataType::uint8, rank, kSmallMessage, std::move(steps));
+}
+
 // k local copies of `bytes` each in one step (k = 1: one copy).
 Schedule local_copies(int rank, std::size_t bytes, int k) {
   std::vector<Step> steps(1);
@@ -220,6 +245,7 @@ std::string ranges_text(const std::vector<models::SizeRange>& ranges) {
 struct Measurements {
   std::vector<double> ping_B;
   models::TermMeasurements t;
+  double pipelined_s = 0;  // (g) the pipelined ping-pong, net of the empty run
 };
 
 // The transport to calibrate, checked: per-process, built, its options valid.
@@ -268,7 +294,8 @@ void measure_messages(const PairTimer& timer, std::size_t max_ping, Measurements
   }
 }
 
-// k small messages per direction and k small local copies, k = 1 .. kMaxMessages.
+// k small messages per direction, k small local copies (k = 1 .. kMaxMessages) and
+// the pipelined ping-pong of term (g).
 void measure_counts(const PairTimer& timer, Measurements& m) {
   const int rank = timer.pair.rank();
   for (int k = 1; k <= kMaxMessages; k *= 2) {
@@ -277,6 +304,7 @@ void measure_counts(const PairTimer& timer, Measurements& m) {
     m.t.ops_k.push_back(k);
     m.t.ops_s.push_back(timer.net(local_copies(rank, kSmallMessage, k)));
   }
+  m.pipelined_s = timer.net(pipelined(rank));
 }
 
 // Local copy and fp32-sum reduce, kLocalMin .. kLocalMax bytes.
@@ -316,6 +344,7 @@ models::Calibration fit(const Measurements& m, const std::string& label,
   models::Calibration c =
       models::fit_calibration(m.ping_B, m.t.pingpong_s, m.t.reduce_B, m.t.reduce_s);
   models::fit_terms(c, m.t);
+  models::fit_flight(c, m.pipelined_s);
   c.transport = label;
   c.ranks = 2;
   c.host = meta.host;
@@ -396,6 +425,10 @@ void print_fit(const models::Calibration& c) {
   fmt::print("(c) reducing exchange ranges: {}\n", ranges_text(c.terms.exchange_reduce));
   fmt::print("(f) staged reducing exchange ranges: {}\n", ranges_text(c.terms.exchange_staged));
   fmt::print("(d) overhead o {:.3f} us per extra message in a step\n", c.terms.overhead_s * 1e6);
+  fmt::print("(g) pipelined ping-pong {:.3f} us: of the {:.3f} us one-way latency, {:.3f} us in "
+             "flight\n",
+             c.pipelined_s * 1e6, c.pingpong_s.empty() ? 0.0 : c.pingpong_s.front() * 1e6,
+             c.terms.flight_s * 1e6);
   std::string forward;
   for (std::size_t i = 0; i < c.terms.forward.size_B.size(); i += 4)
     forward += fmt::format("{}{} B: {:.3g} ns/B", forward.empty() ? "" : ", ",

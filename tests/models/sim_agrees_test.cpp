@@ -20,6 +20,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <string>
 #include <tuple>
@@ -68,10 +69,11 @@ Times times(const fs::path& csv, const std::string& time_column, double to_us) {
   return out;
 }
 
-void expect_agree(const std::string& terms) {
+const fs::path kIpcCalibration = fs::path(CB_SOURCE_DIR) / "tests/models/calibration-ipc.csv";
+
+void expect_agree(const std::string& terms, const fs::path& cal = kIpcCalibration) {
   const char* bin = std::getenv("COLLBENCH");
   ASSERT_NE(bin, nullptr) << "COLLBENCH must name the collbench binary";
-  const fs::path cal = fs::path(CB_SOURCE_DIR) / "tests/models/calibration-ipc.csv";
   const fs::path dir = fs::temp_directory_path() / ("cb-sim-agrees-" + std::to_string(::getpid()) +
                                                     (terms.empty() ? "" : "-t"));
   fs::create_directories(dir);
@@ -123,6 +125,24 @@ void expect_agree(const std::string& terms) {
 TEST(SimAgrees, BaselineAlphaBetaGamma) { expect_agree(""); }
 
 TEST(SimAgrees, CalibratedTerms) { expect_agree("abcdef"); }
+
+// Term (g), latency off the critical path: the same file with a flight time
+// added (0.7 alpha; the file predates the pipelined ping-pong), so every
+// algorithm's dependencies are priced by per-rank clocks in all three.
+TEST(SimAgrees, CalibratedTermsWithLatencyOffTheCriticalPath) {
+  const std::vector<std::string> lines = lines_of(slurp(kIpcCalibration));
+  ASSERT_EQ(lines.size(), 2u);
+  ASSERT_EQ(lines[0].find("flight_s"), std::string::npos);
+  const double alpha = std::stod(cells(lines[1]).at(0));
+  const fs::path cal =
+      fs::temp_directory_path() / ("cb-sim-agrees-flight-" + std::to_string(::getpid()) + ".csv");
+  {
+    std::ofstream out(cal);
+    out << lines[0] << ",flight_s\n" << lines[1] << "," << 0.7 * alpha << "\n";
+  }
+  expect_agree("abcdefg", cal);
+  fs::remove(cal);
+}
 
 // The terms price whole steps; the engine's per-message refinements would
 // count the same causes again: refused in one line, nothing written.

@@ -229,5 +229,123 @@ TEST(Terms, CalibrationFileCarriesEveryTerm) {
   std::filesystem::remove(path);
 }
 
+// (g): with alpha-only parameters, binomial all-reduce at p = 3 (rank 1
+// sends to 0 in round 0, rank 2 to 0 in round 1, then 0 to 2 and 0 to 1)
+// prices its four rounds as two latencies in flight: rank 2's message flies
+// while rank 0 waits for rank 1's, and the broadcast's second message leaves
+// as soon as the first is out. Each message costs its sender alpha - F.
+TEST(Terms, LatencyOffTheCriticalPathFollowsTheDependencies) {
+  const double alpha = 1e-3, flight = 0.9e-3;
+  const ModelParams base{alpha, 0, 0};
+  ModelTerms t;
+  t.flight_s = flight;
+  t.flight_measured = true;
+  const Scenario s3{Collective::allreduce, 3, DataType::fp32, ReduceOp::sum, false};
+  const ScheduleFeatures tree = features_for(find_algorithm(Collective::allreduce, "tree"), s3, 1);
+  EXPECT_NEAR(priced_seconds(tree, base, t, ""), 4 * alpha, 1e-15);
+  EXPECT_NEAR(priced_seconds(tree, base, t, "g"), 2 * flight + 4 * (alpha - flight), 1e-15);
+  // Ring's four steps are one dependency chain: four latencies either way.
+  const ScheduleFeatures ring = features_for(find_algorithm(Collective::allreduce, "ring"), s3, 1);
+  EXPECT_NEAR(priced_seconds(ring, base, t, "g"), 4 * alpha, 1e-15);
+  // With (d), the overhead o per extra message in a step is unchanged; F = 0
+  // (steps serialize) gives the step-synchronous price back.
+  t.overhead_s = 1e-5;
+  t.overhead_measured = true;
+  EXPECT_NEAR(priced_seconds(ring, base, t, "dg"), priced_seconds(ring, base, t, "d"), 1e-15);
+  ModelTerms serial = t;
+  serial.flight_s = 0;
+  EXPECT_NEAR(priced_seconds(tree, base, serial, "g"), 4 * alpha, 1e-15);
+  // Without the measurement the letter prices nothing.
+  ModelTerms unmeasured = t;
+  unmeasured.flight_measured = false;
+  EXPECT_DOUBLE_EQ(priced_seconds(tree, base, unmeasured, "dg"),
+                   priced_seconds(tree, base, unmeasured, "d"));
+}
+
+// (g) at p = 2: every algorithm is one exchange or a chain of steps between
+// the two ranks, so per-rank clocks change nothing, bytes and reduces
+// included. At larger p, without local work, the dependency price is never
+// above the step-synchronous one (each rank's step ends no later than the
+// slowest rank's would), with every message term in use. (With local work it
+// can be: a receiver reduces only after its data arrived, where the
+// step-synchronous price overlaps that reduce with a slower rank's message.)
+TEST(Terms, LatencyOffTheCriticalPathLeavesChainsAloneAndNeverAddsTime) {
+  const ModelParams base{1e-3, 1e-8, 1e-9};
+  ModelTerms t;
+  t.flight_s = 0.9e-3;
+  t.flight_measured = true;
+  for (const AlgorithmEntry* e : all_algorithms())
+    for (std::uint64_t count : {1u, 1000u}) {
+      const Scenario s{e->coll, 2, DataType::fp32, ReduceOp::sum, false};
+      const ScheduleFeatures f = features_for(*e, s, count);
+      EXPECT_NEAR(priced_seconds(f, base, t, "g"), priced_seconds(f, base, t, ""), 1e-12)
+          << e->name << " count=" << count;
+    }
+  const ModelParams no_local{1e-3, 1e-8, 0};
+  ModelTerms all = some_terms();
+  all.forward = {{8, 1 << 20}, {1e-10, 1e-10}};
+  all.flight_s = 0.8e-6;
+  all.flight_measured = true;
+  for (const AlgorithmEntry* e : all_algorithms())
+    for (int p : {3, 4, 5, 8})
+      for (std::uint64_t count : {1u, 1000u}) {
+        const Scenario s{e->coll, p, DataType::fp32, ReduceOp::sum, false};
+        const ScheduleFeatures f = features_for(*e, s, count);
+        const double with = priced_seconds(f, no_local, all, "acdeg");
+        const double without = priced_seconds(f, no_local, all, "acde");
+        EXPECT_LE(with, without * (1 + 1e-12)) << e->name << " p=" << p << " count=" << count;
+        EXPECT_GT(with, 0) << e->name << " p=" << p;
+      }
+}
+
+// (g)'s calibration: the pipelined ping-pong takes 2 alpha plus the
+// sender's time per message, the rest of alpha is in flight; the file
+// carries it, and a file without it refuses the letter in one line.
+TEST(Terms, FlightIsCalibratedAndRoundTrips) {
+  Calibration c;
+  c.params = {1e-3, 1e-8, 2e-10};
+  c.pingpong_sizes_B = {8, 16, 32, 64};
+  const std::vector<double> pp = {1e-3, 1.01e-3, 1.02e-3, 1.05e-3};
+  fit_terms(c, {pp, c.pingpong_sizes_B, pp, {4096, 8192}, {1e-6, 2.2e-6}, {4096, 8192},
+                {2e-6, 4.5e-6}, {1, 2, 4, 8}, {1e-3, 1.01e-3, 1.03e-3, 1.07e-3}, {1, 2, 4},
+                {0.1e-6, 0.15e-6, 0.25e-6}, 0.3e-6, pp});
+  EXPECT_FALSE(c.terms.has('g'));
+  fit_flight(c, 2e-3 + 1e-5);
+  ASSERT_TRUE(c.terms.has('g'));
+  EXPECT_NEAR(c.terms.flight_s, 1e-3 - 1e-5, 1e-15);
+  // Steps that serialize (3 alpha) leave nothing in flight; noise below
+  // 2 alpha leaves all of it, never more.
+  Calibration serial = c;
+  fit_flight(serial, 3.2e-3);
+  EXPECT_EQ(serial.terms.flight_s, 0);
+  EXPECT_TRUE(serial.terms.has('g'));
+  Calibration fast = c;
+  fit_flight(fast, 1.9e-3);
+  EXPECT_DOUBLE_EQ(fast.terms.flight_s, 1e-3);
+  const auto path = std::filesystem::temp_directory_path() / "cb-terms-flight.csv";
+  std::ofstream(path) << format_calibration(c);
+  const Calibration back = read_calibration(path.string());
+  EXPECT_DOUBLE_EQ(back.pipelined_s, c.pipelined_s);
+  EXPECT_DOUBLE_EQ(back.terms.flight_s, c.terms.flight_s);
+  EXPECT_EQ(back.terms, c.terms);
+  EXPECT_TRUE(load_model_terms(path.string(), "abcdg").has('g'));
+  // The same file from before (g): every other term, and the letter refused.
+  Calibration old = c;
+  old.pipelined_s = 0;
+  old.terms.flight_measured = false;
+  old.terms.flight_s = 0;
+  std::ofstream(path) << format_calibration(old);
+  EXPECT_TRUE(load_model_terms(path.string(), "abcd").has('d'));
+  try {
+    load_model_terms(path.string(), "abcdg");
+    ADD_FAILURE() << "term (g) accepted from a file without it";
+  } catch (const UsageError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("does not hold term (g)"), std::string::npos) << what;
+    EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+  }
+  std::filesystem::remove(path);
+}
+
 }  // namespace
 }  // namespace cb::models

@@ -80,8 +80,15 @@ TEST(TestbedReport, SliceOfTheStudyGivesEverySection) {
   ASSERT_GT(p2_rows, 0u);
   const std::string cb = std::string(CB_BUILD_DIR) + "/harness/collbench";
   std::string out;
+  // Term (g) for a calibration that predates it, derived as the committed
+  // re-fit did (scripts/derive_flight.py: F = alpha - o).
+  ASSERT_EQ(run(std::string(CB_PYTHON) + " " + CB_SOURCE_DIR + "/scripts/derive_flight.py " +
+                    (s / "calibration.csv").string() + " " + (s / "calibration-g.csv").string(),
+                out),
+            0)
+      << out;
   ASSERT_EQ(run(cb + " fit " + (s / "sweep.csv").string() + " --calibration " +
-                    (s / "calibration.csv").string() + " --out " + (s / "fit").string(),
+                    (s / "calibration-g.csv").string() + " --out " + (s / "fit").string(),
                 out),
             0)
       << out;
@@ -111,6 +118,18 @@ TEST(TestbedReport, SliceOfTheStudyGivesEverySection) {
   // p = 8 small sizes are CPU-limited at 500 µs with a 156 µs stack overhead.
   EXPECT_NE(report.find("- allreduce p=8: "), std::string::npos) << report;
   EXPECT_NE(report.find("| p | measured | within 2× |"), std::string::npos);
+  // The step-synchronous model and (g) side by side, (g) the main column;
+  // the file has no (e), (f), so the level is named by what it measured.
+  EXPECT_NE(report.find("| target | calibration | calibration+abcd | calibration+abcdg |"),
+            std::string::npos)
+      << report;
+  EXPECT_NE(report.find("<details><summary>calibration+abcdg: "), std::string::npos);
+  // A file without the letter's measurement refuses it in one line.
+  ASSERT_NE(run(cb + " predict --coll allreduce --ranks 3 -b 8 -e 8 --params " +
+                    (s / "calibration.csv").string() + " --terms abcdg",
+                out),
+            0);
+  EXPECT_NE(out.find("does not hold term (g)"), std::string::npos) << out;
   fs::remove_all(dir);
 }
 
