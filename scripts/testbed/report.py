@@ -279,13 +279,17 @@ def report_setting(d, name, out):
     # separated crossovers and tie sets from crossovers.csv, recomputed nothing)
     allpreds = read_csv(os.path.join(d, "fit", "predictions.csv"))
     xcsv = read_csv(os.path.join(d, "fit", "crossovers.csv"))
-    # The baseline, the four terms main's model had, and (last, the main
-    # calibrated column) the richest level with (g), latency off the
-    # critical path: the testbed's p >= 3 rows are where it matters.
+    # The baseline, the richest level step by step (fit writes pair
+    # crossovers for it: abcd on an older calibration, abcdef on a newer one)
+    # and (last, the main calibrated column) the richest level with (g),
+    # latency off the critical path: the testbed's p >= 3 rows are where it
+    # matters.
     present = {r["params"] for r in allpreds}
-    with_g = sorted((lv for lv in present
-                     if lv.startswith("calibration+") and "g" in lv.partition("+")[2]), key=len)
-    levels = [lv for lv in ("calibration", "calibration+abcd") if lv in present] + with_g[-1:]
+    terms_of = lambda lv: lv.partition("+")[2]
+    richer = [lv for lv in present if lv.startswith("calibration+")]
+    with_g = sorted((lv for lv in richer if "g" in terms_of(lv)), key=len)
+    stepwise = sorted((lv for lv in richer if "g" not in terms_of(lv)), key=len)
+    levels = [lv for lv in ("calibration",) if lv in present] + stepwise[-1:] + with_g[-1:]
     figs, xrows, xby_p = {}, {}, {}
     for lv in levels:
         pr = [r for r in allpreds if r["params"] == lv and
@@ -334,7 +338,8 @@ def report_setting(d, name, out):
         }
     out.append("Out-of-sample figures (the calibration's parameters, never the sweep's), "
                "CPU-limited rows left out. `calibration` is the α-β-γ baseline; "
-               "`calibration+abcd` the calibrated model with terms (a)–(d) priced step by step "
+               f"`{stepwise[-1] if stepwise else 'calibration+…'}` the calibrated model with the "
+               "terms its calibration measured, priced step by step "
                "(each round takes its slowest rank)"
                + (f"; `{with_g[-1]}` adds (g), latency off the critical path: per-rank clocks "
                   "along the schedule's dependencies, so a message that waits on nothing flies "
