@@ -16,20 +16,28 @@ volatile std::sig_atomic_t g_signal = 0;
 volatile std::sig_atomic_t g_seen = 0;
 volatile std::sig_atomic_t g_boundary = 0;
 std::atomic<long long> g_first_ns{0};
+std::atomic<long long> g_first_cpu_ns{0};
 std::atomic<void (*)()> g_hook{nullptr};
 static_assert(std::atomic<long long>::is_always_lock_free);
 
-long long monotonic_ns() {
+long long clock_ns(clockid_t clock) {
   timespec ts{};
-  ::clock_gettime(CLOCK_MONOTONIC, &ts);  // async-signal-safe
+  ::clock_gettime(clock, &ts);  // async-signal-safe
   return static_cast<long long>(ts.tv_sec) * 1000000000LL + ts.tv_nsec;
 }
+long long monotonic_ns() { return clock_ns(CLOCK_MONOTONIC); }
 
 constexpr long long kSameSignalNs = 1000000000LL;
 // How long the first signal may wait for a check before the process ends
 // anyway: long setup phases (IPC setup, communicator creation, big
 // allocations, the simulator at huge p, pricing a map cell) have no check.
 constexpr unsigned kFirstSignalDeadline_s = 1;
+// ... of work: the deadline counts CPU time this process spent since the
+// signal, so a rank starved of cores on a loaded machine (which would reach
+// its check, given the CPU) is not cut short; a rank blocked without using
+// the CPU is stopped after kBlockedDeadlineNs of wall time all the same.
+constexpr long long kUncheckedCpuNs = 500000000LL;
+constexpr long long kBlockedDeadlineNs = 5000000000LL;
 
 // write(2) of a NUL-terminated string and of a small number: both
 // async-signal-safe, unlike printf.
@@ -62,7 +70,13 @@ void say_number(int v) {
 // written whole as it finishes), the abrupt-exit hook unlinks what must not
 // stay behind, and the status is the signal's.
 extern "C" void first_signal_deadline(int) {
-  if (g_signal == 0 || g_seen != 0 || g_boundary != 0) return;
+  if (g_signal == 0 || g_seen != 0) return;
+  const long long cpu = clock_ns(CLOCK_PROCESS_CPUTIME_ID) - g_first_cpu_ns.load();
+  const long long wall = monotonic_ns() - g_first_ns.load();
+  if (g_boundary != 0 || (cpu < kUncheckedCpuNs && wall < kBlockedDeadlineNs)) {
+    ::alarm(1);  // look again: a boundary may be left without a stop
+    return;
+  }
   say("collbench: interrupted (signal ");
   say_number(g_signal);
   say(") during a phase without checks (setup, allocation, simulation); stopped at once, "
@@ -75,6 +89,7 @@ extern "C" void record_signal(int sig) {
   const long long now = monotonic_ns();
   if (g_signal == 0) {
     g_first_ns.store(now);
+    g_first_cpu_ns.store(clock_ns(CLOCK_PROCESS_CPUTIME_ID));
     g_signal = sig;
     ::alarm(kFirstSignalDeadline_s);  // async-signal-safe
     return;

@@ -7,7 +7,10 @@
 // the simulator at huge p) can last far longer. So if nothing has looked at
 // the first signal (interrupt_signal()) within a second, and the rank is not
 // waiting at an InterruptBoundary, it ends as a second signal ends it, with
-// one "interrupted" line (SIGALRM is taken for this deadline).
+// one "interrupted" line (SIGALRM is taken for this deadline). The second
+// counts once the rank has used half a second of CPU since the signal (a
+// rank starved of cores by a loaded machine gets its chance to reach a
+// check), and at most 5 s of wall time (a rank blocked off the CPU).
 //
 // A repeat within a second of the first signal counts as the same one: a
 // Ctrl-C reaches each rank twice, from the terminal and forwarded by mpiexec.
