@@ -156,7 +156,10 @@ std::vector<ConfigResult> fit_configs(const ResultsFile& results, const Analysis
     out[i].baseline = pts.front()->entry == nullptr;
     out[i++].points = std::move(pts);
   }
-  const auto [resamples, exact] = shares(out, opt);
+  // Not a structured binding: clang 14 (the fuzz build) cannot capture one in the lambda below.
+  const std::pair<int, std::size_t> share = shares(out, opt);
+  const int resamples = share.first;
+  const std::size_t exact = share.second;
   a.config_resamples = resamples;
   a.knee_exact_points = exact;
   KneeOptions knees;
