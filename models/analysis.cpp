@@ -7,9 +7,11 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <map>
 #include <cstring>
 #include <exception>
 #include <set>
+#include <string>
 #include <thread>
 #include <unordered_map>
 
@@ -164,7 +166,10 @@ std::vector<ConfigResult> fit_configs(const ResultsFile& results, const Analysis
     out[i].baseline = pts.front()->entry == nullptr;
     out[i++].points = std::move(pts);
   }
-  const auto [resamples, exact] = shares(out, opt);
+  // Not a structured binding: clang 14 (the fuzz build) cannot capture one in the lambda below.
+  const std::pair<int, std::size_t> share = shares(out, opt);
+  const int resamples = share.first;
+  const std::size_t exact = share.second;
   a.config_resamples = resamples;
   a.knee_exact_points = exact;
   KneeOptions knees;
@@ -245,9 +250,15 @@ void add_predictions(Analysis& a, const std::vector<const Measurement*>& rows,
   }
 }
 
+// Crossover groups by scenario, counts and algorithms: schedules do not
+// depend on the transport, so each transport's group of the same scenario
+// reuses them (grouping builds schedules; halves its cost on two transports).
+using GroupCache = std::map<std::string, std::vector<std::size_t>>;
+
 // Crossover groups (identical_schedule_groups) between the smallest and the
 // largest measured count.
-std::vector<std::size_t> identical_groups(const std::vector<const ConfigResult*>& configs) {
+std::vector<std::size_t> identical_groups(const std::vector<const ConfigResult*>& configs,
+                                          GroupCache& cache) {
   const Scenario& s = configs.front()->points.front()->scenario;
   std::uint64_t lo = std::numeric_limits<std::uint64_t>::max(), hi = 0;
   std::vector<const AlgorithmEntry*> entries;
@@ -259,7 +270,12 @@ std::vector<std::size_t> identical_groups(const std::vector<const ConfigResult*>
         hi = std::max(hi, m->count);
       }
   }
-  return identical_schedule_groups(entries, s, lo, hi);
+  std::string key = fmt::format("{} {} {} {} {} {} {}", static_cast<int>(s.coll), s.p,
+                                static_cast<int>(s.dtype), static_cast<int>(s.op), s.in_place,
+                                lo, hi);
+  for (const AlgorithmEntry* e : entries) key += fmt::format(" {}", static_cast<const void*>(e));
+  if (const auto it = cache.find(key); it != cache.end()) return it->second;
+  return cache[key] = identical_schedule_groups(entries, s, lo, hi);
 }
 
 // Best choices of one group under one predictor (every size measured for two
@@ -470,6 +486,7 @@ Analysis analyze(const ResultsFile& results, const AnalysisOptions& opt) {
   }
 
   std::map<GroupKey, std::vector<const ConfigResult*>> groups;
+  GroupCache group_cache;
   for (const ConfigResult& c : a.configs)
     if (!c.baseline) groups[group_of(c.key)].push_back(&c);
   for (auto& [g, configs] : groups) {
@@ -482,7 +499,7 @@ Analysis analyze(const ResultsFile& results, const AnalysisOptions& opt) {
     };
     std::stable_sort(configs.begin(), configs.end(),
                      [&](auto* x, auto* y) { return rank(x) < rank(y); });
-    const std::vector<std::size_t> rep = identical_groups(configs);
+    const std::vector<std::size_t> rep = identical_groups(configs, group_cache);
     for (const TransportFit& tf : a.transports)
       if (tf.transport == g.transport && tf.fit) {
         crossovers(a, g, configs, rep, closed_form(tf.fit->params), kByGlobal);

@@ -253,10 +253,47 @@ bool same_work(const ScheduleFeatures& a, const ScheduleFeatures& b) {
   return true;
 }
 
+std::vector<int> compared_ranks(int p) {
+  std::vector<int> out;
+  if (p <= kExactComparedRanks) {
+    for (int r = 0; r < p; ++r) out.push_back(r);
+    return out;
+  }
+  // The first and last ranks (where trees, halvings and rings have their
+  // edge cases), then ranks spread evenly over the rest, in rank order.
+  constexpr int kEdge = kExactComparedRanks / 4;
+  constexpr int kSpread = kExactComparedRanks - 2 * kEdge;
+  for (int r = 0; r < kEdge; ++r) out.push_back(r);
+  for (int i = 1; i <= kSpread; ++i) {
+    const int r = kEdge + static_cast<int>(static_cast<long long>(i) * (p - 2 * kEdge) / (kSpread + 1));
+    if (r > out.back() && r < p - kEdge) out.push_back(r);
+  }
+  for (int r = p - kEdge; r < p; ++r) out.push_back(r);
+  return out;
+}
+
+namespace {
+
+// The features of `ranks`' schedules only (schedule_features on them: one
+// entry per listed rank, in that order).
+ScheduleFeatures features_of_ranks(const AlgorithmEntry& algo, CollParams params,
+                                   const std::vector<int>& ranks) {
+  std::vector<Schedule> some;
+  some.reserve(ranks.size());
+  for (int r : ranks) {
+    params.rank = r;
+    some.push_back(make_schedule(algo, params));
+  }
+  return schedule_features(some);
+}
+
+}  // namespace
+
 std::vector<std::size_t> identical_schedule_groups(const std::vector<const AlgorithmEntry*>& entries,
                                                    const Scenario& s, std::uint64_t lo_count,
                                                    std::uint64_t hi_count) {
   std::vector<std::size_t> rep(entries.size());
+  const std::vector<int> ranks = compared_ranks(s.p);
   std::vector<std::optional<std::pair<ScheduleFeatures, ScheduleFeatures>>> feats(entries.size());
   const auto usable = [&](std::size_t i) {
     return entries[i] != nullptr && entries[i]->generate != nullptr && hi_count > 0;
@@ -264,11 +301,12 @@ std::vector<std::size_t> identical_schedule_groups(const std::vector<const Algor
   // Schedules that exchange the same messages cost the same (every cost
   // function returns exactly what its schedule costs, tests/algorithms), so
   // only algorithms of equal closed-form cost at both counts are compared
-  // message by message: building the schedules costs O(p^2) at p ranks for
-  // some algorithms, and a results file may hold hundreds of rank counts.
+  // message by message, and only on compared_ranks(p): building every rank's
+  // schedule costs O(p^2) at p ranks for some algorithms (ring, pairwise),
+  // and a results file may hold hundreds of rank counts.
   const auto features = [&](std::size_t i) -> const auto& {
-    if (!feats[i]) feats[i] = {features_for(*entries[i], s, lo_count),
-                               features_for(*entries[i], s, hi_count)};
+    if (!feats[i]) feats[i] = {features_of_ranks(*entries[i], coll_params(s, lo_count), ranks),
+                               features_of_ranks(*entries[i], coll_params(s, hi_count), ranks)};
     return *feats[i];
   };
   std::vector<std::pair<Cost, Cost>> costs(entries.size());

@@ -105,10 +105,19 @@ double priced_seconds(const ScheduleFeatures& f, const ModelParams& base, const 
 // communication at that p, so crossovers never pair them.
 bool same_work(const ScheduleFeatures& a, const ScheduleFeatures& b);
 
+// The ranks whose schedules identical_schedule_groups compares at p ranks:
+// every rank up to kExactComparedRanks (the study, the testbed and the
+// simulator's sweeps up to 64 ranks: exact), beyond that the first and last
+// 16 and 32 spread evenly between, so that grouping costs O(p) per
+// algorithm and count instead of O(p^2) (a results file may hold hundreds
+// of rank counts: fit at 10^6 rows over p = 2..647 did not finish).
+inline constexpr int kExactComparedRanks = 64;
+std::vector<int> compared_ranks(int p);
+
 // Crossover groups: for each entry, the index of the first entry whose
 // schedules do the same_work at both lo_count and hi_count (itself when
-// none). Entries that are nullptr (library baselines) or have no generator
-// are groups of their own.
+// none), on compared_ranks(p). Entries that are nullptr (library baselines)
+// or have no generator are groups of their own.
 std::vector<std::size_t> identical_schedule_groups(const std::vector<const AlgorithmEntry*>& entries,
                                                    const Scenario& s, std::uint64_t lo_count,
                                                    std::uint64_t hi_count);

@@ -27,8 +27,12 @@ dir=build-fuzz
 if [ ! -f "$dir/build.ninja" ]; then
   # Libraries get coverage instrumentation (fuzzer-no-link); the targets link
   # libFuzzer itself (tests/fuzz/meson.build). Only the fuzz targets are built.
-  # ccache named explicitly: meson adds it only when CXX is not set.
-  CXX="ccache clang++" CC="ccache clang" meson setup "$dir" -Dfuzz=enabled -Dtests=disabled -Dcuda=disabled \
+  # ccache named explicitly (meson adds it only when CXX is not set), and only
+  # where it is installed: install-deps.sh does not require it, and a fresh
+  # machine without it must still build the targets.
+  cache=""
+  command -v ccache >/dev/null 2>&1 && cache="ccache "
+  CXX="${cache}clang++" CC="${cache}clang" meson setup "$dir" -Dfuzz=enabled -Dtests=disabled -Dcuda=disabled \
     -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debug -Doptimization=1 \
     -Dcpp_args=-fsanitize=fuzzer-no-link >&2
 fi

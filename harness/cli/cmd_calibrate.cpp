@@ -46,6 +46,7 @@
 #include "harness/runtime/load.hpp"
 #include "harness/runtime/world.hpp"
 #include "harness/sweep/sizes.hpp"
+#include "harness/sweep/interrupt.hpp"
 #include "harness/sweep/timing.hpp"
 #include "harness/io/output_file.hpp"
 #include "models/calibration.hpp"
@@ -217,8 +218,10 @@ double time_schedule(const TransportSpec& t, const std::string& label, const Sch
   plan.budget_s = 0.1;
   plan.ci_rel = 0.02;
   plan.min_iterations = 20;
-  bool interrupted = false;  // calibrate records no signals: never set
+  bool interrupted = false;
   const std::vector<double> samples = time_samples(*op, pair, plan, interrupted);
+  if (interrupted)  // both ranks agreed: both stop here
+    throw Interrupted(interrupt_signal(), "during calibrate; nothing written");
   return pair.rank() == 0 ? models::median(samples) : 0.0;
 }
 
@@ -443,6 +446,9 @@ void calibrate(const CalibrateOptions& o) {
   // Before measuring: an unusable --out (a directory, a missing directory,
   // an empty name) fails at once; no directory is created.
   io::check_output_path(o.out, "--out");
+  // A signal stops at the next sample batch (time_schedule), or within a
+  // second where there is none (interrupt.hpp); --out is written only at the end.
+  install_interrupt_handlers();
   Group& w = world();
   if (w.size() < 2)
     throw UsageError(

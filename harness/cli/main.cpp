@@ -18,6 +18,7 @@
 #include "harness/cli/version.hpp"
 #include "harness/runtime/world.hpp"
 #include "harness/io/output_file.hpp"
+#include "harness/sweep/interrupt.hpp"
 #include "transports/watchdog.hpp"
 
 namespace {
@@ -118,6 +119,13 @@ int main(int argc, char** argv) {
     if (cb::world_started() && cb::world().size() > 1) cb::abort_world(cb::kExitWriteFailed);
     cb::finalize_world();
     return cb::kExitWriteFailed;
+  } catch (const cb::Interrupted& e) {
+    // Every rank agreed on the signal (timing.hpp) and stops at the same point.
+    if (cb::is_reporting_rank())
+      fmt::print(stderr, "collbench: interrupted (signal {}) {}\n", e.signal, e.what());
+    cb::announce_exit_status(128 + e.signal);
+    cb::finalize_world();
+    return 128 + e.signal;
   } catch (const cb::WatchdogExpired& e) {
     fmt::print(stderr, "collbench: error: {}\n", e.what());
     std::fflush(stderr);

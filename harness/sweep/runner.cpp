@@ -98,7 +98,11 @@ RunOutcome run_plan(const Plan& plan, Group& world, Measurer* measurer,
       // group measured: no watchdog bound for them (the group's own waits
       // are bounded, and its ranks' exit ends the launch).
       std::optional<WatchdogOff> idle;
-      if (!group) idle.emplace();
+      std::optional<InterruptBoundary> boundary;  // the group's ranks decide for it
+      if (!group) {
+        idle.emplace();
+        boundary.emplace();
+      }
       stop = world.any(stop || interrupt_signal() != 0 || !outcome.write_error.empty(),
                        WaitPolicy::sleep);
     }

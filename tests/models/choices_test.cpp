@@ -3,6 +3,8 @@
 // 3 significant digits), markdown escaping and prose generated from signs.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <string>
 
 #include "algorithms/registry.hpp"
@@ -101,6 +103,29 @@ TEST(Crossovers, IdenticalSchedulesAtTwoRanksFormOneGroup) {
   // At p = 8 they differ.
   const Scenario s8{Collective::allreduce, 8, DataType::fp32, ReduceOp::sum, false};
   EXPECT_EQ(identical_schedule_groups(e, s8, 8, 1 << 20)[1], 1u);
+}
+
+// Grouping compares every rank up to 64 ranks (the study's and testbed's
+// files: exact) and at most 64 beyond, in rank order with both ends, so a
+// file of hundreds of rank counts is not O(p^2) per count.
+TEST(Groups, ComparedRanksAreAllUpTo64ThenAtMost64WithBothEnds) {
+  for (int p : {1, 2, 7, 64}) {
+    const std::vector<int> r = compared_ranks(p);
+    ASSERT_EQ(r.size(), static_cast<std::size_t>(p));
+    for (int i = 0; i < p; ++i) EXPECT_EQ(r[static_cast<std::size_t>(i)], i);
+  }
+  for (int p : {65, 100, 647, 65536}) {
+    SCOPED_TRACE(p);
+    const std::vector<int> r = compared_ranks(p);
+    EXPECT_LE(r.size(), 64u);
+    EXPECT_GE(r.size(), 33u);
+    EXPECT_TRUE(std::is_sorted(r.begin(), r.end()));
+    EXPECT_EQ(std::adjacent_find(r.begin(), r.end()), r.end());
+    EXPECT_EQ(r.front(), 0);
+    EXPECT_EQ(r.back(), p - 1);
+    EXPECT_EQ(r[15], 15);
+    EXPECT_EQ(r[r.size() - 16], p - 16);
+  }
 }
 
 TEST(Report, MarkdownIsEscaped) {
