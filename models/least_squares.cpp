@@ -81,7 +81,9 @@ std::optional<std::vector<double>> solve_on_columns(const LinearSystem& s,
 // computed with the same floating-point operations in the same order as
 // solve_on_columns does for the subsets {0}, {1} and {0, 1}, so the result is
 // bit for bit the general path's; subsets {0} and {0, 1} share their first
-// Householder step, which is identical in both.
+// Householder step, which is identical in both. Long on purpose: it follows
+// solve_on_columns operation by operation, and helpers would hide that
+// correspondence, which the bit-for-bit equality rests on.
 std::vector<double> nnls_two_columns(const LinearSystem& s) {
   const std::size_t m = s.rows();
   const double* x = s.x.data();

@@ -40,6 +40,63 @@ class Written {
 
 }  // namespace
 
+namespace {
+
+// One rank's step: its messages, bytes, local work, the bytes it forwards
+// (written earlier in the collective, tracked in `written` per buffer) and
+// its staged reduces. Updates `written` with what the step writes.
+void add_step(const Step& st, double esize, std::vector<Written>& written, RankStep& x) {
+  const auto wrote = [&](const Region& g) {
+    if (g.buf < written.size()) written[g.buf].add(g.offset, g.offset + g.count);
+  };
+  x.sends = static_cast<double>(st.sends.size());
+  x.recvs = static_cast<double>(st.recvs.size());
+  for (const Send& m : st.sends) {
+    x.out_B += static_cast<double>(m.src.count) * esize;
+    if (m.src.buf < written.size())
+      x.forwarded_B += static_cast<double>(written[m.src.buf].overlap(
+                           m.src.offset, m.src.offset + m.src.count)) * esize;
+  }
+  // Staged reduces: the reduce of a scratch region this step received,
+  // and the copy of the own part into that reduce's destination.
+  std::vector<Region> staged_dst;
+  for (const Local& l : st.locals) {
+    if (l.kind != LocalKind::reduce || l.src.buf < kScratch0) continue;
+    for (const Recv& m : st.recvs)
+      if (m.mode == RecvMode::copy && m.dst == l.src) {
+        x.staged_reduced_B += static_cast<double>(l.dst.count) * esize;
+        ++x.staged_ops;
+        staged_dst.push_back(l.dst);
+        break;
+      }
+  }
+  for (const Local& l : st.locals)
+    if (l.kind == LocalKind::copy &&
+        std::find(staged_dst.begin(), staged_dst.end(), l.dst) != staged_dst.end()) {
+      x.staged_copied_B += static_cast<double>(l.dst.count) * esize;
+      ++x.staged_ops;
+    }
+  for (const Recv& m : st.recvs) wrote(m.dst);
+  for (const Local& l : st.locals) wrote(l.dst);
+  for (const Recv& m : st.recvs) {
+    if (std::find(x.from.begin(), x.from.end(), m.peer) == x.from.end()) x.from.push_back(m.peer);
+    x.in_B += static_cast<double>(m.dst.count) * esize;
+    if (m.mode == RecvMode::reduce) {
+      x.reduced_B += static_cast<double>(m.dst.count) * esize;
+      x.recv_reduced_B += static_cast<double>(m.dst.count) * esize;
+    }
+  }
+  for (const Local& l : st.locals) {
+    const double b = static_cast<double>(l.dst.count) * esize;
+    if (l.kind == LocalKind::reduce) x.reduced_B += b;
+    if (l.kind == LocalKind::copy) x.copied_B += b;
+    if (l.kind != LocalKind::average) ++x.local_ops;
+  }
+  std::sort(x.from.begin(), x.from.end());
+}
+
+}  // namespace
+
 ScheduleFeatures schedule_features(std::span<const Schedule> all_ranks) {
   ScheduleFeatures f;
   std::size_t nsteps = 0;
@@ -56,58 +113,8 @@ ScheduleFeatures schedule_features(std::span<const Schedule> all_ranks) {
     }
     f.working_set_B.push_back(ws);
     std::vector<Written> written(buffers);
-    const auto wrote = [&](const Region& g) {
-      if (g.buf < written.size()) written[g.buf].add(g.offset, g.offset + g.count);
-    };
-    for (std::size_t i = 0; i < s.steps.size(); ++i) {
-      const Step& st = s.steps[i];
-      RankStep& x = f.steps[i][r];
-      x.sends = static_cast<double>(st.sends.size());
-      x.recvs = static_cast<double>(st.recvs.size());
-      for (const Send& m : st.sends) {
-        x.out_B += static_cast<double>(m.src.count) * esize;
-        if (m.src.buf < written.size())
-          x.forwarded_B += static_cast<double>(written[m.src.buf].overlap(
-                               m.src.offset, m.src.offset + m.src.count)) * esize;
-      }
-      // Staged reduces: the reduce of a scratch region this step received,
-      // and the copy of the own part into that reduce's destination.
-      std::vector<Region> staged_dst;
-      for (const Local& l : st.locals) {
-        if (l.kind != LocalKind::reduce || l.src.buf < kScratch0) continue;
-        for (const Recv& m : st.recvs)
-          if (m.mode == RecvMode::copy && m.dst == l.src) {
-            x.staged_reduced_B += static_cast<double>(l.dst.count) * esize;
-            ++x.staged_ops;
-            staged_dst.push_back(l.dst);
-            break;
-          }
-      }
-      for (const Local& l : st.locals)
-        if (l.kind == LocalKind::copy &&
-            std::find(staged_dst.begin(), staged_dst.end(), l.dst) != staged_dst.end()) {
-          x.staged_copied_B += static_cast<double>(l.dst.count) * esize;
-          ++x.staged_ops;
-        }
-      for (const Recv& m : st.recvs) wrote(m.dst);
-      for (const Local& l : st.locals) wrote(l.dst);
-      for (const Recv& m : st.recvs) {
-        if (std::find(x.from.begin(), x.from.end(), m.peer) == x.from.end())
-          x.from.push_back(m.peer);
-        x.in_B += static_cast<double>(m.dst.count) * esize;
-        if (m.mode == RecvMode::reduce) {
-          x.reduced_B += static_cast<double>(m.dst.count) * esize;
-          x.recv_reduced_B += static_cast<double>(m.dst.count) * esize;
-        }
-      }
-      for (const Local& l : st.locals) {
-        const double b = static_cast<double>(l.dst.count) * esize;
-        if (l.kind == LocalKind::reduce) x.reduced_B += b;
-        if (l.kind == LocalKind::copy) x.copied_B += b;
-        if (l.kind != LocalKind::average) ++x.local_ops;
-      }
-      std::sort(x.from.begin(), x.from.end());
-    }
+    for (std::size_t i = 0; i < s.steps.size(); ++i)
+      add_step(s.steps[i], esize, written, f.steps[i][r]);
   }
   return f;
 }
