@@ -198,6 +198,44 @@ void window_batch(Operation& op, Group& group, WindowState& w, int batch,
   }
 }
 
+// One batch of `batch` samples: per-rank times into `times` (and with a
+// window start, then the late flags, one reduction for both: max = any
+// rank late).
+void run_batch(Operation& op, Group& group, bool window, WindowState& w, int batch,
+               std::vector<double>& times, std::vector<double>& late) {
+  times.assign(static_cast<std::size_t>(batch), 0.0);
+  if (window) {
+    late.assign(static_cast<std::size_t>(batch), 0.0);
+    window_batch(op, group, w, batch, times, late);
+    times.insert(times.end(), late.begin(), late.end());
+    return;
+  }
+  for (int i = 0; i < batch; ++i) {
+    group.barrier();
+    const Clock::time_point t0 = Clock::now();
+    op.run();
+    times[static_cast<std::size_t>(i)] = seconds_since(t0);
+  }
+}
+
+// Rank 0: a window batch's slowest-rank times into `kept` or, where a rank
+// was late, `late_times`; a late batch widens the next windows.
+void sort_window_batch(const std::vector<double>& times, std::size_t n, WindowState& w,
+                       std::vector<double>& kept, std::vector<double>& late_times) {
+  bool any_late = false;
+  w.last_max_s = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    w.last_max_s = std::max(w.last_max_s, times[i]);
+    if (times[n + i] > 0) {
+      any_late = true;
+      late_times.push_back(times[i]);
+    } else {
+      kept.push_back(times[i]);
+    }
+  }
+  if (any_late) w.slack = std::min(2 * w.slack, kMaxSlack);
+}
+
 }  // namespace
 
 TimedSamples time_samples(Operation& op, Group& group, const SamplingPlan& plan) {
@@ -230,38 +268,13 @@ TimedSamples time_samples(Operation& op, Group& group, const SamplingPlan& plan)
   // kCheckEvery_s (and, with a window start, how long a window must be).
   int batch = 1;
   for (;;) {
-    batch_times.assign(static_cast<std::size_t>(batch), 0.0);
-    if (window) {
-      batch_late.assign(static_cast<std::size_t>(batch), 0.0);
-      window_batch(op, group, w, batch, batch_times, batch_late);
-      // One reduction for both: times then late flags (max = any rank late).
-      batch_times.insert(batch_times.end(), batch_late.begin(), batch_late.end());
-    } else {
-      for (int i = 0; i < batch; ++i) {
-        group.barrier();
-        const Clock::time_point t0 = Clock::now();
-        op.run();
-        batch_times[static_cast<std::size_t>(i)] = seconds_since(t0);
-      }
-    }
+    run_batch(op, group, window, w, batch, batch_times, batch_late);
     group.max_to_root(batch_times);
     std::int64_t next = 0;
     if (root) {
       tried += batch;
       if (window) {
-        const auto n = static_cast<std::size_t>(batch);
-        bool any_late = false;
-        w.last_max_s = 0;
-        for (std::size_t i = 0; i < n; ++i) {
-          w.last_max_s = std::max(w.last_max_s, batch_times[i]);
-          if (batch_times[n + i] > 0) {
-            any_late = true;
-            late_times.push_back(batch_times[i]);
-          } else {
-            all.push_back(batch_times[i]);
-          }
-        }
-        if (any_late) w.slack = std::min(2 * w.slack, kMaxSlack);
+        sort_window_batch(batch_times, static_cast<std::size_t>(batch), w, all, late_times);
       } else {
         all.insert(all.end(), batch_times.begin(), batch_times.end());
       }
