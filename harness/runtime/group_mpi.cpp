@@ -100,6 +100,13 @@ namespace {
 // returns, and these are sent only between runs, so the two never meet.
 // 32767 is the largest tag MPI guarantees (MPI_TAG_UB >= 32767).
 constexpr int kHarnessTag = 32767;
+
+// Waits for one harness message to or from `peer` under the group's policy,
+// naming the step for the watchdog.
+void wait_harness(MPI_Request& req, WaitPolicy wait, int peer, const char* step) {
+  note_wait_step(step);
+  wait_all(std::span<MPI_Request>(&req, 1), wait, [peer](std::size_t) { return peer; });
+}
 }  // namespace
 
 void MpiGroup::send_bytes(int to, std::span<const std::byte> bytes) {
@@ -107,8 +114,7 @@ void MpiGroup::send_bytes(int to, std::span<const std::byte> bytes) {
   check_mpi(MPI_Isend(bytes.data(), static_cast<int>(bytes.size()), MPI_BYTE, to, kHarnessTag,
                       comm_, &req),
             "MPI_Isend(harness)");
-  note_wait_step("harness clock synchronization (send)");
-  wait_all(std::span<MPI_Request>(&req, 1), wait_, [to](std::size_t) { return to; });
+  wait_harness(req, wait_, to, "harness clock synchronization (send)");
 }
 
 void MpiGroup::receive_bytes(int from, std::span<std::byte> bytes) {
@@ -116,8 +122,7 @@ void MpiGroup::receive_bytes(int from, std::span<std::byte> bytes) {
   check_mpi(MPI_Irecv(bytes.data(), static_cast<int>(bytes.size()), MPI_BYTE, from, kHarnessTag,
                       comm_, &req),
             "MPI_Irecv(harness)");
-  note_wait_step("harness clock synchronization (receive)");
-  wait_all(std::span<MPI_Request>(&req, 1), wait_, [from](std::size_t) { return from; });
+  wait_harness(req, wait_, from, "harness clock synchronization (receive)");
 }
 
 std::unique_ptr<Group> MpiGroup::first_ranks(int n, WaitPolicy wait) {
