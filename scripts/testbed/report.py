@@ -144,6 +144,51 @@ def latency_summary(cells):
     return " ".join(parts)
 
 
+def cpu_limited_rows(meas, preds, overhead, lat, bw, cores):
+    """The (collective, p, size, algorithm) rows charged to the CPU: the CPU
+    time their messages need, rounds x stack overhead x max(1, p / cores),
+    exceeds the configured link's time, rounds x latency + bytes / bandwidth."""
+    cache = {}
+    cpu_rows = set()
+    for r in preds:
+        coll, p, size, algo = r["collective"], int(r["ranks"]), int(r["bytes"]), r["algorithm"]
+        if (coll, p) not in cache:
+            sizes = [k[2] for k in meas if k[0] == coll and k[1] == p]
+            cache[(coll, p)] = terms(coll, p, sizes)
+        t = cache[(coll, p)].get(size, {}).get(algo)
+        if t is None:
+            continue
+        rounds, nbytes = t
+        cpu = rounds * overhead * max(1.0, p / cores)
+        link = rounds * lat + nbytes / bw
+        if cpu > link:
+            cpu_rows.add((coll, p, size, algo))
+    return cpu_rows
+
+
+def crossover_interval(meas, c, p, group_a, group_b, m):
+    """Where the measurement places a crossover at m: (lo, hi, ties), lo the
+    last measured size below m and hi the first above it at which the two
+    algorithms' 95% CIs (ci_lo_us, ci_hi_us) are separated, ties the sizes
+    between them where the intervals overlap. The CSV says nothing finer:
+    anywhere in [lo, hi] the two could cross. A group (ps=tree) is measured
+    by its first member, as fit pairs it."""
+    a, b = group_a.split("=")[0], group_b.split("=")[0]
+    sizes = sorted(s for (cc, pp, s, al) in meas if cc == c and pp == p and al == a
+                   and (c, p, s, b) in meas)
+
+    def separated(s):
+        (_, alo, ahi), (_, blo, bhi) = meas[(c, p, s, a)], meas[(c, p, s, b)]
+        return ahi < blo or bhi < alo
+
+    below = [s for s in sizes if s < m and separated(s)]
+    above = [s for s in sizes if s > m and separated(s)]
+    if not below or not above:
+        return None
+    lo, hi = below[-1], above[0]
+    return lo, hi, [s for s in sizes if lo < s < hi]
+
+
 def crossing_cpu_limited(r, cpu_rows, algos_at):
     """Whether a measured crossover lies where CPU, not the link, limits one of
     its two algorithms (at the measured sizes on either side of it)."""
@@ -259,21 +304,7 @@ def report_setting(d, name, out):
     algos_at = {}
     for (c, p, size, a) in meas:
         algos_at.setdefault((c, p, size), []).append(a)
-    cache = {}
-    cpu_rows = set()
-    for r in preds:
-        coll, p, size, algo = r["collective"], int(r["ranks"]), int(r["bytes"]), r["algorithm"]
-        if (coll, p) not in cache:
-            sizes = [k[2] for k in meas if k[0] == coll and k[1] == p]
-            cache[(coll, p)] = terms(coll, p, sizes)
-        t = cache[(coll, p)].get(size, {}).get(algo)
-        if t is None:
-            continue
-        rounds, nbytes = t
-        cpu = rounds * overhead * max(1.0, p / cores)
-        link = rounds * lat + nbytes / bw
-        if cpu > link:
-            cpu_rows.add((coll, p, size, algo))
+    cpu_rows = cpu_limited_rows(meas, preds, overhead, lat, bw, cores)
 
     # ---- the model's figures, per calibrated level (models' own rules:
     # separated crossovers and tie sets from crossovers.csv, recomputed nothing)
