@@ -329,7 +329,7 @@ def report_setting(d, name, out):
         allr = [abs(float(r["rel_err"])) for r in pr]
         xs = [r for r in xcsv if r["kind"] == "pair" and r["params"] == lv and r["measured_crossover_B"]
               and not crossing_cpu_limited(r, cpu_rows, algos_at)]
-        ok, rows = 0, []
+        ok, ok_iv, rows = 0, 0, []
         per_p = {}
         for r in xs:
             m = float(r["measured_crossover_B"])
@@ -337,6 +337,12 @@ def report_setting(d, name, out):
             ratio = max(q / m, m / q) if q else None
             good = ratio is not None and ratio <= TARGETS["xover"]
             ok += good
+            # The second count (never the target): also right where the
+            # prediction lies inside the sizes between which the CIs leave
+            # the measured crossing (crossover_interval).
+            iv = crossover_interval(meas, r["collective"], int(r["ranks"]), r["algo_a"],
+                                    r["algo_b"], m)
+            ok_iv += good or (q is not None and iv is not None and iv[0] <= q <= iv[1])
             tally = per_p.setdefault(int(r["ranks"]), [0, 0, 0, 0])
             tally[0] += 1
             tally[1] += good
@@ -345,7 +351,8 @@ def report_setting(d, name, out):
             rows.append(f"| {r['collective']} | {r['ranks']} | {r['algo_a']} / {r['algo_b']} | "
                         f"{r['measured_faster_below']} | {m:.0f} | "
                         f"{'none' if q is None else f'{q:.0f}'} | "
-                        f"{'–' if ratio is None else f'{ratio:.2f}×'} | {'yes' if good else 'no'} |")
+                        f"{'–' if ratio is None else f'{ratio:.2f}×'} | {'yes' if good else 'no'} | "
+                        f"{'–' if iv is None else f'{iv[0]}–{iv[1]}'} |")
         xrows[lv] = rows
         xby_p[lv] = per_p
         best = [r for r in xcsv if r["kind"] == "best" and r["params"] == lv]
@@ -363,6 +370,7 @@ def report_setting(d, name, out):
             "big": (statistics.median(big) if big else None, len(big)),
             "all": (statistics.median(allr) if allr else None, len(allr)),
             "xover": (ok, len(xs)),
+            "xover_iv": (ok_iv, len(xs)),
             "pick": (right / n if n else None, right, n, left_out),
             "regret": (statistics.median(regrets) if regrets else None,
                        max(regrets) if regrets else None),
@@ -387,6 +395,8 @@ def report_setting(d, name, out):
             return f"{fmt_pct(f[0])} of {f[1]} rows: {verdict(f[0] is not None and f[0] <= TARGETS['err_all'])}"
         if key == "xover":
             return f"{f[0]} of {f[1]}: {verdict(f[1] > 0 and f[0] == f[1])}"
+        if key == "xover_iv":
+            return f"{f[0]} of {f[1]} (not a target)"
         if key == "pick":
             return f"{f[1]}/{f[2]} = {fmt_pct(f[0])}: {verdict(f[0] is not None and f[0] >= TARGETS['pick'])}"
         return (f"{fmt_pct(f[0])} (worst {fmt_pct(f[1])}): "
@@ -395,10 +405,20 @@ def report_setting(d, name, out):
     for key, title in (("big", "median \\|err\\| ≥ 64 KiB ≤ 10%"),
                        ("all", "median \\|err\\| all sizes ≤ 20%"),
                        ("xover", "measured crossovers predicted within 2× in size: all"),
+                       ("xover_iv", "(second count) the same, or inside the measured "
+                        "crossover's CI interval"),
                        ("pick", "model's pick within the measured best's CI ≥ 90%"),
                        ("regret", "median regret ≤ 5%")):
         out.append(f"| {title} | " + " | ".join(cell(lv, key) for lv in levels) + " |")
     out.append("")
+    out.append("The crossover target is the strict count: the predicted size within 2× of the "
+               "measured one. The second count, beside it and not a target, also counts a "
+               "prediction that lies inside the measured crossover's CI interval: from the last "
+               "measured size below the crossover at which the two algorithms' 95% CIs "
+               "(`ci_lo_us`, `ci_hi_us`) are separated to the first such size above it. The "
+               "measurement cannot place the crossing more finely than that; a crossover the "
+               "model does not predict fails both. Why each strict miss is missed: "
+               "`scripts/testbed/classify_crossovers.py`.\n")
     if levels:
         lv = levels[-1]
         per = {}
@@ -422,8 +442,9 @@ def report_setting(d, name, out):
         for p, (n_x, good, none, below) in sorted(xby_p[lv].items()):
             out.append(f"| {p} | {n_x} | {good} | {none} | {below} | {n_x - good - none - below} |")
         out.append("")
-        out.append("| collective | p | pair | measured faster below | measured (B) | predicted (B) | ratio | within 2× |")
-        out.append("|---|---|---|---|---|---|---|---|")
+        out.append("| collective | p | pair | measured faster below | measured (B) | predicted (B) "
+                   "| ratio | within 2× | CI interval (B) |")
+        out.append("|---|---|---|---|---|---|---|---|---|")
         out.extend(xrows[lv])
         out.append("\n</details>\n")
     charged_out = figs[levels[-1]]["pick"][3] if levels else 0

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <string>
@@ -124,6 +125,51 @@ TEST(TestbedReport, SliceOfTheStudyGivesEverySection) {
             std::string::npos)
       << report;
   EXPECT_NE(report.find("<details><summary>calibration+abcdg: "), std::string::npos);
+  // Crossovers: the strict count (the target) and, beside it, the count that
+  // also accepts a prediction inside the measured crossover's CI interval,
+  // which can only add to it. Per level: "K of N".
+  const auto counts_in = [&](const std::string& head) {
+    std::vector<std::pair<int, int>> v;
+    const std::size_t at = report.find(head);
+    if (at == std::string::npos) return v;
+    const std::string l = report.substr(at, report.find('\n', at) - at);
+    const std::regex of("([0-9]+) of ([0-9]+)");
+    for (auto it = std::sregex_iterator(l.begin(), l.end(), of); it != std::sregex_iterator(); ++it)
+      v.emplace_back(std::stoi((*it)[1]), std::stoi((*it)[2]));
+    return v;
+  };
+  const auto strict = counts_in("| measured crossovers predicted within 2× in size: all |");
+  const auto second = counts_in("| (second count) the same, or inside the measured");
+  ASSERT_EQ(strict.size(), 3u) << report;
+  ASSERT_EQ(second.size(), 3u) << report;
+  for (std::size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(strict[i].second, second[i].second);
+    EXPECT_GE(second[i].first, strict[i].first);
+  }
+  // classify_crossovers.py gives every strict miss of the main column one class.
+  ASSERT_EQ(run("COLLBENCH=" + cb + " " + CB_PYTHON + " " + CB_SOURCE_DIR +
+                    "/scripts/testbed/classify_crossovers.py " + dir.string(),
+                out),
+            0)
+      << out;
+  const int misses = strict[2].second - strict[2].first;
+  ASSERT_GT(misses, 0) << report;  // the slice has misses (p = 3), so the sum below means something
+  EXPECT_NE(out.find("(calibration+abcdg): " + std::to_string(misses) + " missed crossovers"),
+            std::string::npos)
+      << out;
+  int classified = 0;
+  const std::regex cls("^\\| \\((i|ii|iii|iv)\\) \\| [a-z -]+ \\| ([0-9]+) \\|$");
+  for (const std::string& l : lines_of(out)) {
+    std::smatch m;
+    if (std::regex_match(l, m, cls)) classified += std::stoi(m[2]);
+  }
+  EXPECT_EQ(classified, misses) << out;
+  ASSERT_EQ(run(std::string(CB_PYTHON) + " " + CB_SOURCE_DIR +
+                    "/scripts/testbed/classify_crossovers.py " + (dir / "fit").string(),
+                out),
+            2 << 8)
+      << out;
+  EXPECT_EQ(lines_of(out).size(), 1u) << out;
   // A file without the letter's measurement refuses it in one line.
   ASSERT_NE(run(cb + " predict --coll allreduce --ranks 3 -b 8 -e 8 --params " +
                     (s / "calibration.csv").string() + " --terms abcdg",
