@@ -166,6 +166,25 @@ def cpu_limited_rows(meas, preds, overhead, lat, bw, cores):
     return cpu_rows
 
 
+def miss_classes(d):
+    """One sentence: classify_crossovers.py's classes of the main calibrated
+    column's strict misses (its rules are stated there and in the README)."""
+    import classify_crossovers  # imports this file as `report`: import here, not at the top
+    lv, rows = classify_crossovers.classify(d)
+    counts = {}
+    for x in rows:
+        counts[x["cls"]] = counts.get(x["cls"], 0) + 1
+    names = {"i": "ill-conditioned by the measurement", "ii": "CPU-limited rank count",
+             "iii": "a cost the model lacks", "iv": "other"}
+    parts = []
+    for k in ("i", "ii", "iii", "iv"):
+        n = sum(v for (kk, _), v in counts.items() if kk == k)
+        why = ", ".join(f"{w} {v}" for (kk, w), v in sorted(counts.items()) if kk == k)
+        parts.append(f"({k}) {names[k]}: {n}" + (f" ({why})" if n and k in ("i", "iii") else ""))
+    return (f"Why the {len(rows)} strict misses of `{lv}` are missed "
+            "(scripts/testbed/classify_crossovers.py): " + "; ".join(parts) + ".")
+
+
 def crossover_interval(meas, c, p, group_a, group_b, m):
     """Where the measurement places a crossover at m: (lo, hi, ties), lo the
     last measured size below m and hi the first above it at which the two
@@ -419,6 +438,8 @@ def report_setting(d, name, out):
                "measurement cannot place the crossing more finely than that; a crossover the "
                "model does not predict fails both. Why each strict miss is missed: "
                "`scripts/testbed/classify_crossovers.py`.\n")
+    if levels and levels[-1] != "calibration":
+        out.append(miss_classes(d) + "\n")
     if levels:
         lv = levels[-1]
         per = {}

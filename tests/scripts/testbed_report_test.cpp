@@ -164,6 +164,10 @@ TEST(TestbedReport, SliceOfTheStudyGivesEverySection) {
     if (std::regex_match(l, m, cls)) classified += std::stoi(m[2]);
   }
   EXPECT_EQ(classified, misses) << out;
+  // report.md carries the same classes in one sentence.
+  EXPECT_NE(report.find("Why the " + std::to_string(misses) + " strict misses of `calibration+abcdg`"),
+            std::string::npos)
+      << report;
   ASSERT_EQ(run(std::string(CB_PYTHON) + " " + CB_SOURCE_DIR +
                     "/scripts/testbed/classify_crossovers.py " + (dir / "fit").string(),
                 out),
