@@ -147,8 +147,8 @@ def classify(d):
         else:
             cls = "iv", "other"
         out.append({"coll": c, "p": p, "pair": f"{r['algo_a']} / {r['algo_b']}", "m": m, "q": q,
-                    "interval": iv, "size": s, "err": (err_a, err_b), "ratio_ci": ratio_ci, "ratio": pa / pb,
-                    "cpu_gap": cpu_gap, "model_gap": abs(pa - pb), "cls": cls})
+                    "interval": iv, "size": s, "err": (err_a, err_b), "ratio_ci": ratio_ci,
+                    "ratio": pa / pb, "cpu_gap": cpu_gap, "model_gap": abs(pa - pb), "cls": cls})
     return lv, out
 
 
@@ -160,6 +160,11 @@ def main():
     d = sys.argv[1]
     settings = sys.argv[2:] or sorted(
         x for x in os.listdir(d) if os.path.exists(os.path.join(d, x, "fit", "predictions.csv")))
+    for name in settings:
+        if not os.path.exists(os.path.join(d, name, "fit", "predictions.csv")):
+            print(f"classify_crossovers.py: {os.path.join(d, name)} has no fit/predictions.csv "
+                  "(run collbench fit there first)", file=sys.stderr)
+            sys.exit(2)
     if not settings:
         print(f"classify_crossovers.py: no setting with fit/predictions.csv in {d}",
               file=sys.stderr)
