@@ -117,21 +117,11 @@ void fit_terms(Calibration& c, const TermMeasurements& m) {
       m.exchange_staged_s.size() == m.exchange_B.size() && !m.exchange_B.empty()
           ? fit_ranges(m.exchange_B, m.exchange_staged_s)
           : std::vector<SizeRange>{};
-  // (e): what forwarding freshly written bytes adds, per byte, at each size
-  // (never below 0: a forward no slower is no term). The forward ping-pong
-  // against its clean twin where measured: the two differ only in whether
-  // the sent bytes were just written, and each run sends two messages of m.
+  // (e): what forwarding freshly written bytes adds to the plain ping-pong,
+  // per byte, at each size (never below 0: a relay no slower is no term).
   c.relay_s = m.relay_s;
   c.terms.forward = {};
-  const std::size_t n = c.pingpong_sizes_B.size();
-  if (m.forward_fresh_s.size() == n && m.forward_clean_s.size() == n && n > 0) {
-    for (std::size_t i = 0; i < n; ++i) {
-      c.terms.forward.size_B.push_back(c.pingpong_sizes_B[i]);
-      c.terms.forward.s_per_B.push_back(
-          std::max(m.forward_fresh_s[i] - m.forward_clean_s[i], 0.0) /
-          (2 * c.pingpong_sizes_B[i]));
-    }
-  } else if (m.relay_s.size() == m.pingpong_s.size() && m.relay_s.size() == n)
+  if (m.relay_s.size() == m.pingpong_s.size() && m.relay_s.size() == c.pingpong_sizes_B.size())
     for (std::size_t i = 0; i < m.relay_s.size(); ++i) {
       c.terms.forward.size_B.push_back(c.pingpong_sizes_B[i]);
       c.terms.forward.s_per_B.push_back(std::max(m.relay_s[i] - m.pingpong_s[i], 0.0) /

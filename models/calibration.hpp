@@ -35,10 +35,8 @@
 // `local_ops_s` and `local_op_s` (b: time of k 8-byte local copies in one
 // step, and the slope over k), `relay_s` (e: half round trips of the relay
 // ping-pong at pingpong_sizes_B, each rank sending back the bytes it just
-// received; kept for comparison), `forward_size_B` and `forward_s_per_B` (e:
-// extra seconds per byte of forwarded bytes, by message size, >= 0: from the
-// forward ping-pong where it was measured, from relay minus ping-pong in
-// files written before it),
+// received), `forward_size_B` and `forward_s_per_B` (e: the relay's extra
+// seconds per byte over the plain ping-pong, by message size, >= 0),
 // `exchange_staged_s` and `exchange_staged_ranges` (f: the exchange received
 // into scratch, the own part copied into the destination and the scratch
 // reduced into it, fp32 sum, at exchange_sizes_B), `pipelined_s` (g: the
@@ -94,11 +92,6 @@ struct TermMeasurements {
   // half round trips at c.pingpong_sizes_B (term (e)) and the staged
   // reducing exchange's step times at exchange_B (term (f)).
   std::vector<double> exchange_reduce_s = {}, relay_s = {}, exchange_staged_s = {};
-  // Optional, term (e) where given (then it replaces relay - ping-pong): the
-  // forward ping-pong's time per run at c.pingpong_sizes_B (two one-way
-  // messages of m bytes, each rank sending what it wrote in a local step
-  // before) and the same schedule sending untouched input instead.
-  std::vector<double> forward_fresh_s = {}, forward_clean_s = {};
 };
 
 // The richer terms from their microbenchmarks: fills c.terms and the raw

@@ -62,9 +62,8 @@ std::string term_description(char term) {
              "α: ping-pong of k small messages per direction";
     case 'e':
       return "(e) forwarding: extra cost per byte of a message whose bytes the sender wrote "
-             "earlier in the collective (received, reduced or packed), by message size: forward "
-             "ping-pong (each rank sends what it wrote in a local step before) against the "
-             "same schedule sending untouched input";
+             "earlier in the collective (received, reduced or packed), by message size: relay "
+             "ping-pong (each rank sends back what it just received) against the plain one";
     case 'f':
       return "(f) staged reduces: a step that receives into scratch, copies its own part into "
              "the destination and reduces the scratch into it, priced as one: size sweep of "

@@ -23,13 +23,8 @@
 //      while those lines are still dirty in the sender's cache, which costs
 //      more than sending untouched input (over shared memory the receiver
 //      pulls them from the other core). The extra seconds per byte by
-//      message size, from a forward ping-pong (each rank sends bytes it
-//      wrote in the step before into a region the receiver does not send
-//      from, as collectives do) against the same schedule sending untouched
-//      input. The older relay (each rank sends back, from the region the
-//      peer reads, what it just received) bounces the same lines between the
-//      two caches in every step, which no collective does; over IPC its
-//      extra cost measured 1.0x to 2.2x the forward's (models/README.md);
+//      message size, from a relay ping-pong (each rank sends back the bytes
+//      it just received) against the plain ping-pong;
 //  (f) staged reduces: the exchange as message-passing schedules write it,
 //      receiving into scratch, copying the own part into the destination
 //      and reducing the scratch into it, priced as one step from its own

@@ -12,17 +12,9 @@
 //    once; and the same exchange reducing (fp32 sum) what arrives; and
 //    (term (f)) that exchange staged through scratch, as message-passing
 //    schedules write it.
-//  - forward: both ranks copy m bytes of input into their output, then rank
-//    0 sends that output to rank 1, which sends its own back, each into the
-//    second half of the receiver's output (a region it never sends from);
-//    and the same schedule sending the untouched input instead. 8 B .. 16
-//    MiB: term (e), what forwarding freshly written bytes adds per byte, as
-//    a collective forwards what it received, reduced or packed.
 //  - relay: the ping-pong with each rank sending back the bytes it has just
-//    received, from the very region the peer writes next: printed for
-//    comparison only. It bounces the same lines between the two caches in
-//    every step, which no collective does, and over IPC costs up to 2x the
-//    forward's extra (models/README.md); (e) came from it before.
+//    received (its own output, written in the step before), 8 B .. 16 MiB:
+//    term (e), what forwarding freshly written bytes adds per byte.
 //  - k messages: a ping-pong of k 8-byte messages per direction in one step,
 //    k = 1..16: term (d), the per-message overhead o (slope over k).
 //  - pipelined ping-pong: two 8-byte messages from rank 0 to rank 1 in
@@ -129,24 +121,6 @@ Schedule relay(int rank, std::size_t m) {
       steps[s].sends.push_back({1 - rank, r});
     else
       steps[s].recvs.push_back({1 - rank, r, RecvMode::copy});
-  }
-  return micro(Collective::alltoall, DataType::uint8, rank, m, std::move(steps));
-}
-
-// Term (e): step 0, each rank copies m bytes of input into output[0, m);
-// steps 1 and 2, rank 0 and then rank 1 sends m bytes into the other's
-// output[m, 2m), which neither sends from. `fresh`: the sent bytes are
-// output[0, m), written by the copy just before (as a collective forwards
-// what it received, reduced or packed); otherwise the untouched input, so
-// the two runs differ only in that. The alltoall sizing gives 2m of output.
-Schedule forward(int rank, std::size_t m, bool fresh) {
-  std::vector<Step> steps(3);
-  steps[0].locals.push_back({LocalKind::copy, Region{kInput, 0, m}, Region{kOutput, 0, m}});
-  for (int s = 1; s < 3; ++s) {
-    if ((s == 1) == (rank == 0))
-      steps[s].sends.push_back({1 - rank, Region{fresh ? kOutput : kInput, 0, m}});
-    else
-      steps[s].recvs.push_back({1 - rank, Region{kOutput, m, m}, RecvMode::copy});
   }
   return micro(Collective::alltoall, DataType::uint8, rank, m, std::move(steps));
 }
@@ -309,15 +283,13 @@ struct PairTimer {
   }
 };
 
-// Ping-pong, relay, forward and the three exchanges, kPingMin .. max_ping bytes.
+// Ping-pong, relay and the three exchanges, kPingMin .. max_ping bytes.
 void measure_messages(const PairTimer& timer, std::size_t max_ping, Measurements& m) {
   const int rank = timer.pair.rank();
   for (std::size_t b = kPingMin; b <= max_ping; b *= 2) {
     m.ping_B.push_back(static_cast<double>(b));
     m.t.pingpong_s.push_back(timer.net(ping_pong(rank, b, 1)) / 2);
     m.t.relay_s.push_back(timer.net(relay(rank, b)) / 2);
-    m.t.forward_fresh_s.push_back(timer.net(forward(rank, b, true)));
-    m.t.forward_clean_s.push_back(timer.net(forward(rank, b, false)));
     m.t.exchange_B.push_back(static_cast<double>(b));
     m.t.exchange_s.push_back(timer.net(exchange(rank, b)) / 2);
     m.t.exchange_reduce_s.push_back(timer.net(exchange_reduce(rank, b)) / 2);
@@ -421,13 +393,8 @@ void print_measurements(const Measurements& m, const std::string& label) {
              "timed like a collective (barrier, slower rank), net of an empty run's {:.3f} us\n",
              label, m.t.run_s * 1e6);
   print_table("ping-pong: half round trip", m.ping_B, m.t.pingpong_s);
-  print_table("relay: half round trip, each rank sending back what it just received "
-              "(for comparison; not used)",
-              m.ping_B, m.t.relay_s);
-  print_table("forward: a local copy, then two one-way messages of what it wrote", m.ping_B,
-              m.t.forward_fresh_s, 2);
-  print_table("forward of untouched input: the same schedule sending the input instead",
-              m.ping_B, m.t.forward_clean_s, 2);
+  print_table("relay: half round trip, each rank sending back what it just received", m.ping_B,
+              m.t.relay_s);
   print_table("exchange: both ranks send and receive at once, per step (GB/s per direction)",
               m.t.exchange_B, m.t.exchange_s);
   print_table("exchange reducing what arrives (fp32 sum), per step", m.t.exchange_B,
@@ -469,7 +436,7 @@ void print_fit(const models::Calibration& c) {
   for (std::size_t i = 0; i < c.terms.forward.size_B.size(); i += 4)
     forward += fmt::format("{}{} B: {:.3g} ns/B", forward.empty() ? "" : ", ",
                            c.terms.forward.size_B[i], c.terms.forward.s_per_B[i] * 1e9);
-  fmt::print("(e) forwarding adds (forward - forward of untouched input, per byte sent): {}\n",
+  fmt::print("(e) forwarding adds (relay - ping-pong, per byte): {}\n",
              forward.empty() ? "not measured" : forward);
 }
 
