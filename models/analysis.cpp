@@ -177,13 +177,17 @@ std::vector<ConfigResult> fit_configs(const ResultsFile& results, const Analysis
   // Configurations are independent and each draws from its own seed (the
   // i-th from opt.seed + i + 1, as in key order one after another), so the
   // results do not depend on the number of threads.
+  // Fewer configurations than threads (one long sweep): their bootstraps
+  // use the idle cores instead.
+  RobustOptions robust;
+  if (out.size() < opt.threads) robust.bootstrap_threads = opt.threads;
   for_each_index(out.size(), opt.threads, [&](std::size_t c) {
     std::vector<double> n, t;
     for (const Measurement* m : out[c].points) {
       n.push_back(static_cast<double>(m->bytes));
       t.push_back(m->time_s);
     }
-    out[c].line = fit_line(n, t, resamples, opt.seed + c + 1);
+    out[c].line = fit_line(n, t, resamples, opt.seed + c + 1, robust);
     out[c].piecewise = detect_knees(n, t, knees);
   });
   return out;
@@ -226,8 +230,11 @@ TransportFit fit_transport(const std::string& transport, const ResultsFile& resu
     fit_t.push_back(t[i]);
   }
   tf.rows_used = fit_basis.size();
+  // The global fit runs alone: its bootstrap may use every core.
+  RobustOptions robust;
+  robust.bootstrap_threads = opt.threads;
   if (fit_basis.size() >= kMinRows)
-    tf.fit = fit_global(fit_basis, fit_t, opt.global_resamples, opt.seed);
+    tf.fit = fit_global(fit_basis, fit_t, opt.global_resamples, opt.seed, robust);
   else if (!fit_basis.empty())
     tf.excluded["too few schedule rows for a global fit (< 3)"] += fit_basis.size();
   *basis_out = std::move(basis);
