@@ -177,13 +177,17 @@ std::vector<ConfigResult> fit_configs(const ResultsFile& results, const Analysis
   // Configurations are independent and each draws from its own seed (the
   // i-th from opt.seed + i + 1, as in key order one after another), so the
   // results do not depend on the number of threads.
+  // Fewer configurations than threads (one long sweep): their bootstraps
+  // use the idle cores instead.
+  RobustOptions robust;
+  if (out.size() < opt.threads) robust.bootstrap_threads = opt.threads;
   for_each_index(out.size(), opt.threads, [&](std::size_t c) {
     std::vector<double> n, t;
     for (const Measurement* m : out[c].points) {
       n.push_back(static_cast<double>(m->bytes));
       t.push_back(m->time_s);
     }
-    out[c].line = fit_line(n, t, resamples, opt.seed + c + 1);
+    out[c].line = fit_line(n, t, resamples, opt.seed + c + 1, robust);
     out[c].piecewise = detect_knees(n, t, knees);
   });
   return out;
@@ -226,8 +230,11 @@ TransportFit fit_transport(const std::string& transport, const ResultsFile& resu
     fit_t.push_back(t[i]);
   }
   tf.rows_used = fit_basis.size();
+  // The global fit runs alone: its bootstrap may use every core.
+  RobustOptions robust;
+  robust.bootstrap_threads = opt.threads;
   if (fit_basis.size() >= kMinRows)
-    tf.fit = fit_global(fit_basis, fit_t, opt.global_resamples, opt.seed);
+    tf.fit = fit_global(fit_basis, fit_t, opt.global_resamples, opt.seed, robust);
   else if (!fit_basis.empty())
     tf.excluded["too few schedule rows for a global fit (< 3)"] += fit_basis.size();
   *basis_out = std::move(basis);
@@ -250,32 +257,34 @@ void add_predictions(Analysis& a, const std::vector<const Measurement*>& rows,
   }
 }
 
-// Crossover groups by scenario, counts and algorithms: schedules do not
-// depend on the transport, so each transport's group of the same scenario
-// reuses them (grouping builds schedules; halves its cost on two transports).
-using GroupCache = std::map<std::string, std::vector<std::size_t>>;
-
-// Crossover groups (identical_schedule_groups) between the smallest and the
-// largest measured count.
-std::vector<std::size_t> identical_groups(const std::vector<const ConfigResult*>& configs,
-                                          GroupCache& cache) {
-  const Scenario& s = configs.front()->points.front()->scenario;
-  std::uint64_t lo = std::numeric_limits<std::uint64_t>::max(), hi = 0;
+// What identical_schedule_groups compares for one crossover group: its
+// scenario, algorithms and smallest and largest measured count. Schedules do
+// not depend on the transport, so both transports' groups of one scenario
+// share one GroupQuery (and its result).
+struct GroupQuery {
   std::vector<const AlgorithmEntry*> entries;
+  Scenario scenario;
+  std::uint64_t lo = std::numeric_limits<std::uint64_t>::max(), hi = 0;
+};
+
+// The query of one group and the key under which equal queries meet.
+std::pair<std::string, GroupQuery> group_query(const std::vector<const ConfigResult*>& configs) {
+  GroupQuery q;
+  q.scenario = configs.front()->points.front()->scenario;
+  const Scenario& s = q.scenario;
   for (const ConfigResult* c : configs) {
-    entries.push_back(c->points.front()->entry);
+    q.entries.push_back(c->points.front()->entry);
     for (const Measurement* m : c->points)
       if (m->count > 0) {
-        lo = std::min(lo, m->count);
-        hi = std::max(hi, m->count);
+        q.lo = std::min(q.lo, m->count);
+        q.hi = std::max(q.hi, m->count);
       }
   }
   std::string key = fmt::format("{} {} {} {} {} {} {}", static_cast<int>(s.coll), s.p,
                                 static_cast<int>(s.dtype), static_cast<int>(s.op), s.in_place,
-                                lo, hi);
-  for (const AlgorithmEntry* e : entries) key += fmt::format(" {}", static_cast<const void*>(e));
-  if (const auto it = cache.find(key); it != cache.end()) return it->second;
-  return cache[key] = identical_schedule_groups(entries, s, lo, hi);
+                                q.lo, q.hi);
+  for (const AlgorithmEntry* e : q.entries) key += fmt::format(" {}", static_cast<const void*>(e));
+  return {std::move(key), std::move(q)};
 }
 
 // Best choices of one group under one predictor (every size measured for two
@@ -486,9 +495,16 @@ Analysis analyze(const ResultsFile& results, const AnalysisOptions& opt) {
   }
 
   std::map<GroupKey, std::vector<const ConfigResult*>> groups;
-  GroupCache group_cache;
   for (const ConfigResult& c : a.configs)
     if (!c.baseline) groups[group_of(c.key)].push_back(&c);
+  // Crossover groups (identical_schedule_groups) of every distinct query,
+  // computed on every core before the groups are walked in order: each
+  // builds schedules (the costliest stage of a file with hundreds of rank
+  // counts) and depends on nothing but its query, so the results do not
+  // depend on the thread count.
+  std::map<std::string, std::size_t> query_index;
+  std::vector<GroupQuery> queries;
+  std::map<GroupKey, std::size_t> group_rep;
   for (auto& [g, configs] : groups) {
     // Registry order, so pairs read the same way in every group.
     const auto table = algorithms_for(g.coll);
@@ -499,7 +515,18 @@ Analysis analyze(const ResultsFile& results, const AnalysisOptions& opt) {
     };
     std::stable_sort(configs.begin(), configs.end(),
                      [&](auto* x, auto* y) { return rank(x) < rank(y); });
-    const std::vector<std::size_t> rep = identical_groups(configs, group_cache);
+    auto [key, query] = group_query(configs);
+    const auto [it, fresh] = query_index.try_emplace(std::move(key), queries.size());
+    if (fresh) queries.push_back(std::move(query));
+    group_rep[g] = it->second;
+  }
+  std::vector<std::vector<std::size_t>> reps(queries.size());
+  for_each_index(queries.size(), opt.threads, [&](std::size_t i) {
+    const GroupQuery& q = queries[i];
+    reps[i] = identical_schedule_groups(q.entries, q.scenario, q.lo, q.hi);
+  });
+  for (auto& [g, configs] : groups) {
+    const std::vector<std::size_t>& rep = reps[group_rep.at(g)];
     for (const TransportFit& tf : a.transports)
       if (tf.transport == g.transport && tf.fit) {
         crossovers(a, g, configs, rep, closed_form(tf.fit->params), kByGlobal);

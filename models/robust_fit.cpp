@@ -1,9 +1,12 @@
 #include "models/robust_fit.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <exception>
 #include <limits>
 #include <random>
+#include <thread>
 
 #include "algorithms/check.hpp"
 #include "models/least_squares.hpp"
@@ -113,24 +116,24 @@ Interval bootstrap_relative_huber(const std::vector<std::vector<double>>& basis,
   std::vector<std::vector<double>> draws(k);
   std::mt19937_64 rng(seed);
   std::uniform_int_distribution<std::size_t> pick(0, m - 1);
-  std::vector<double> b(rows * k);
-  std::vector<double> yy(rows);
   std::vector<bool> full(k, false);
   for (const auto& row : basis)
     for (std::size_t j = 0; j < k; ++j) full[j] = full[j] || row[j] != 0;
+  // The rows of every usable resample, `rows` indices each, drawn first: a
+  // draw's use depends on the rows alone, never on a fit, so the fits can
+  // then run on bootstrap_threads threads in any order.
+  std::vector<std::size_t> drawn, idx(rows);
   // Up to k + 1 distinct rows of a draw (only whether there are k matters).
   std::vector<const std::vector<double>*> distinct;
-  int attempts = 0;
-  for (int r = 0; r < resamples && attempts < 20 * resamples; ++attempts) {
+  int usable_draws = 0;
+  for (int attempts = 0; usable_draws < resamples && attempts < 20 * resamples; ++attempts) {
     // A resample must keep every column identified the way the full data is:
     // otherwise a parameter is silently forced to 0 in that draw.
     std::vector<bool> seen(k, false);
     distinct.clear();
     for (std::size_t i = 0; i < rows; ++i) {
-      const std::size_t idx = pick(rng);
-      const std::vector<double>& row = basis[idx];
-      std::copy(row.begin(), row.end(), b.begin() + static_cast<std::ptrdiff_t>(i * k));
-      yy[i] = y[idx];
+      idx[i] = pick(rng);
+      const std::vector<double>& row = basis[idx[i]];
       for (std::size_t j = 0; j < k; ++j) seen[j] = seen[j] || row[j] != 0;
       if (distinct.size() <= k &&
           std::none_of(distinct.begin(), distinct.end(),
@@ -140,10 +143,38 @@ Interval bootstrap_relative_huber(const std::vector<std::vector<double>>& basis,
     bool usable = distinct.size() >= std::min<std::size_t>(k, m);
     for (std::size_t j = 0; j < k; ++j) usable = usable && seen[j] == full[j];
     if (!usable) continue;
-    const RobustFit f = fit_flat(b.data(), yy.data(), rows, k, opt);
-    for (std::size_t j = 0; j < k; ++j) draws[j].push_back(f.theta[j]);
-    ++r;
+    drawn.insert(drawn.end(), idx.begin(), idx.end());
+    ++usable_draws;
   }
+  const auto n = static_cast<std::size_t>(usable_draws);
+  std::vector<std::vector<double>> theta(n);
+  std::atomic<std::size_t> next{0};
+  const std::size_t threads = std::min<std::size_t>(std::max(opt.bootstrap_threads, 1u), n);
+  std::vector<std::exception_ptr> errors(std::max<std::size_t>(threads, 1));
+  const auto work = [&](std::size_t t) {
+    try {
+      std::vector<double> b(rows * k), yy(rows);
+      for (std::size_t r; (r = next.fetch_add(1)) < n;) {
+        for (std::size_t i = 0; i < rows; ++i) {
+          const std::vector<double>& row = basis[drawn[r * rows + i]];
+          std::copy(row.begin(), row.end(), b.begin() + static_cast<std::ptrdiff_t>(i * k));
+          yy[i] = y[drawn[r * rows + i]];
+        }
+        theta[r] = fit_flat(b.data(), yy.data(), rows, k, opt).theta;
+      }
+    } catch (...) {
+      errors[t] = std::current_exception();
+      next = n;
+    }
+  };
+  std::vector<std::thread> pool;
+  for (std::size_t t = 1; t < threads; ++t) pool.emplace_back(work, t);
+  work(0);
+  for (std::thread& th : pool) th.join();
+  for (const std::exception_ptr& e : errors)
+    if (e) std::rethrow_exception(e);
+  for (const std::vector<double>& th : theta)
+    for (std::size_t j = 0; j < k; ++j) draws[j].push_back(th[j]);
   Interval out;
   out.lo.assign(k, std::numeric_limits<double>::quiet_NaN());
   out.hi.assign(k, std::numeric_limits<double>::quiet_NaN());

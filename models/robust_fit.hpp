@@ -23,6 +23,10 @@ struct RobustOptions {
   // m-out-of-n bootstrap) and widens the interval back by sqrt(draws / rows):
   // a million-row fit then costs its resamples x 10,000 rows, not x 10^6.
   std::size_t bootstrap_max_rows = 10000;
+  // Threads fitting the bootstrap's resamples (drawn one after another from
+  // the seed first, so the interval does not depend on it). 1 where the
+  // caller already runs fits on every core (per-configuration lines).
+  unsigned bootstrap_threads = 1;
 };
 
 struct RobustFit {

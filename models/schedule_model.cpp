@@ -97,25 +97,34 @@ void add_step(const Step& st, double esize, std::vector<Written>& written, RankS
 
 }  // namespace
 
+namespace {
+
+// Column r (of `ranks` columns) of f from one rank's schedule: its working
+// set and its steps, growing f.steps (with all-zero steps for the other
+// ranks) where this schedule is the longest so far.
+void add_rank(const Schedule& s, std::size_t r, std::size_t ranks, ScheduleFeatures& f) {
+  if (f.steps.size() < s.steps.size()) f.steps.resize(s.steps.size(), std::vector<RankStep>(ranks));
+  const double esize = static_cast<double>(element_size(s.dtype));
+  double ws = 0;
+  const std::size_t buffers = kScratch0 + s.scratch_counts.size();
+  for (std::size_t b = 0; b < buffers; ++b) {
+    if (b == kOutput && s.in_place) continue;  // one allocation holds both views
+    ws += static_cast<double>(s.buffer_count(static_cast<BufferId>(b))) * esize;
+  }
+  f.working_set_B.push_back(ws);
+  std::vector<Written> written(buffers);
+  for (std::size_t i = 0; i < s.steps.size(); ++i)
+    add_step(s.steps[i], esize, written, f.steps[i][r]);
+}
+
+}  // namespace
+
 ScheduleFeatures schedule_features(std::span<const Schedule> all_ranks) {
   ScheduleFeatures f;
   std::size_t nsteps = 0;
   for (const Schedule& s : all_ranks) nsteps = std::max(nsteps, s.steps.size());
   f.steps.assign(nsteps, std::vector<RankStep>(all_ranks.size()));
-  for (std::size_t r = 0; r < all_ranks.size(); ++r) {
-    const Schedule& s = all_ranks[r];
-    const double esize = static_cast<double>(element_size(s.dtype));
-    double ws = 0;
-    const std::size_t buffers = kScratch0 + s.scratch_counts.size();
-    for (std::size_t b = 0; b < buffers; ++b) {
-      if (b == kOutput && s.in_place) continue;  // one allocation holds both views
-      ws += static_cast<double>(s.buffer_count(static_cast<BufferId>(b))) * esize;
-    }
-    f.working_set_B.push_back(ws);
-    std::vector<Written> written(buffers);
-    for (std::size_t i = 0; i < s.steps.size(); ++i)
-      add_step(s.steps[i], esize, written, f.steps[i][r]);
-  }
+  for (std::size_t r = 0; r < all_ranks.size(); ++r) add_rank(all_ranks[r], r, all_ranks.size(), f);
   return f;
 }
 
@@ -285,13 +294,17 @@ namespace {
 // entry per listed rank, in that order).
 ScheduleFeatures features_of_ranks(const AlgorithmEntry& algo, CollParams params,
                                    const std::vector<int>& ranks) {
-  std::vector<Schedule> some;
-  some.reserve(ranks.size());
-  for (int r : ranks) {
-    params.rank = r;
-    some.push_back(make_schedule(algo, params));
+  // One rank's schedule at a time, each built in the step vectors of the
+  // one before (what schedule_features on all of them computes, without
+  // holding them all or allocating every step afresh).
+  ScheduleFeatures f;
+  Schedule storage;
+  for (std::size_t k = 0; k < ranks.size(); ++k) {
+    params.rank = ranks[k];
+    storage = make_schedule(algo, params, 0, ScheduleBuilder::kNoEnd, std::move(storage));
+    add_rank(storage, k, ranks.size(), f);
   }
-  return schedule_features(some);
+  return f;
 }
 
 }  // namespace
