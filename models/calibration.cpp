@@ -166,6 +166,48 @@ void fit_flight(Calibration& c, double pipelined_s) {
   c.terms.flight_s = std::clamp(alpha - sender, 0.0, alpha);
 }
 
+namespace {
+
+// (h) per k: the median over sizes of the time beyond the ping-pong and the
+// other k - 1 messages' bytes at beta, per received byte, never below 0.
+// Empty when a k has no size the ping-pong measured or the lists disagree.
+Curve incast_curve(const Calibration& c, const std::vector<double>& k,
+                   const std::vector<double>& sizes_B, const std::vector<double>& s) {
+  Curve out;
+  if (s.size() != k.size() * sizes_B.size()) return {};
+  for (std::size_t i = 0; i < k.size(); ++i) {
+    std::vector<double> extra;
+    for (std::size_t j = 0; j < sizes_B.size(); ++j) {
+      const double m = sizes_B[j];
+      const auto at = std::find(c.pingpong_sizes_B.begin(), c.pingpong_sizes_B.end(), m);
+      const auto n = static_cast<std::size_t>(at - c.pingpong_sizes_B.begin());
+      if (at == c.pingpong_sizes_B.end() || n >= c.pingpong_s.size()) continue;
+      const SizeRange* r = range_for(c.terms.oneway, m);
+      const double beta = r ? r->beta_s_per_B : c.params.beta_s_per_B;
+      const double expected = c.pingpong_s[n] + (k[i] - 1) * m * beta;
+      extra.push_back((s[i * sizes_B.size() + j] - expected) / (k[i] * m));
+    }
+    if (extra.empty()) return {};
+    out.size_B.push_back(k[i]);
+    out.s_per_B.push_back(std::max(median(extra), 0.0));
+  }
+  return out;
+}
+
+}  // namespace
+
+void fit_incast(Calibration& c, const std::vector<double>& k, const std::vector<double>& sizes_B,
+                const std::vector<double>& fanin_s, const std::vector<double>& exchange_s) {
+  c.fanin_k = k;
+  c.fanin_sizes_B = sizes_B;
+  c.fanin_s = fanin_s;
+  c.fanin_exchange_s = exchange_s;
+  c.terms.incast = incast_curve(c, k, sizes_B, fanin_s);
+  c.terms.incast_sending = incast_curve(c, k, sizes_B, exchange_s);
+  if (c.terms.incast.empty() || c.terms.incast_sending.empty())
+    c.terms.incast = c.terms.incast_sending = {};
+}
+
 std::string format_calibration(const Calibration& c) {
   std::string out =
       "alpha_s,beta_s_per_B,gamma_s_per_B,transport,ranks,host,timestamp,collbench_version,"
@@ -175,7 +217,8 @@ std::string format_calibration(const Calibration& c) {
       "exchange_sizes_B,exchange_s,exchange_ranges,multi_messages,multi_s,overhead_s,run_s,"
       "local_ops_k,local_ops_s,local_op_s,exchange_reduce_s,exchange_reduce_ranges,relay_s,"
       "forward_size_B,forward_s_per_B,exchange_staged_s,exchange_staged_ranges,pipelined_s,"
-      "flight_s\n";
+      "flight_s,fanin_k,fanin_sizes_B,fanin_s,fanin_exchange_s,incast_k,incast_s_per_B,"
+      "incast_sending_s_per_B\n";
   const auto optional = [](double v) { return v > 0 ? csv_number(v) : std::string(); };
   out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},",
                      csv_number(c.params.alpha_s), csv_number(c.params.beta_s_per_B),
@@ -197,11 +240,14 @@ std::string format_calibration(const Calibration& c) {
                      join(c.local_ops_s),
                      measured ? fmt::format("{}", c.terms.local_op_s) : std::string(),
                      join(c.exchange_reduce_s), csv_escape(format_ranges(c.terms.exchange_reduce)));
-  out += fmt::format("{},{},{},{},{},{},{}\n", join(c.relay_s), join(c.terms.forward.size_B),
+  out += fmt::format("{},{},{},{},{},{},{},", join(c.relay_s), join(c.terms.forward.size_B),
                      join(c.terms.forward.s_per_B), join(c.exchange_staged_s),
                      csv_escape(format_ranges(c.terms.exchange_staged)),
                      c.pipelined_s > 0 ? fmt::format("{}", c.pipelined_s) : std::string(),
                      c.terms.flight_measured ? fmt::format("{}", c.terms.flight_s) : std::string());
+  out += fmt::format("{},{},{},{},{},{},{}\n", join(c.fanin_k), join(c.fanin_sizes_B),
+                     join(c.fanin_s), join(c.fanin_exchange_s), join(c.terms.incast.size_B),
+                     join(c.terms.incast.s_per_B), join(c.terms.incast_sending.s_per_B));
   return out;
 }
 
@@ -287,6 +333,13 @@ Calibration read_calibration(const std::string& path) {
   // (g): older files lack the column, so the term is refused for them.
   c.terms.flight_measured = t.has("flight_s") && !t.cell(r, "flight_s").empty();
   if (c.terms.flight_measured) c.terms.flight_s = number(t, r, "flight_s");
+  // (h): absent from older files and from calibrations on 2 ranks.
+  c.fanin_k = numbers(t, r, "fanin_k");
+  c.fanin_sizes_B = numbers(t, r, "fanin_sizes_B");
+  c.fanin_s = numbers(t, r, "fanin_s");
+  c.fanin_exchange_s = numbers(t, r, "fanin_exchange_s");
+  c.terms.incast = curve("incast_k", "incast_s_per_B");
+  c.terms.incast_sending = curve("incast_k", "incast_sending_s_per_B");
   return c;
 }
 

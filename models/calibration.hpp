@@ -42,7 +42,15 @@
 // reduced into it, fp32 sum, at exchange_sizes_B), `pipelined_s` (g: the
 // time of two one-way 8-byte messages from rank 0 to rank 1 in consecutive
 // steps, then one back; empty when F was derived instead) and `flight_s` (g:
-// F, seconds of the 8-byte one-way latency spent in flight). Readers need
+// F, seconds of the 8-byte one-way latency spent in flight), `fanin_k`,
+// `fanin_sizes_B` and `fanin_s` (h: time of one fan-in step, k senders each
+// sending m bytes to one receiver, for each k of fanin_k and each m of
+// fanin_sizes_B, k-major; empty when calibrate ran on 2 ranks),
+// `fanin_exchange_s` (h: the same for the k-way exchange, ranks 0..k each
+// sending m bytes to every other in one step) and `incast_k`,
+// `incast_s_per_B` and `incast_sending_s_per_B` (h: the extra seconds per
+// received byte at each k, >= 0, from the fan-in and from the k-way
+// exchange). Readers need
 // only the three SI columns and must ignore columns they do not know
 // (columns are only ever added).
 //
@@ -74,6 +82,9 @@ struct Calibration {
   std::vector<double> relay_s;  // (e) relay ping-pong half round trips at pingpong_sizes_B
   std::vector<double> exchange_staged_s;  // (f) staged reducing exchange steps at exchange_sizes_B
   double pipelined_s = 0;  // (g) the pipelined ping-pong's time (s); 0 = not measured
+  // (h) fan-in step times (s) per sender count k and size (B), k-major.
+  std::vector<double> fanin_k, fanin_sizes_B, fanin_s;
+  std::vector<double> fanin_exchange_s;  // (h) the k-way exchange's step times, the same way
 };
 
 // What calibrate measures for the richer terms, in seconds net of an empty
@@ -103,6 +114,18 @@ void fit_terms(Calibration& c, const TermMeasurements& m);
 // time per message, so F = alpha - (pipelined - 2 alpha), alpha the 8-byte
 // half round trip, kept within [0, alpha] (noise can leave it outside).
 void fit_flight(Calibration& c, double pipelined_s);
+
+// (h) from the fan-in step times `fanin_s` and the k-way exchange's
+// `exchange_s` (seconds, net of the empty run; k-major over `k` and
+// `sizes_B`), after fit_terms (it needs pingpong_s at those sizes): for
+// each, at each k, the median over sizes m of
+//   (T(k, m) - (pingpong(m) + (k - 1) * m * beta(m))) / (k * m),
+// the time beyond one ping-pong plus the other k - 1 messages' bytes at
+// the ping-pong's beta for m (term (a)'s range), per received byte, never
+// below 0. Sizes the ping-pong did not measure are skipped; no k or no
+// usable size leaves the term absent.
+void fit_incast(Calibration& c, const std::vector<double>& k, const std::vector<double>& sizes_B,
+                const std::vector<double>& fanin_s, const std::vector<double>& exchange_s);
 
 // The model parameters from calibration measurements (fills params,
 // pingpong_knees_B, the size lists and the gamma references):

@@ -167,12 +167,13 @@ struct PricedStep {
   double latency = 0;  // k * alpha, or alpha + (k-1) * o with (d); k = max(sends, receives)
   double wire = 0;     // beta(m) * max(bytes sent, bytes received)
   double forward = 0;  // (e) on the bytes sent
+  double incast = 0;   // (h) on the bytes received from k >= 2 senders
   double out = 0;      // the sends alone: latency of the sends + beta(m) * bytes sent + forward
-  double comm() const { return latency + wire + forward; }
+  double comm() const { return latency + wire + forward + incast; }
 };
 
 struct Uses {
-  bool a, b, c, d, e, f, g;
+  bool a, b, c, d, e, f, g, h;
 };
 
 PricedStep price_step(const RankStep& x, double delta, double gamma, const ModelParams& base,
@@ -204,6 +205,11 @@ PricedStep price_step(const RankStep& x, double delta, double gamma, const Model
   p.latency = latency(k);
   p.wire = beta * wire;
   if (u.e) p.forward = t.forward.at(m) * x.forwarded_B;
+  // The receiver's link is what k senders share: priced on the receiver,
+  // from the k-way exchange when it sends in the same step.
+  if (u.h && x.from.size() >= 2)
+    p.incast = (x.out_B > 0 ? t.incast_sending : t.incast).at(static_cast<double>(x.from.size())) *
+               x.in_B;
   if (x.sends > 0) p.out = latency(x.sends) + beta * x.out_B + p.forward;
   return p;
 }
@@ -213,8 +219,8 @@ PricedStep price_step(const RankStep& x, double delta, double gamma, const Model
 double priced_seconds(const ScheduleFeatures& f, const ModelParams& base, const ModelTerms& t,
                       std::string_view use) {
   const Uses u{uses(use, 'a', t), uses(use, 'b', t), uses(use, 'c', t), uses(use, 'd', t),
-               uses(use, 'e', t), uses(use, 'f', t), uses(use, 'g', t)};
-  if (!u.a && !u.b && !u.c && !u.d && !u.e && !u.f && !u.g) return baseline(f, base);
+               uses(use, 'e', t), uses(use, 'f', t), uses(use, 'g', t), uses(use, 'h', t)};
+  if (!u.a && !u.b && !u.c && !u.d && !u.e && !u.f && !u.g && !u.h) return baseline(f, base);
   const std::size_t p = f.working_set_B.size();
   std::vector<double> delta(p), gamma(p);
   for (std::size_t r = 0; r < p; ++r) {

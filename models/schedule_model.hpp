@@ -75,6 +75,11 @@ inline constexpr int kMaxPricedRanks = 1024;
 //   forward = with (e), forward(m) * (bytes sent that the rank wrote in an
 //             earlier step), added to the sender's step (it waits for them
 //             to be read)
+//   incast  = with (h), incast(k) * bytes received, when the rank receives
+//             from k >= 2 distinct peers in the step (k past the measured
+//             ones takes the nearest measured k; the k-way exchange's value
+//             when the rank also sends in the step, the fan-in's when not),
+//             added to the receiver's step
 // and with (a) the run's fixed cost run_s is added once.
 // With (g), latency off the critical path, the steps are not global rounds:
 // each rank keeps its own clock (seconds from the collective's start) and

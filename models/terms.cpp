@@ -39,6 +39,7 @@ bool ModelTerms::has(char term) const {
     case 'e': return !forward.empty();
     case 'f': return !exchange_staged.empty();
     case 'g': return flight_measured;  // F = 0 is a measurement too (steps serialize)
+    case 'h': return !incast.empty() && !incast_sending.empty();  // 0 is a measurement too
     default: return false;
   }
 }
@@ -73,6 +74,11 @@ std::string term_description(char term) {
              "only for the messages it receives, which fly for F of the one-way latency while "
              "their sender goes on: pipelined ping-pong (two one-way messages in consecutive "
              "steps, then one back) against the plain one";
+    case 'h':
+      return "(h) incast: extra cost per byte a rank receives from k >= 2 senders in one step, "
+             "by k, receiving only or sending to the k peers too: fan-in (k senders, one "
+             "receiver) and k-way exchange (k + 1 ranks), large sizes, against the ping-pong; "
+             "calibrate on 3 or more ranks";
     default:
       return "α-β-γ baseline: one α, one β (ping-pong), one γ (reduce kernel)";
   }

@@ -38,7 +38,18 @@
 //      pipelined ping-pong (two one-way 8-byte messages in consecutive
 //      steps, then one back), which takes 2 alpha + (alpha - F); steps that
 //      serialized would take 3 alpha. The schedule is then priced by
-//      per-rank clocks along its dependencies (schedule_model.hpp).
+//      per-rank clocks along its dependencies (schedule_model.hpp);
+//  (h) incast: k >= 2 ranks sending to one rank in the same step share its
+//      link, and over TCP their flows contend for the receiver's queue
+//      (drops, retransmits, uneven shares), so the k messages take longer
+//      than k times the bytes at the ping-pong's beta. The extra seconds
+//      per received byte by k, from a fan-in microbenchmark (k senders each
+//      send m bytes to one receiver in one step, at the large ping-pong
+//      sizes) against the ping-pong, and for a receiver that sends to its
+//      k peers in the same step (its outgoing data then shares its link
+//      with the acknowledgements of what comes in) from a k-way exchange
+//      among k + 1 ranks; measured only when calibrate runs on 3 or more
+//      ranks.
 // Pricing a schedule with them: models/schedule_model.hpp.
 #pragma once
 
@@ -84,6 +95,8 @@ struct ModelTerms {
   Curve forward;                    // (e) extra s/B of forwarded bytes, by message size (B)
   double flight_s = 0;              // (g) F: seconds of a one-way latency spent in flight
   bool flight_measured = false;
+  Curve incast;                     // (h) extra s/B received, by sender count k (size_B holds k)
+  Curve incast_sending;             // (h) the same for a receiver sending to its k peers too
   // Which terms the calibration measured (a file from an older collbench has
   // none: its model is the baseline).
   bool has(char term) const;
@@ -91,12 +104,12 @@ struct ModelTerms {
 };
 
 // Which terms a prediction uses: a subset of kTermLetters. Ablations add them
-// in order: "" (the alpha-beta-gamma baseline), "a", "ab", ..., "abcdefg"; a
+// in order: "" (the alpha-beta-gamma baseline), "a", "ab", ..., "abcdefgh"; a
 // level whose last letter the calibration lacks is left out, and a letter
 // it lacks inside a level prices nothing (ModelTerms::has).
-inline constexpr const char* kTermLetters = "abcdefg";
-inline constexpr const char* kTermLevels[] = {"",      "a",      "ab",     "abc",
-                                              "abcd",  "abcde",  "abcdef", "abcdefg"};
+inline constexpr const char* kTermLetters = "abcdefgh";
+inline constexpr const char* kTermLevels[] = {"",      "a",      "ab",      "abc",     "abcd",
+                                              "abcde", "abcdef", "abcdefg", "abcdefgh"};
 // One line per term for reports: what it prices and where it was measured.
 std::string term_description(char term);
 

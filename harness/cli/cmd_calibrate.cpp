@@ -23,6 +23,14 @@
 //  - k local copies of 8 bytes in one step: term (b)'s cost per local op.
 //  - an empty schedule: the fixed cost of one timed run, subtracted from all
 //    of the above and charged once per collective (term (a)).
+//  - fan-in, only on 3 or more ranks (all of them take part, rank 0
+//    receiving): k = 2 .. ranks-1 senders each send m bytes to rank 0 in
+//    one step, m = 256 KiB .. -e (the ping-pong's large sizes), and the
+//    k-way exchange (ranks 0..k each send m bytes to every other in one
+//    step): term (h), the incast's extra time per received byte by k, for a
+//    receiver that only receives and for one that sends at the same time.
+//    The ranks past k have nothing to do in the step; ranks past 1 sleep
+//    during the rest.
 //  - copy and reduce (fp32 sum) of x bytes as a local op, both ranks at once,
 //    4 KiB .. 64 MiB: the baseline gamma and term (b), per-byte costs at the
 //    working set (in cache to out of cache). The copy also gives the memcpy
@@ -74,6 +82,9 @@ constexpr std::size_t kLocalMin = std::size_t{4} << 10, kLocalMax = std::size_t{
 constexpr std::size_t kMemcpyInCache = std::size_t{256} << 10;  // fits L2 with room
 constexpr std::size_t kSmallMessage = 8;
 constexpr int kMaxMessages = 16;
+// The fan-in's smallest size: where the ping-pong is bandwidth-bound on a
+// network (the testbed's knee is below it) and incast shows.
+constexpr std::size_t kFanInMin = std::size_t{256} << 10;
 
 // A two-rank schedule that is not a collective: `coll` only sizes the user
 // buffers (alltoall: input and output of 2*count elements each).
@@ -180,6 +191,31 @@ Schedule pipelined(int rank) {
   return micro(Collective::alltoall, DataType::uint8, rank, kSmallMessage, std::move(steps));
 }
 
+// Term (h): ranks 1..k each send m bytes to rank 0 in one step, on a group
+// of p ranks (ranks past k send nothing); rank 0 receives them side by
+// side. `exchange`: ranks 0..k each send m bytes to every other of them and
+// receive from every other in that step (a rank's k incoming flows then
+// share its link with its k outgoing ones and their acknowledgements).
+Schedule fan_in(int rank, int p, int k, std::size_t m, bool exchange) {
+  std::vector<Step> steps(1);
+  const auto part = [m](int q) { return static_cast<std::size_t>(q) * m; };
+  if (exchange && rank <= k) {
+    for (int q = 0; q <= k; ++q)
+      if (q != rank) {
+        steps[0].sends.push_back({q, Region{kInput, part(q), m}});
+        steps[0].recvs.push_back({q, Region{kOutput, part(q), m}, RecvMode::copy});
+      }
+  } else if (rank == 0) {
+    for (int q = 1; q <= k; ++q)
+      steps[0].recvs.push_back({q, Region{kOutput, part(q - 1), m}, RecvMode::copy});
+  } else if (rank <= k) {
+    steps[0].sends.push_back({0, Region{kInput, 0, m}});
+  }
+  Schedule s = micro(Collective::alltoall, DataType::uint8, rank, m, std::move(steps));
+  s.p = p;  // alltoall buffers hold p * m bytes: room for every peer's part
+  return s;
+}
+
 // k local copies of `bytes` each in one step (k = 1: one copy).
 Schedule local_copies(int rank, std::size_t bytes, int k) {
   std::vector<Step> steps(1);
@@ -201,8 +237,8 @@ Schedule local(int rank, std::size_t bytes, LocalKind kind) {
                reduce ? DataType::fp32 : DataType::uint8, rank, n, std::move(steps));
 }
 
-// Median seconds of one run of `s` through the transport (max over the two
-// ranks per sample; rank 0's value, 0 elsewhere).
+// Median seconds of one run of `s` through the transport (max over the
+// group's ranks per sample; rank 0's value, 0 elsewhere).
 double time_schedule(const TransportSpec& t, const std::string& label, const Schedule& s,
                      Group& pair) {
   Case c;
@@ -210,7 +246,7 @@ double time_schedule(const TransportSpec& t, const std::string& label, const Sch
   c.coll = s.coll;
   c.algorithm = s.algorithm;
   c.dtype = s.dtype;
-  c.ranks = 2;
+  c.ranks = s.p;
   c.count = s.count;
   const std::unique_ptr<Operation> op = t.make_operation(c, &s, pair);
   SamplingPlan plan;
@@ -249,6 +285,10 @@ struct Measurements {
   std::vector<double> ping_B;
   models::TermMeasurements t;
   double pipelined_s = 0;  // (g) the pipelined ping-pong, net of the empty run
+  // (h) fan-in step times net of the empty run on all ranks, k-major over
+  // fanin_k and fanin_B (empty on 2 ranks), and the same for the k-way
+  // exchange among k + 1 ranks.
+  std::vector<double> fanin_k, fanin_B, fanin_s, fanin_exchange_s;
 };
 
 // The transport to calibrate, checked: per-process, built, its options valid.
@@ -341,6 +381,26 @@ Measurements measure(const TransportSpec& t, const std::string& label, std::size
   return m;
 }
 
+// Term (h) on every rank of `all` (3 or more): k = 2 .. size-1 senders,
+// kFanInMin .. max_ping bytes, net of an empty run on the same group.
+void measure_fan_in(const TransportSpec& t, const std::string& label, std::size_t max_ping,
+                    Group& all, Measurements& m) {
+  const int p = all.size(), rank = all.rank();
+  Schedule empty = micro(Collective::alltoall, DataType::uint8, rank, 1, {Step{}});
+  empty.p = p;
+  const PairTimer timer{t, label, all, time_schedule(t, label, empty, all)};
+  for (std::size_t b = std::min(kFanInMin, max_ping); b <= max_ping; b *= 2)
+    m.fanin_B.push_back(static_cast<double>(b));
+  for (int k = 2; k < p; ++k) {
+    m.fanin_k.push_back(k);
+    for (double b : m.fanin_B) {
+      const auto bytes = static_cast<std::size_t>(b);
+      m.fanin_s.push_back(timer.net(fan_in(rank, p, k, bytes, false)));
+      m.fanin_exchange_s.push_back(timer.net(fan_in(rank, p, k, bytes, true)));
+    }
+  }
+}
+
 // The calibration fitted to the measurements, with the run's metadata.
 models::Calibration fit(const Measurements& m, const std::string& label,
                         const RunMetadata& meta) {
@@ -348,6 +408,7 @@ models::Calibration fit(const Measurements& m, const std::string& label,
       models::fit_calibration(m.ping_B, m.t.pingpong_s, m.t.reduce_B, m.t.reduce_s);
   models::fit_terms(c, m.t);
   models::fit_flight(c, m.pipelined_s);
+  models::fit_incast(c, m.fanin_k, m.fanin_B, m.fanin_s, m.fanin_exchange_s);
   c.transport = label;
   c.ranks = 2;
   c.host = meta.host;
@@ -406,11 +467,24 @@ void print_measurements(const Measurements& m, const std::string& label) {
                     m.t.multi_k, m.t.multi_s);
   print_count_table(fmt::format("k local copies of {} B in one step", kSmallMessage), m.t.ops_k,
                     m.t.ops_s);
+  const auto rows = [&](const std::vector<double>& all, std::size_t i) {
+    const std::size_t n = m.fanin_B.size();
+    return std::vector<double>(all.begin() + static_cast<std::ptrdiff_t>(i * n),
+                               all.begin() + static_cast<std::ptrdiff_t>((i + 1) * n));
+  };
+  for (std::size_t i = 0; i < m.fanin_k.size(); ++i) {
+    print_table(fmt::format("fan-in: {} senders, m B each, to one receiver in one step (GB/s "
+                            "received)", m.fanin_k[i]).c_str(),
+                m.fanin_B, rows(m.fanin_s, i), m.fanin_k[i]);
+    print_table(fmt::format("{}-way exchange: each of {} ranks sends m B to every other in one "
+                            "step (GB/s received per rank)", m.fanin_k[i], m.fanin_k[i] + 1).c_str(),
+                m.fanin_B, rows(m.fanin_exchange_s, i), m.fanin_k[i]);
+  }
   print_table("local copy on both ranks at once", m.t.copy_B, m.t.copy_s);
   print_table("local fp32-sum reduce on both ranks at once", m.t.reduce_B, m.t.reduce_s);
 }
 
-// The fitted baseline and terms (a) to (f), a line each.
+// The fitted baseline and terms (a) to (h), a line each.
 void print_fit(const models::Calibration& c) {
   std::string knees;
   for (double k : c.pingpong_knees_B) knees += fmt::format(" {}", k);
@@ -438,10 +512,22 @@ void print_fit(const models::Calibration& c) {
                            c.terms.forward.size_B[i], c.terms.forward.s_per_B[i] * 1e9);
   fmt::print("(e) forwarding adds (relay - ping-pong, per byte): {}\n",
              forward.empty() ? "not measured" : forward);
+  std::string incast;
+  const double beta = c.params.beta_s_per_B;
+  const auto of_beta = [beta](double x) { return beta > 0 ? 100 * x / beta : 0.0; };
+  for (std::size_t i = 0; i < c.terms.incast.size_B.size(); ++i)
+    incast += fmt::format("{}k={}: {:.3g} ns/B ({:+.1f}% of beta), sending too {:.3g} ns/B "
+                          "({:+.1f}%)", incast.empty() ? "" : "; ", c.terms.incast.size_B[i],
+                          c.terms.incast.s_per_B[i] * 1e9, of_beta(c.terms.incast.s_per_B[i]),
+                          c.terms.incast_sending.s_per_B[i] * 1e9,
+                          of_beta(c.terms.incast_sending.s_per_B[i]));
+  fmt::print("(h) incast adds (fan-in - ping-pong - (k-1) m beta, per received byte): {}\n",
+             incast.empty() ? "not measured (calibrate on 3 or more ranks)" : incast);
 }
 
 // Phases: check the flags and the world, measure on ranks 0 and 1 (the
-// others wait), then on rank 0 fit, warn, print and write.
+// others wait), the fan-in on all ranks when there are 3 or more, then on
+// rank 0 fit, warn, print and write.
 void calibrate(const CalibrateOptions& o) {
   // Before measuring: an unusable --out (a directory, a missing directory,
   // an empty name) fails at once; no directory is created.
@@ -458,12 +544,17 @@ void calibrate(const CalibrateOptions& o) {
   const std::size_t max_ping = max_ping_bytes(o.max_bytes);
   const bool root = w.rank() == 0;
   if (root && w.size() > 2)
-    fmt::print(stderr, "collbench: calibrating with ranks 0 and 1; the other {} ranks idle\n",
-               w.size() - 2);
+    fmt::print(stderr, "collbench: calibrating with ranks 0 and 1; the other {} ranks idle "
+               "until the fan-in (term (h)), which all {} ranks run\n",
+               w.size() - 2, w.size());
   std::unique_ptr<Group> pair = w.first_ranks(2, WaitPolicy::automatic);
   Measurements m;
   if (pair) m = measure(t, label, max_ping, *pair, root);
   w.any(false, WaitPolicy::sleep);  // idle ranks sleep here until the pair is done
+  if (w.size() >= 3) {
+    const std::unique_ptr<Group> all = w.first_ranks(w.size(), WaitPolicy::automatic);
+    measure_fan_in(t, label, max_ping, *all, m);
+  }
   if (!root) return;
 
   const RunMetadata meta = collect_metadata();

@@ -144,6 +144,28 @@ TEST(SimAgrees, CalibratedTermsWithLatencyOffTheCriticalPath) {
   fs::remove(cal);
 }
 
+// Term (h), incast: the same file with a flight time and an incast of 20%
+// of beta at k = 2 and 50% at k = 3 added (receiving only; 30% and 60% for a
+// receiver sending too), so the all-to-alls' naive fan-in (and every other
+// step receiving from two or more peers) is priced by it in all three.
+TEST(SimAgrees, CalibratedTermsWithIncast) {
+  const std::vector<std::string> lines = lines_of(slurp(kIpcCalibration));
+  ASSERT_EQ(lines.size(), 2u);
+  ASSERT_EQ(lines[0].find("incast_k"), std::string::npos);
+  const double alpha = std::stod(cells(lines[1]).at(0));
+  const double beta = std::stod(cells(lines[1]).at(1));
+  const fs::path cal =
+      fs::temp_directory_path() / ("cb-sim-agrees-incast-" + std::to_string(::getpid()) + ".csv");
+  {
+    std::ofstream out(cal);
+    out << lines[0] << ",flight_s,incast_k,incast_s_per_B,incast_sending_s_per_B\n"
+        << lines[1] << "," << 0.7 * alpha << ",2;3," << 0.2 * beta << ";" << 0.5 * beta << ","
+        << 0.3 * beta << ";" << 0.6 * beta << "\n";
+  }
+  expect_agree("abcdefgh", cal);
+  fs::remove(cal);
+}
+
 // The terms price whole steps; the engine's per-message refinements would
 // count the same causes again: refused in one line, nothing written.
 TEST(SimAgrees, TermsRefuseTheEngineRefinements) {

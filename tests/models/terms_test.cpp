@@ -347,5 +347,114 @@ TEST(Terms, FlightIsCalibratedAndRoundTrips) {
   std::filesystem::remove(path);
 }
 
+// (h)'s calibration: the fan-in's (and the k-way exchange's) time beyond
+// one ping-pong and the other k - 1 messages' bytes at the ping-pong's beta,
+// per received byte, by k (median over sizes, never below 0); the file
+// carries it, a file without it (calibrate on 2 ranks, or older) refuses
+// the letter.
+TEST(Terms, IncastIsCalibratedAndRoundTrips) {
+  Calibration c;
+  const double beta = 1e-8;
+  c.params = {1e-3, beta, 2e-10};
+  c.pingpong_sizes_B = {8, 262144, 524288};
+  const std::vector<double> pp = {1e-3, 1e-3 + 262144 * beta, 1e-3 + 524288 * beta};
+  fit_terms(c, {pp, c.pingpong_sizes_B, pp, {4096, 8192}, {1e-6, 2.2e-6}, {4096, 8192},
+                {2e-6, 4.5e-6}, {1, 2, 4, 8}, {1e-3, 1.01e-3, 1.03e-3, 1.07e-3}, {1, 2, 4},
+                {0.1e-6, 0.15e-6, 0.25e-6}, 0.3e-6, pp});
+  EXPECT_FALSE(c.terms.has('h'));
+  // Fan-in: k = 2 10% of beta extra per received byte; k = 3 faster than
+  // the ping-pong predicts (no term: 0). Exchange: 20% and 30%. Sizes the
+  // ping-pong lacks (1 MiB here) are skipped.
+  // The other k - 1 messages are charged at term (a)'s beta for the size
+  // (the robust line through the ping-pong: beta to rounding).
+  ASSERT_EQ(c.terms.oneway.size(), 1u);
+  const double b = c.terms.oneway.front().beta_s_per_B;
+  EXPECT_NEAR(b, beta, 1e-3 * beta);
+  const std::vector<double> sizes = {262144, 524288, 1048576};
+  const auto at = [&](double k, double extra) {
+    std::vector<double> out;
+    for (std::size_t j = 1; j < 3; ++j) {
+      const double m = c.pingpong_sizes_B[j];
+      out.push_back(pp[j] + (k - 1) * m * b + extra * k * m);
+    }
+    out.push_back(1.0);  // 1 MiB: no ping-pong there, skipped
+    return out;
+  };
+  std::vector<double> fan = at(2, 0.1 * beta), ex = at(2, 0.2 * beta);
+  for (double x : at(3, -0.05 * beta)) fan.push_back(x);
+  for (double x : at(3, 0.3 * beta)) ex.push_back(x);
+  fit_incast(c, {2, 3}, sizes, fan, ex);
+  ASSERT_TRUE(c.terms.has('h'));
+  ASSERT_EQ(c.terms.incast.size_B, (std::vector<double>{2, 3}));
+  EXPECT_NEAR(c.terms.incast.s_per_B[0], 0.1 * beta, 1e-15);
+  EXPECT_EQ(c.terms.incast.s_per_B[1], 0);
+  EXPECT_NEAR(c.terms.incast_sending.s_per_B[0], 0.2 * beta, 1e-15);
+  EXPECT_NEAR(c.terms.incast_sending.s_per_B[1], 0.3 * beta, 1e-15);
+  const auto path = std::filesystem::temp_directory_path() / "cb-terms-incast.csv";
+  std::ofstream(path) << format_calibration(c);
+  const Calibration back = read_calibration(path.string());
+  EXPECT_EQ(back.terms, c.terms);
+  EXPECT_EQ(back.fanin_s, c.fanin_s);
+  EXPECT_EQ(back.fanin_exchange_s, c.fanin_exchange_s);
+  EXPECT_TRUE(load_model_terms(path.string(), "abcdh").has('h'));
+  // No fan-in (2 ranks) or lists that disagree leave the term absent, and
+  // the letter is refused.
+  Calibration two_ranks = c;
+  fit_incast(two_ranks, {}, {}, {}, {});
+  EXPECT_FALSE(two_ranks.terms.has('h'));
+  Calibration short_list = c;
+  fit_incast(short_list, {2, 3}, sizes, fan, {1.0});
+  EXPECT_FALSE(short_list.terms.has('h'));
+  std::ofstream(path) << format_calibration(two_ranks);
+  try {
+    load_model_terms(path.string(), "abcdh");
+    ADD_FAILURE() << "term (h) accepted from a file without it";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("does not hold term (h)"), std::string::npos) << e.what();
+  }
+  std::filesystem::remove(path);
+}
+
+// (h) prices the bytes a rank receives from k >= 2 peers in one step, at
+// the receiver, by k (held beyond the measured k); one sender is no incast.
+TEST(Terms, IncastPricesFanInOnly) {
+  const ModelParams base{1e-3, 1e-8, 0};
+  ScheduleFeatures f;
+  f.working_set_B = {0, 0, 0, 0};
+  // Ranks 1, 2 and 3 send 1000 B each to rank 0.
+  RankStep recv;
+  recv.recvs = 3;
+  recv.in_B = 3000;
+  recv.from = {1, 2, 3};
+  RankStep send;
+  send.sends = 1;
+  send.out_B = 1000;
+  f.steps.push_back({recv, send, send, send});
+  ModelTerms t;
+  t.incast = {{2, 3}, {1e-9, 2e-9}};
+  t.incast_sending = {{2, 3}, {5e-9, 7e-9}};
+  EXPECT_NEAR(priced_seconds(f, base, t, "h") - priced_seconds(f, base, ModelTerms{}, "h"),
+              3000 * 2e-9, 1e-15);
+  // Seven senders: beyond the measured k = 3, its value holds.
+  f.steps[0][0].from = {1, 2, 3, 4, 5, 6, 7};
+  EXPECT_NEAR(priced_seconds(f, base, t, "h") - priced_seconds(f, base, ModelTerms{}, "h"),
+              3000 * 2e-9, 1e-15);
+  // One sender (three messages from one peer): no incast.
+  f.steps[0][0].from = {1};
+  EXPECT_NEAR(priced_seconds(f, base, t, "h"), priced_seconds(f, base, ModelTerms{}, "h"), 1e-15);
+  // A receiver that sends in the same step takes the k-way exchange's value.
+  f.steps[0][0].from = {1, 2, 3};
+  f.steps[0][0].sends = 1;
+  f.steps[0][0].out_B = 1000;
+  EXPECT_NEAR(priced_seconds(f, base, t, "h") - priced_seconds(f, base, ModelTerms{}, "h"),
+              3000 * 7e-9, 1e-15);
+  // With (g) the receiver's step carries it too.
+  t.flight_measured = true;
+  ModelTerms no_incast = t;
+  no_incast.incast = no_incast.incast_sending = {};
+  EXPECT_NEAR(priced_seconds(f, base, t, "gh") - priced_seconds(f, base, no_incast, "g"),
+              3000 * 7e-9, 1e-15);
+}
+
 }  // namespace
 }  // namespace cb::models

@@ -11,7 +11,7 @@
 //                                 gamma) for `auto`; COLLBENCH_PARAMS_TRANSPORT
 //                                 picks fit.csv's global row (default mpi).
 //   COLLBENCH_TERMS=LETTERS       `auto` prices the schedules with the
-//                                 calibrated terms (a subset of abcdefg,
+//                                 calibrated terms (a subset of abcdefgh,
 //                                 models/terms.hpp) the COLLBENCH_PARAMS
 //                                 calibration file measured; unset: the
 //                                 alpha-beta-gamma closed forms.
@@ -52,7 +52,7 @@ struct Choice {
 struct Config {
   std::array<Choice, 4> choice;  // by Collective
   std::optional<models::ModelParams> params;
-  std::string terms;  // letters of abcdefg (models/terms.hpp); "" = closed forms
+  std::string terms;  // letters of abcdefgh (models/terms.hpp); "" = closed forms
   models::ModelTerms model_terms;
   std::optional<nlohmann::ordered_json> selection;
   bool report = false;
