@@ -261,7 +261,14 @@ TEST_F(Testbed, ShortSweepFitsTheConfiguredBandwidth) {
   const double fitted = 1 / beta;
   std::printf("fitted bandwidth %.4g B/s, configured %.4g B/s (ratio %.4f)\n", fitted, configured,
               fitted / configured);
-  EXPECT_NEAR(fitted / configured, 1.0, 0.10) << "fitted " << fitted << " B/s";
+  // The 10% holds for the release build. A sanitizer build runs the
+  // ranks' own code many times slower (TSan: ~5-15x), and on 2 shared cores
+  // that alone cost the link's rate 5-13% in whole-suite TSan runs
+  // (2026-11-23, load 5-7; 0.95 when run alone); the race and memory checks
+  // are what such a build is for, so it allows 25% and still fails a link
+  // shaped wrongly (half or double the rate).
+  const double tolerance = CB_SANITIZED ? 0.25 : 0.10;
+  EXPECT_NEAR(fitted / configured, 1.0, tolerance) << "fitted " << fitted << " B/s";
 
   const std::vector<int> pids = processes_in_namespaces();
   ASSERT_EQ(testbed("down").status, 0);
