@@ -204,7 +204,7 @@ log "6/6 plots and report"
 # multi-host sweeps at p = 2..8 and the model against the configured alpha
 # and beta. About 65 minutes here (scripts/testbed/README.md); --quick skips it.
 if [ "$quick" = 1 ]; then
-  log "testbed: skipped in --quick (it takes about 65 minutes; see scripts/testbed/README.md)"
+  log "testbed: skipped in --quick (it takes about 80 minutes: 45 + 34 on 2026-11-23 at load 4-12; see scripts/testbed/README.md)"
 else
   log "testbed: multi-host sweeps over shaped links (scripts/testbed/study.sh)"
   bash scripts/testbed/study.sh "$out/testbed" "${quiet[@]}"
