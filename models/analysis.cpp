@@ -3,21 +3,19 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <functional>
 #include <limits>
 #include <map>
 #include <cstring>
-#include <exception>
 #include <set>
 #include <string>
-#include <thread>
 #include <unordered_map>
 
 #include "models/crossover.hpp"
 #include "models/fit_rows.hpp"
 #include "models/lower_bound.hpp"
+#include "models/parallel.hpp"
 #include "models/schedule_model.hpp"
 
 namespace cb::models {
@@ -93,30 +91,6 @@ TimeCI ci_of(const Measurement& m) {
   if (std::isnan(m.ci_lo_s) || std::isnan(m.ci_hi_s) || (m.ci_lo_s <= 0 && m.ci_hi_s <= 0))
     return {m.time_s, m.time_s, m.time_s};
   return {m.time_s, std::min(m.ci_lo_s, m.time_s), std::max(m.ci_hi_s, m.time_s)};
-}
-
-// Runs fn(i) for i in [0, n) on up to `threads` threads, each taking the next
-// index as it finishes one (configurations differ a lot in cost), and
-// rethrows the first exception.
-template <class Fn>
-void for_each_index(std::size_t n, unsigned threads, const Fn& fn) {
-  threads = static_cast<unsigned>(std::min<std::size_t>(std::max(threads, 1u), n));
-  std::atomic<std::size_t> next{0};
-  std::vector<std::exception_ptr> errors(threads);
-  const auto work = [&](unsigned t) {
-    try {
-      for (std::size_t i; (i = next.fetch_add(1)) < n;) fn(i);
-    } catch (...) {
-      errors[t] = std::current_exception();
-      next = n;
-    }
-  };
-  std::vector<std::thread> pool;
-  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work, t);
-  if (threads > 0) work(0);
-  for (std::thread& th : pool) th.join();
-  for (const std::exception_ptr& e : errors)
-    if (e) std::rethrow_exception(e);
 }
 
 // Points fitted by the exact knee search over g points (every segment of at

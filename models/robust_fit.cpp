@@ -1,15 +1,13 @@
 #include "models/robust_fit.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
-#include <exception>
 #include <limits>
 #include <random>
-#include <thread>
 
 #include "algorithms/check.hpp"
 #include "models/least_squares.hpp"
+#include "models/parallel.hpp"
 
 namespace cb::models {
 
@@ -148,31 +146,19 @@ Interval bootstrap_relative_huber(const std::vector<std::vector<double>>& basis,
   }
   const auto n = static_cast<std::size_t>(usable_draws);
   std::vector<std::vector<double>> theta(n);
-  std::atomic<std::size_t> next{0};
-  const std::size_t threads = std::min<std::size_t>(std::max(opt.bootstrap_threads, 1u), n);
-  std::vector<std::exception_ptr> errors(std::max<std::size_t>(threads, 1));
-  const auto work = [&](std::size_t t) {
-    try {
-      std::vector<double> b(rows * k), yy(rows);
-      for (std::size_t r; (r = next.fetch_add(1)) < n;) {
-        for (std::size_t i = 0; i < rows; ++i) {
-          const std::vector<double>& row = basis[drawn[r * rows + i]];
-          std::copy(row.begin(), row.end(), b.begin() + static_cast<std::ptrdiff_t>(i * k));
-          yy[i] = y[drawn[r * rows + i]];
-        }
-        theta[r] = fit_flat(b.data(), yy.data(), rows, k, opt).theta;
-      }
-    } catch (...) {
-      errors[t] = std::current_exception();
-      next = n;
+  const unsigned threads = static_cast<unsigned>(
+      std::min<std::size_t>(std::max(opt.bootstrap_threads, 1u), std::max<std::size_t>(n, 1)));
+  // One resample's rows and times per worker, reused from draw to draw.
+  std::vector<std::vector<double>> b(threads, std::vector<double>(rows * k)),
+      yy(threads, std::vector<double>(rows));
+  for_each_index(n, threads, [&](std::size_t r, unsigned t) {
+    for (std::size_t i = 0; i < rows; ++i) {
+      const std::vector<double>& row = basis[drawn[r * rows + i]];
+      std::copy(row.begin(), row.end(), b[t].begin() + static_cast<std::ptrdiff_t>(i * k));
+      yy[t][i] = y[drawn[r * rows + i]];
     }
-  };
-  std::vector<std::thread> pool;
-  for (std::size_t t = 1; t < threads; ++t) pool.emplace_back(work, t);
-  work(0);
-  for (std::thread& th : pool) th.join();
-  for (const std::exception_ptr& e : errors)
-    if (e) std::rethrow_exception(e);
+    theta[r] = fit_flat(b[t].data(), yy[t].data(), rows, k, opt).theta;
+  });
   for (const std::vector<double>& th : theta)
     for (std::size_t j = 0; j < k; ++j) draws[j].push_back(th[j]);
   Interval out;
