@@ -95,10 +95,6 @@ void add_step(const Step& st, double esize, std::vector<Written>& written, RankS
   std::sort(x.from.begin(), x.from.end());
 }
 
-}  // namespace
-
-namespace {
-
 // Column r (of `ranks` columns) of f from one rank's schedule: its working
 // set and its steps, growing f.steps (with all-zero steps for the other
 // ranks) where this schedule is the longest so far.
@@ -121,9 +117,6 @@ void add_rank(const Schedule& s, std::size_t r, std::size_t ranks, ScheduleFeatu
 
 ScheduleFeatures schedule_features(std::span<const Schedule> all_ranks) {
   ScheduleFeatures f;
-  std::size_t nsteps = 0;
-  for (const Schedule& s : all_ranks) nsteps = std::max(nsteps, s.steps.size());
-  f.steps.assign(nsteps, std::vector<RankStep>(all_ranks.size()));
   for (std::size_t r = 0; r < all_ranks.size(); ++r) add_rank(all_ranks[r], r, all_ranks.size(), f);
   return f;
 }

@@ -240,7 +240,7 @@ Schedule local(int rank, std::size_t bytes, LocalKind kind) {
 // Median seconds of one run of `s` through the transport (max over the
 // group's ranks per sample; rank 0's value, 0 elsewhere).
 double time_schedule(const TransportSpec& t, const std::string& label, const Schedule& s,
-                     Group& pair) {
+                     Group& group) {
   Case c;
   c.transport = label;
   c.coll = s.coll;
@@ -248,17 +248,17 @@ double time_schedule(const TransportSpec& t, const std::string& label, const Sch
   c.dtype = s.dtype;
   c.ranks = s.p;
   c.count = s.count;
-  const std::unique_ptr<Operation> op = t.make_operation(c, &s, pair);
+  const std::unique_ptr<Operation> op = t.make_operation(c, &s, group);
   SamplingPlan plan;
   plan.warmup = 3;
   plan.budget_s = 0.1;
   plan.ci_rel = 0.02;
   plan.min_iterations = 20;
   bool interrupted = false;
-  const std::vector<double> samples = time_samples(*op, pair, plan, interrupted);
+  const std::vector<double> samples = time_samples(*op, group, plan, interrupted);
   if (interrupted)  // both ranks agreed: both stop here
     throw Interrupted(interrupt_signal(), "during calibrate; nothing written");
-  return pair.rank() == 0 ? models::median(samples) : 0.0;
+  return group.rank() == 0 ? models::median(samples) : 0.0;
 }
 
 void print_table(const char* title, const std::vector<double>& bytes,
