@@ -64,26 +64,18 @@ def load(d):
 
 
 def level_of(preds):
-    """report.py's main calibrated column: the richest level with (g), else
-    the richest without."""
-    levels = {r["params"] for r in preds if r["params"].startswith("calibration+")}
-    with_g = sorted((lv for lv in levels if "g" in lv.partition("+")[2]), key=len)
-    without = sorted((lv for lv in levels if "g" not in lv.partition("+")[2]), key=len)
-    return (with_g or without)[-1]
+    """report.py's main calibrated column (its last level)."""
+    return report.report_levels({r["params"] for r in preds})[0][-1]
 
-
-def common_sizes(meas, c, p, a, b):
-    return sorted(s for (cc, pp, s, al) in meas if cc == c and pp == p and al == a
-                  and (c, p, s, b) in meas)
 
 
 def nearest_size(meas, c, p, a, b, m):
-    return min(common_sizes(meas, c, p, a, b), key=lambda s: abs(math.log(s / m)))
+    return min(report.common_sizes(meas, c, p, a, b), key=lambda s: abs(math.log(s / m)))
 
 
 def adjacent_sizes(meas, c, p, a, b, m):
     """The measured sizes on either side of m (one if m is a measured size)."""
-    sizes = common_sizes(meas, c, p, a, b)
+    sizes = report.common_sizes(meas, c, p, a, b)
     below = [s for s in sizes if s <= m]
     above = [s for s in sizes if s >= m]
     return sorted(set(below[-1:] + above[:1]))

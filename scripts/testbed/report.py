@@ -193,8 +193,7 @@ def crossover_interval(meas, c, p, group_a, group_b, m):
     anywhere in [lo, hi] the two could cross. A group (ps=tree) is measured
     by its first member, as fit pairs it."""
     a, b = group_a.split("=")[0], group_b.split("=")[0]
-    sizes = sorted(s for (cc, pp, s, al) in meas if cc == c and pp == p and al == a
-                   and (c, p, s, b) in meas)
+    sizes = common_sizes(meas, c, p, a, b)
 
     def separated(s):
         (_, alo, ahi), (_, blo, bhi) = meas[(c, p, s, a)], meas[(c, p, s, b)]
@@ -206,6 +205,25 @@ def crossover_interval(meas, c, p, group_a, group_b, m):
         return None
     lo, hi = below[-1], above[0]
     return lo, hi, [s for s in sizes if lo < s < hi]
+
+
+def report_levels(present):
+    """The levels the report shows, from the `params` values fit wrote: the
+    baseline, the richest level priced step by step, and last (the main
+    calibrated column) the richest level with (g); with the step-by-step
+    and the (g) levels, each by length."""
+    terms_of = lambda lv: lv.partition("+")[2]
+    richer = [lv for lv in present if lv.startswith("calibration+")]
+    with_g = sorted((lv for lv in richer if "g" in terms_of(lv)), key=len)
+    stepwise = sorted((lv for lv in richer if "g" not in terms_of(lv)), key=len)
+    levels = [lv for lv in ("calibration",) if lv in present] + stepwise[-1:] + with_g[-1:]
+    return levels, stepwise, with_g
+
+
+def common_sizes(meas, c, p, a, b):
+    """The sizes at which both algorithms a and b were measured (c, p)."""
+    return sorted(s for (cc, pp, s, al) in meas if cc == c and pp == p and al == a
+                  and (c, p, s, b) in meas)
 
 
 def crossing_cpu_limited(r, cpu_rows, algos_at):
@@ -334,12 +352,7 @@ def report_setting(d, name, out):
     # and (last, the main calibrated column) the richest level with (g),
     # latency off the critical path: the testbed's p >= 3 rows are where it
     # matters.
-    present = {r["params"] for r in allpreds}
-    terms_of = lambda lv: lv.partition("+")[2]
-    richer = [lv for lv in present if lv.startswith("calibration+")]
-    with_g = sorted((lv for lv in richer if "g" in terms_of(lv)), key=len)
-    stepwise = sorted((lv for lv in richer if "g" not in terms_of(lv)), key=len)
-    levels = [lv for lv in ("calibration",) if lv in present] + stepwise[-1:] + with_g[-1:]
+    levels, stepwise, with_g = report_levels({r["params"] for r in allpreds})
     figs, xrows, xby_p = {}, {}, {}
     for lv in levels:
         pr = [r for r in allpreds if r["params"] == lv and
