@@ -64,9 +64,9 @@ void add_model_param_flags(CLI::App& cmd, SimFlags& f, const std::string& prefix
       {"--params-transport", &f.params_transport,
        "with a fit.csv holding several transports' global fits: which one (mpi, ipc-host, ...)"},
       {"--terms", &f.terms,
-       "price each schedule step with the calibrated model's terms, letters of abcdefgh "
-       "(models/README.md; needs --params CALIBRATION, ranks <= 1024); default: "
-       "alpha-beta-gamma only"},
+       fmt::format("price each schedule step with the calibrated model's terms, letters of {} "
+                   "(models/README.md; needs --params CALIBRATION, ranks <= 1024); default: "
+                   "alpha-beta-gamma only", models::kTermLetters)},
   });
 }
 
