@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <iterator>
 #include <limits>
 #include <map>
 #include <cstring>
@@ -62,6 +63,35 @@ using Predictor = std::function<double(const AlgorithmEntry&, const Scenario&, s
 Predictor closed_form(const ModelParams& m) {
   return [m](const AlgorithmEntry& a, const Scenario& s, std::uint64_t count) {
     return predict_seconds(a, s, count, m);
+  };
+}
+
+// Closed-form costs of one scenario by (algorithm, count): every transport's
+// groups of a scenario and every parameter set price the same counts, and a
+// closed form costs O(p) at p ranks for some algorithms (tree, dbtree).
+class CostMemo {
+ public:
+  explicit CostMemo(const Scenario& s) : s_(s) {}
+  Cost at(const AlgorithmEntry& a, std::uint64_t count) {
+    const auto [it, fresh] = memo_.try_emplace({&a, count});
+    if (fresh) it->second = model_cost(a, s_, count);
+    return it->second;
+  }
+
+ private:
+  struct KeyHash {
+    std::size_t operator()(const std::pair<const AlgorithmEntry*, std::uint64_t>& k) const {
+      return std::hash<const void*>{}(k.first) ^ (std::hash<std::uint64_t>{}(k.second) * 31);
+    }
+  };
+  Scenario s_;
+  std::unordered_map<std::pair<const AlgorithmEntry*, std::uint64_t>, Cost, KeyHash> memo_;
+};
+
+// closed_form(m) for the memo's scenario only.
+Predictor closed_form(const ModelParams& m, CostMemo& memo) {
+  return [m, &memo](const AlgorithmEntry& a, const Scenario&, std::uint64_t count) {
+    return seconds(memo.at(a, count), m);
   };
 }
 
@@ -263,8 +293,9 @@ std::pair<std::string, GroupQuery> group_query(const std::vector<const ConfigRes
 
 // Best choices of one group under one predictor (every size measured for two
 // or more algorithms).
-void best_choices(Analysis& a, const GroupKey& g, const std::vector<const ConfigResult*>& configs,
-                  const Predictor& predict, const std::string& source) {
+void best_choices(std::vector<BestAtSize>& out, const GroupKey& g,
+                  const std::vector<const ConfigResult*>& configs, const Predictor& predict,
+                  const std::string& source) {
   std::map<std::uint64_t, std::map<std::string, const Measurement*>> at;
   std::map<std::string, const AlgorithmEntry*> entries;
   for (const ConfigResult* c : configs) {
@@ -299,14 +330,14 @@ void best_choices(Analysis& a, const GroupKey& g, const std::vector<const Config
         b.measured_best += (b.measured_best.empty() ? "" : "|") + algo;
     }
     b.regret = b.predicted_best_measured_s / b.measured_best_s - 1;
-    a.best.push_back(std::move(b));
+    out.push_back(std::move(b));
   }
 }
 
 // Predicted and measured crossovers of one group under one predictor.
-void crossovers(Analysis& a, const GroupKey& g, const std::vector<const ConfigResult*>& configs,
-                const std::vector<std::size_t>& rep, const Predictor& predict,
-                const std::string& source) {
+void crossovers(std::vector<PairCrossover>& out, const GroupKey& g,
+                const std::vector<const ConfigResult*>& configs, const std::vector<std::size_t>& rep,
+                const Predictor& predict, const std::string& source) {
   std::vector<std::string> names(configs.size());
   for (std::size_t i = 0; i < configs.size(); ++i)
     if (rep[i] == i) {
@@ -369,7 +400,7 @@ void crossovers(Analysis& a, const GroupKey& g, const std::vector<const ConfigRe
         pc.predicted_B.push_back(
             three_digits(static_cast<double>(bytes_for_count(s.coll, s.p, s.dtype, x.count))));
       pc.predicted_faster_below = fa(lo) <= fb(lo) ? pc.algo_a : pc.algo_b;
-      a.crossovers.push_back(std::move(pc));
+      out.push_back(std::move(pc));
     }
   }
 }
@@ -499,32 +530,56 @@ Analysis analyze(const ResultsFile& results, const AnalysisOptions& opt) {
     const GroupQuery& q = queries[i];
     reps[i] = identical_schedule_groups(q.entries, q.scenario, q.lo, q.hi);
   });
-  for (auto& [g, configs] : groups) {
-    const std::vector<std::size_t>& rep = reps[group_rep.at(g)];
-    for (const TransportFit& tf : a.transports)
-      if (tf.transport == g.transport && tf.fit) {
-        crossovers(a, g, configs, rep, closed_form(tf.fit->params), kByGlobal);
-        best_choices(a, g, configs, closed_form(tf.fit->params), kByGlobal);
+  // Each group's crossovers and best choices on every core too, the groups
+  // of one query (both transports of a scenario) in one task that shares
+  // their closed-form costs; appended in group order.
+  struct GroupOutput {
+    std::vector<PairCrossover> crossovers;
+    std::vector<BestAtSize> best;
+  };
+  std::vector<std::pair<const GroupKey*, const std::vector<const ConfigResult*>*>> in_order;
+  std::vector<std::vector<std::size_t>> groups_of_query(queries.size());
+  for (const auto& [g, configs] : groups) {
+    groups_of_query[group_rep.at(g)].push_back(in_order.size());
+    in_order.emplace_back(&g, &configs);
+  }
+  std::vector<GroupOutput> outputs(in_order.size());
+  for_each_index(queries.size(), opt.threads, [&](std::size_t q) {
+    CostMemo memo(queries[q].scenario);
+    const std::vector<std::size_t>& rep = reps[q];
+    for (std::size_t k : groups_of_query[q]) {
+      const GroupKey& g = *in_order[k].first;
+      const std::vector<const ConfigResult*>& configs = *in_order[k].second;
+      auto& [xs, best] = outputs[k];
+      for (const TransportFit& tf : a.transports)
+        if (tf.transport == g.transport && tf.fit) {
+          crossovers(xs, g, configs, rep, closed_form(tf.fit->params, memo), kByGlobal);
+          best_choices(best, g, configs, closed_form(tf.fit->params, memo), kByGlobal);
+        }
+      const CalibrationInput* c = calibration_for(a, g.transport);
+      if (!c) continue;
+      crossovers(xs, g, configs, rep, closed_form(c->params, memo), kByCalibration);
+      best_choices(best, g, configs, closed_form(c->params, memo), kByCalibration);
+      // Pair crossovers for the full model, and for the richest level without
+      // (g) too, so its effect on the crossovers shows next to the
+      // step-synchronous price.
+      std::string full, step_synchronous;
+      for (const char* level : kTermLevels) {
+        if (!*level || !c->terms.has(level[std::strlen(level) - 1])) continue;
+        full = measured_letters(level, c->terms);
+        if (full.find('g') == std::string::npos) step_synchronous = full;
+        best_choices(best, g, configs, schedule_priced(*c, full), calibration_label(full));
       }
-    const CalibrationInput* c = calibration_for(a, g.transport);
-    if (!c) continue;
-    crossovers(a, g, configs, rep, closed_form(c->params), kByCalibration);
-    best_choices(a, g, configs, closed_form(c->params), kByCalibration);
-    // Pair crossovers for the full model, and for the richest level without
-    // (g) too, so its effect on the crossovers shows next to the
-    // step-synchronous price.
-    std::string full, step_synchronous;
-    for (const char* level : kTermLevels) {
-      if (!*level || !c->terms.has(level[std::strlen(level) - 1])) continue;
-      full = measured_letters(level, c->terms);
-      if (full.find('g') == std::string::npos) step_synchronous = full;
-      best_choices(a, g, configs, schedule_priced(*c, full), calibration_label(full));
+      if (!step_synchronous.empty() && step_synchronous != full)
+        crossovers(xs, g, configs, rep, schedule_priced(*c, step_synchronous),
+                   calibration_label(step_synchronous));
+      if (!full.empty())
+        crossovers(xs, g, configs, rep, schedule_priced(*c, full), calibration_label(full));
     }
-    if (!step_synchronous.empty() && step_synchronous != full)
-      crossovers(a, g, configs, rep, schedule_priced(*c, step_synchronous),
-                 calibration_label(step_synchronous));
-    if (!full.empty())
-      crossovers(a, g, configs, rep, schedule_priced(*c, full), calibration_label(full));
+  });
+  for (GroupOutput& o : outputs) {
+    std::move(o.crossovers.begin(), o.crossovers.end(), std::back_inserter(a.crossovers));
+    std::move(o.best.begin(), o.best.end(), std::back_inserter(a.best));
   }
   a.grades = grades_of(a);
   return a;

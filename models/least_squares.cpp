@@ -1,5 +1,6 @@
 #include "models/least_squares.hpp"
 
+#include <array>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -84,12 +85,27 @@ std::optional<std::vector<double>> solve_on_columns(const LinearSystem& s,
 // Householder step, which is identical in both. Long on purpose: it follows
 // solve_on_columns operation by operation, and helpers would hide that
 // correspondence, which the bit-for-bit equality rests on.
+// residual_sum_squares for two columns, the same operations in the same
+// order, on a candidate that needs no vector.
+double rss_two_columns(const LinearSystem& s, const std::array<double, 2>& theta) {
+  double rss = 0;
+  for (std::size_t i = 0; i < s.rows(); ++i) {
+    double pred = 0;
+    pred += s.x[i * 2] * theta[0];
+    pred += s.x[i * 2 + 1] * theta[1];
+    rss += (pred - s.y[i]) * (pred - s.y[i]);
+  }
+  return rss;
+}
+
 std::vector<double> nnls_two_columns(const LinearSystem& s) {
   const std::size_t m = s.rows();
   const double* x = s.x.data();
-  std::vector<double> best(2, 0.0);
-  double best_rss = residual_sum_squares(s, best);
-  if (m == 0) return best;
+  // Candidates in arrays, not vectors: this runs millions of times, and
+  // their allocations cost more than the arithmetic.
+  std::array<double, 2> best{0.0, 0.0};
+  double best_rss = rss_two_columns(s, best);
+  if (m == 0) return {best[0], best[1]};
   thread_local std::vector<double> a0, a1, a1_alone, b, b_alone;
   a0.resize(m);
   a1.resize(m);
@@ -128,7 +144,7 @@ std::vector<double> nnls_two_columns(const LinearSystem& s) {
     return alpha;
   };
 
-  std::optional<std::vector<double>> only0, only1, both;
+  std::optional<std::array<double, 2>> only0, only1, both;
   if (norm0 != 0) {
     b = s.y;
     // Column 1 rides along for the pair {0, 1}; it does not change column 0's
@@ -136,29 +152,29 @@ std::vector<double> nnls_two_columns(const LinearSystem& s) {
     const std::optional<double> d0 = step(a0.data(), 0, m >= 2 && norm1 != 0 ? a1.data() : nullptr,
                                           b.data());
     if (d0) {
-      only0 = std::vector<double>{b[0] / *d0 / norm0, 0.0};
+      only0 = std::array<double, 2>{b[0] / *d0 / norm0, 0.0};
       if (m >= 2 && norm1 != 0)
         if (const std::optional<double> d1 = step(a1.data(), 1, nullptr, b.data())) {
           const double z1 = b[1] / *d1;
           const double z0 = (b[0] - a1[0] * z1) / *d0;
-          both = std::vector<double>{z0 / norm0, z1 / norm1};
+          both = std::array<double, 2>{z0 / norm0, z1 / norm1};
         }
     }
   }
   if (norm1 != 0) {
     b_alone = s.y;
     if (const std::optional<double> d = step(a1_alone.data(), 0, nullptr, b_alone.data()))
-      only1 = std::vector<double>{0.0, b_alone[0] / *d / norm1};
+      only1 = std::array<double, 2>{0.0, b_alone[0] / *d / norm1};
   }
   for (const auto* theta : {&only0, &only1, &both}) {
     if (!*theta || !((**theta)[0] >= 0 && (**theta)[1] >= 0)) continue;
-    const double rss = residual_sum_squares(s, **theta);
+    const double rss = rss_two_columns(s, **theta);
     if (rss < best_rss) {
       best_rss = rss;
       best = **theta;
     }
   }
-  return best;
+  return {best[0], best[1]};
 }
 
 }  // namespace

@@ -41,17 +41,18 @@ RobustFit fit_flat(const double* basis, const double* y, std::size_t m, std::siz
   fit.rel_residuals.assign(m, 0.0);
   std::vector<double> theta(k, 0.0);
   thread_local LinearSystem s;
-  thread_local std::vector<double> xi, abs_r, ordered;
+  thread_local std::vector<double> abs_r, ordered;
   s.k = k;
-  xi.resize(k);
+  s.x.resize(m * k);
+  s.y.resize(m);
   abs_r.resize(m);
   for (int iter = 0; iter < opt.max_iterations; ++iter) {
-    s.x.clear();
-    s.y.clear();
+    // The rows in place (add_row's checks and copies, per row and
+    // iteration, cost more than the arithmetic of these small fits).
     for (std::size_t i = 0; i < m; ++i) {
       const double w = std::sqrt(fit.weights[i]) / y[i];
-      for (std::size_t j = 0; j < k; ++j) xi[j] = basis[i * k + j] * w;
-      s.add_row(xi, y[i] * w);
+      for (std::size_t j = 0; j < k; ++j) s.x[i * k + j] = basis[i * k + j] * w;
+      s.y[i] = y[i] * w;
     }
     std::vector<double> next;
     if (opt.non_negative) {

@@ -40,19 +40,43 @@ class Written {
 
 }  // namespace
 
+StepWork step_work(const Step& st, DataType dtype) {
+  const double esize = static_cast<double>(element_size(dtype));
+  StepWork w;
+  w.sends = static_cast<double>(st.sends.size());
+  w.recvs = static_cast<double>(st.recvs.size());
+  for (const Send& m : st.sends) w.out_B += static_cast<double>(m.src.count) * esize;
+  for (const Recv& m : st.recvs) {
+    const double b = static_cast<double>(m.dst.count) * esize;
+    w.in_B += b;
+    if (m.mode == RecvMode::reduce) {
+      w.reduced_B += b;
+      w.recv_reduced_B += b;
+    }
+  }
+  for (const Local& l : st.locals)
+    if (l.kind == LocalKind::reduce) w.reduced_B += static_cast<double>(l.dst.count) * esize;
+  return w;
+}
+
 namespace {
 
 // One rank's step: its messages, bytes, local work, the bytes it forwards
 // (written earlier in the collective, tracked in `written` per buffer) and
 // its staged reduces. Updates `written` with what the step writes.
-void add_step(const Step& st, double esize, std::vector<Written>& written, RankStep& x) {
+void add_step(const Step& st, DataType dtype, std::vector<Written>& written, RankStep& x) {
+  const double esize = static_cast<double>(element_size(dtype));
   const auto wrote = [&](const Region& g) {
     if (g.buf < written.size()) written[g.buf].add(g.offset, g.offset + g.count);
   };
-  x.sends = static_cast<double>(st.sends.size());
-  x.recvs = static_cast<double>(st.recvs.size());
+  const StepWork w = step_work(st, dtype);
+  x.sends = w.sends;
+  x.recvs = w.recvs;
+  x.out_B = w.out_B;
+  x.in_B = w.in_B;
+  x.reduced_B = w.reduced_B;
+  x.recv_reduced_B = w.recv_reduced_B;
   for (const Send& m : st.sends) {
-    x.out_B += static_cast<double>(m.src.count) * esize;
     if (m.src.buf < written.size())
       x.forwarded_B += static_cast<double>(written[m.src.buf].overlap(
                            m.src.offset, m.src.offset + m.src.count)) * esize;
@@ -78,18 +102,10 @@ void add_step(const Step& st, double esize, std::vector<Written>& written, RankS
     }
   for (const Recv& m : st.recvs) wrote(m.dst);
   for (const Local& l : st.locals) wrote(l.dst);
-  for (const Recv& m : st.recvs) {
+  for (const Recv& m : st.recvs)
     if (std::find(x.from.begin(), x.from.end(), m.peer) == x.from.end()) x.from.push_back(m.peer);
-    x.in_B += static_cast<double>(m.dst.count) * esize;
-    if (m.mode == RecvMode::reduce) {
-      x.reduced_B += static_cast<double>(m.dst.count) * esize;
-      x.recv_reduced_B += static_cast<double>(m.dst.count) * esize;
-    }
-  }
   for (const Local& l : st.locals) {
-    const double b = static_cast<double>(l.dst.count) * esize;
-    if (l.kind == LocalKind::reduce) x.reduced_B += b;
-    if (l.kind == LocalKind::copy) x.copied_B += b;
+    if (l.kind == LocalKind::copy) x.copied_B += static_cast<double>(l.dst.count) * esize;
     if (l.kind != LocalKind::average) ++x.local_ops;
   }
   std::sort(x.from.begin(), x.from.end());
@@ -110,7 +126,7 @@ void add_rank(const Schedule& s, std::size_t r, std::size_t ranks, ScheduleFeatu
   f.working_set_B.push_back(ws);
   std::vector<Written> written(buffers);
   for (std::size_t i = 0; i < s.steps.size(); ++i)
-    add_step(s.steps[i], esize, written, f.steps[i][r]);
+    add_step(s.steps[i], s.dtype, written, f.steps[i][r]);
 }
 
 }  // namespace
@@ -253,18 +269,19 @@ double priced_seconds(const ScheduleFeatures& f, const ModelParams& base, const 
   return run + (clock.empty() ? 0.0 : *std::max_element(clock.begin(), clock.end()));
 }
 
-bool same_work(const ScheduleFeatures& a, const ScheduleFeatures& b) {
-  if (a.steps.size() != b.steps.size()) return false;
-  for (std::size_t i = 0; i < a.steps.size(); ++i) {
-    if (a.steps[i].size() != b.steps[i].size()) return false;
-    for (std::size_t r = 0; r < a.steps[i].size(); ++r) {
-      const RankStep& x = a.steps[i][r];
-      const RankStep& y = b.steps[i][r];
-      if (x.sends != y.sends || x.recvs != y.recvs || x.out_B != y.out_B || x.in_B != y.in_B ||
-          x.reduced_B != y.reduced_B || x.recv_reduced_B != y.recv_reduced_B)
-        return false;
-    }
-  }
+bool same_work(const ScheduleWork& a, const ScheduleWork& b) {
+  if (a.size() != b.size()) return false;
+  const auto longest = [](const ScheduleWork& w) {
+    std::size_t n = 0;
+    for (const auto& steps : w) n = std::max(n, steps.size());
+    return n;
+  };
+  if (longest(a) != longest(b)) return false;
+  // A rank with fewer steps than the longest is idle in the rest.
+  const StepWork idle;
+  for (std::size_t r = 0; r < a.size(); ++r)
+    for (std::size_t i = 0; i < std::max(a[r].size(), b[r].size()); ++i)
+      if ((i < a[r].size() ? a[r][i] : idle) != (i < b[r].size() ? b[r][i] : idle)) return false;
   return true;
 }
 
@@ -289,21 +306,20 @@ std::vector<int> compared_ranks(int p) {
 
 namespace {
 
-// The features of `ranks`' schedules only (schedule_features on them: one
-// entry per listed rank, in that order).
-ScheduleFeatures features_of_ranks(const AlgorithmEntry& algo, CollParams params,
-                                   const std::vector<int>& ranks) {
-  // One rank's schedule at a time, each built in the step vectors of the
-  // one before (what schedule_features on all of them computes, without
-  // holding them all or allocating every step afresh).
-  ScheduleFeatures f;
+// The StepWork of `ranks`' schedules only, each built in the step vectors
+// of the one before (without holding them all or allocating every step
+// afresh).
+ScheduleWork work_of_ranks(const AlgorithmEntry& algo, CollParams params,
+                           const std::vector<int>& ranks) {
+  ScheduleWork w(ranks.size());
   Schedule storage;
   for (std::size_t k = 0; k < ranks.size(); ++k) {
     params.rank = ranks[k];
     storage = make_schedule(algo, params, 0, ScheduleBuilder::kNoEnd, std::move(storage));
-    add_rank(storage, k, ranks.size(), f);
+    w[k].reserve(storage.steps.size());
+    for (const Step& st : storage.steps) w[k].push_back(step_work(st, storage.dtype));
   }
-  return f;
+  return w;
 }
 
 }  // namespace
@@ -313,7 +329,7 @@ std::vector<std::size_t> identical_schedule_groups(const std::vector<const Algor
                                                    std::uint64_t hi_count) {
   std::vector<std::size_t> rep(entries.size());
   const std::vector<int> ranks = compared_ranks(s.p);
-  std::vector<std::optional<std::pair<ScheduleFeatures, ScheduleFeatures>>> feats(entries.size());
+  std::vector<std::optional<std::pair<ScheduleWork, ScheduleWork>>> feats(entries.size());
   const auto usable = [&](std::size_t i) {
     return entries[i] != nullptr && entries[i]->generate != nullptr && hi_count > 0;
   };
@@ -324,8 +340,8 @@ std::vector<std::size_t> identical_schedule_groups(const std::vector<const Algor
   // schedule costs O(p^2) at p ranks for some algorithms (ring, pairwise),
   // and a results file may hold hundreds of rank counts.
   const auto features = [&](std::size_t i) -> const auto& {
-    if (!feats[i]) feats[i] = {features_of_ranks(*entries[i], coll_params(s, lo_count), ranks),
-                               features_of_ranks(*entries[i], coll_params(s, hi_count), ranks)};
+    if (!feats[i]) feats[i] = {work_of_ranks(*entries[i], coll_params(s, lo_count), ranks),
+                               work_of_ranks(*entries[i], coll_params(s, hi_count), ranks)};
     return *feats[i];
   };
   std::vector<std::pair<Cost, Cost>> costs(entries.size());

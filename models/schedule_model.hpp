@@ -104,11 +104,26 @@ inline constexpr int kMaxPricedRanks = 1024;
 double priced_seconds(const ScheduleFeatures& f, const ModelParams& base, const ModelTerms& terms,
                       std::string_view use);
 
+// The messages of one rank's step, as same_work compares them (counts are
+// messages, sizes BYTES): the part of RankStep that needs no history of
+// earlier steps, so it is cheap to build for many ranks and counts.
+struct StepWork {
+  double sends = 0, recvs = 0;
+  double out_B = 0, in_B = 0;
+  double reduced_B = 0, recv_reduced_B = 0;
+  friend bool operator==(const StepWork&, const StepWork&) = default;
+};
+StepWork step_work(const Step& st, DataType dtype);
+
+// Per rank (in the order given), its steps' StepWork.
+using ScheduleWork = std::vector<std::vector<StepWork>>;
+
 // True when the two schedules exchange the same messages: equal message
 // counts, bytes and reduced bytes per rank and step (local copies and
-// buffer sizes may differ). Such algorithms cannot be told apart by their
-// communication at that p, so crossovers never pair them.
-bool same_work(const ScheduleFeatures& a, const ScheduleFeatures& b);
+// buffer sizes may differ), over as many steps as the longest rank has.
+// Such algorithms cannot be told apart by their communication at that p, so
+// crossovers never pair them.
+bool same_work(const ScheduleWork& a, const ScheduleWork& b);
 
 // The ranks whose schedules identical_schedule_groups compares at p ranks:
 // every rank up to kExactComparedRanks (the study, the testbed and the

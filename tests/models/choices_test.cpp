@@ -105,6 +105,22 @@ TEST(Crossovers, IdenticalSchedulesAtTwoRanksFormOneGroup) {
   EXPECT_EQ(identical_schedule_groups(e, s8, 8, 1 << 20)[1], 1u);
 }
 
+// A rank whose schedule ends early is idle in the longest rank's remaining
+// steps: an explicit idle step compares equal to none, a busy one does not,
+// and schedules whose longest ranks differ in length never match.
+TEST(Groups, SameWorkTreatsMissingStepsAsIdle) {
+  const StepWork busy{1, 1, 64, 64, 0, 0};
+  const StepWork idle;
+  const ScheduleWork a = {{busy, busy}, {busy}};
+  EXPECT_TRUE(same_work(a, ScheduleWork{{busy, busy}, {busy, idle}}));
+  EXPECT_FALSE(same_work(a, ScheduleWork{{busy, busy}, {busy, busy}}));
+  EXPECT_FALSE(same_work(a, ScheduleWork{{busy, busy, idle}, {busy}}));
+  EXPECT_FALSE(same_work(a, ScheduleWork{{busy, busy}}));
+  StepWork reducing = busy;
+  reducing.recv_reduced_B = 64;
+  EXPECT_FALSE(same_work(a, ScheduleWork{{busy, reducing}, {busy}}));
+}
+
 // Grouping compares every rank up to 64 ranks (the study's and testbed's
 // files: exact) and at most 64 beyond, in rank order with both ends, so a
 // file of hundreds of rank counts is not O(p^2) per count.
