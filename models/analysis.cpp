@@ -202,8 +202,7 @@ TransportFit fit_transport(const std::string& transport, const ResultsFile& resu
                            std::vector<const Measurement*>* rows_out) {
   TransportFit tf;
   tf.transport = transport;
-  std::vector<Cost> basis;
-  std::vector<double> t;
+  std::vector<const Measurement*> candidates;
   for (const Measurement& m : results.rows) {
     if (m.transport != transport) continue;
     if (!m.entry) {
@@ -214,14 +213,26 @@ TransportFit fit_transport(const std::string& transport, const ResultsFile& resu
       ++tf.excluded["failed verification (wrong > 0)"];
       continue;
     }
-    const Cost c = model_cost(*m.entry, m.scenario, m.count);
+    candidates.push_back(&m);
+  }
+  // On every core: a closed form costs O(p) at p ranks for some algorithms
+  // (tree, dbtree), and a file may hold 10^6 rows.
+  std::vector<Cost> costs(candidates.size());
+  for_each_in_blocks(candidates.size(), opt.threads, [&](std::size_t i) {
+    const Measurement& m = *candidates[i];
+    costs[i] = model_cost(*m.entry, m.scenario, m.count);
+  });
+  std::vector<Cost> basis;
+  std::vector<double> t;
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    const Cost& c = costs[i];
     if (c.alpha == 0 && c.beta == 0 && c.gamma == 0) {
       ++tf.excluded["model cost is zero (1 rank or count 0): nothing to fit"];
       continue;
     }
     basis.push_back(c);
-    t.push_back(m.time_s);
-    rows_out->push_back(&m);
+    t.push_back(candidates[i]->time_s);
+    rows_out->push_back(candidates[i]);
   }
   constexpr std::size_t kMinRows = 3;
   const FitRows chosen = choose_fit_rows(*rows_out, kMinRows);
@@ -245,20 +256,26 @@ TransportFit fit_transport(const std::string& transport, const ResultsFile& resu
   return tf;
 }
 
+// Predictions of `rows` by `predict`, or, where `costs` is given (one per
+// row, in order), by their closed-form costs under `params`. On every core:
+// pricing a row costs O(p) in closed form for some algorithms and O(p^2)
+// through its schedule with terms.
 void add_predictions(Analysis& a, const std::vector<const Measurement*>& rows,
                      const ModelParams& params, const Predictor& predict,
-                     const std::string& source) {
-  for (const Measurement* mp : rows) {
-    const Measurement& m = *mp;
-    Prediction p;
+                     const std::string& source, unsigned threads,
+                     const std::vector<Cost>* costs = nullptr) {
+  std::vector<Prediction> out(rows.size());
+  for_each_in_blocks(rows.size(), threads, [&](std::size_t i) {
+    const Measurement& m = *rows[i];
+    Prediction& p = out[i];
     p.row = &m;
     p.params = source;
-    p.predicted_s = predict(*m.entry, m.scenario, m.count);
+    p.predicted_s = costs ? seconds((*costs)[i], params) : predict(*m.entry, m.scenario, m.count);
     p.rel_err = (p.predicted_s - m.time_s) / m.time_s;
     p.lower_bound_s =
         seconds(lower_bound(m.scenario.coll, m.scenario.p, static_cast<double>(m.bytes)), params);
-    a.predictions.push_back(p);
-  }
+  });
+  std::move(out.begin(), out.end(), std::back_inserter(a.predictions));
 }
 
 // What identical_schedule_groups compares for one crossover group: its
@@ -476,13 +493,18 @@ Analysis analyze(const ResultsFile& results, const AnalysisOptions& opt) {
     std::vector<Cost> basis;
     std::vector<const Measurement*> rows;
     TransportFit tf = fit_transport(tr, results, opt, &basis, &rows);
-    if (tf.fit) add_predictions(a, rows, tf.fit->params, closed_form(tf.fit->params), kByGlobal);
+    // basis holds the rows' closed-form costs, in order.
+    if (tf.fit)
+      add_predictions(a, rows, tf.fit->params, closed_form(tf.fit->params), kByGlobal,
+                      opt.threads, &basis);
     if (const CalibrationInput* c = calibration_for(a, tr)) {
-      add_predictions(a, rows, c->params, closed_form(c->params), kByCalibration);
+      add_predictions(a, rows, c->params, closed_form(c->params), kByCalibration, opt.threads,
+                      &basis);
       for (const char* level : kTermLevels)
         if (*level && c->terms.has(level[std::strlen(level) - 1])) {
           const std::string used = measured_letters(level, c->terms);
-          add_predictions(a, rows, c->params, schedule_priced(*c, used), calibration_label(used));
+          add_predictions(a, rows, c->params, schedule_priced(*c, used), calibration_label(used),
+                          opt.threads);
         }
     }
     a.transports.push_back(std::move(tf));
