@@ -56,19 +56,36 @@ const CalibrationInput* calibration_for(const Analysis& a, const std::string& tr
 
 namespace {
 
-// Seconds for (algorithm, scenario, count) under one parameter set.
-using Predictor = std::function<double(const AlgorithmEntry&, const Scenario&, std::uint64_t)>;
+// Seconds for (algorithm, scenario, count) under one parameter set, for a
+// row whose mode probe is the last argument (term (i); unmeasured: none).
+using Predictor = std::function<double(const AlgorithmEntry&, const Scenario&, std::uint64_t,
+                                       const ModeProbe&)>;
 
 Predictor closed_form(const ModelParams& m) {
-  return [m](const AlgorithmEntry& a, const Scenario& s, std::uint64_t count) {
+  return [m](const AlgorithmEntry& a, const Scenario& s, std::uint64_t count, const ModeProbe&) {
     return predict_seconds(a, s, count, m);
   };
 }
 
 Predictor schedule_priced(const CalibrationInput& c, std::string terms) {
-  return [&c, terms](const AlgorithmEntry& a, const Scenario& s, std::uint64_t count) {
-    return priced_seconds(features_for(a, s, count), c.params, c.terms, terms);
+  return [&c, terms](const AlgorithmEntry& a, const Scenario& s, std::uint64_t count,
+                     const ModeProbe& probe) {
+    return priced_seconds(features_for(a, s, count), c.params, c.terms, terms, probe);
   };
+}
+
+// One probe for a whole configuration (its predicted crossovers are taken
+// between sizes it was not measured at): the median of its rows' probes,
+// each part on its own; none when no row has one.
+ModeProbe config_probe(const ConfigResult& c) {
+  std::vector<double> small, large;
+  for (const Measurement* m : c.points)
+    if (m->probe.measured()) {
+      small.push_back(m->probe.small_s);
+      large.push_back(m->probe.large_s);
+    }
+  if (small.empty()) return {};
+  return {median(small), median(large)};
 }
 
 // The letters of an ablation level that the calibration measured: a level
@@ -223,7 +240,7 @@ void add_predictions(Analysis& a, const std::vector<const Measurement*>& rows,
     Prediction p;
     p.row = &m;
     p.params = source;
-    p.predicted_s = predict(*m.entry, m.scenario, m.count);
+    p.predicted_s = predict(*m.entry, m.scenario, m.count, m.probe);
     p.rel_err = (p.predicted_s - m.time_s) / m.time_s;
     p.lower_bound_s =
         seconds(lower_bound(m.scenario.coll, m.scenario.p, static_cast<double>(m.bytes)), params);
@@ -283,7 +300,7 @@ void best_choices(Analysis& a, const GroupKey& g, const std::vector<const Config
     double best_pred = std::numeric_limits<double>::infinity();
     const Measurement* fastest = nullptr;
     for (const auto& [algo, m] : rows) {
-      pred[algo] = predict(*entries.at(algo), any.scenario, m->count);
+      pred[algo] = predict(*entries.at(algo), any.scenario, m->count, m->probe);
       best_pred = std::min(best_pred, pred[algo]);
       if (!fastest || m->time_s < fastest->time_s) fastest = m;
     }
@@ -319,9 +336,11 @@ void crossovers(Analysis& a, const GroupKey& g, const std::vector<const ConfigRe
   // the same counts: one prediction per (algorithm, count), since a closed
   // form costs O(p) at p ranks for some algorithms (dbtree, tree).
   std::vector<std::unordered_map<std::uint64_t, double>> memo(configs.size());
+  std::vector<ModeProbe> probes(configs.size());
+  for (std::size_t i = 0; i < configs.size(); ++i) probes[i] = config_probe(*configs[i]);
   const auto predicted = [&](std::size_t i, std::uint64_t count) {
     const auto [it, fresh] = memo[i].try_emplace(count, 0.0);
-    if (fresh) it->second = predict(*configs[i]->points.front()->entry, s, count);
+    if (fresh) it->second = predict(*configs[i]->points.front()->entry, s, count, probes[i]);
     return it->second;
   };
   for (std::size_t i = 0; i < configs.size(); ++i) {

@@ -112,7 +112,7 @@ TEST_F(Cli, SingleRankRunSaysHowToLaunchMoreAndWritesTheCsvSchema) {
             "time_median_us,time_min_us,time_mean_us,time_p95_us,time_max_us,ci_lo_us,ci_hi_us,"
             "algbw_GBps,busbw_GBps,wrong,oversubscribed,wait_policy,alpha_s,beta_s_per_B,"
             "gamma_s_per_B,host,timestamp,collbench_version,git_rev,mpi_version,load_avg_1m,"
-            "procs_running,known_issue,note,start,late");
+            "procs_running,known_issue,note,start,late,probe_small_us,probe_large_us");
   EXPECT_EQ(lines[1].rfind("mpi,allreduce,ring,fp32,sum,out,1,8,2,3,", 0), 0u) << lines[1];
 
   const nlohmann::json j = nlohmann::json::parse(slurp(json));
