@@ -74,18 +74,34 @@ Predictor schedule_priced(const CalibrationInput& c, std::string terms) {
   };
 }
 
-// One probe for a whole configuration (its predicted crossovers are taken
-// between sizes it was not measured at): the median of its rows' probes,
-// each part on its own; none when no row has one.
-ModeProbe config_probe(const ConfigResult& c) {
+// The median of the rows' probes, each part on its own; none when no row has one.
+ModeProbe median_probe(const std::vector<const Measurement*>& rows) {
   std::vector<double> small, large;
-  for (const Measurement* m : c.points)
+  for (const Measurement* m : rows)
     if (m->probe.measured()) {
       small.push_back(m->probe.small_s);
       large.push_back(m->probe.large_s);
     }
   if (small.empty()) return {};
   return {median(small), median(large)};
+}
+
+// One probe for a whole configuration (ConfigResult::probe).
+ModeProbe config_probe(const ConfigResult& c) { return median_probe(c.points); }
+
+// `predict` with every algorithm of a group priced in one mode, the median
+// of the group's rows' probes (term (i)), whatever probe it is asked with:
+// picks and crossovers compare algorithms, not the modes their rows
+// happened to run in, and algorithms whose schedules are identical stay
+// predicted equal (a probe per configuration split such ties by the
+// probes' noise: models/README.md, "Term (i)").
+Predictor in_one_mode(const Predictor& predict, const std::vector<const ConfigResult*>& configs) {
+  std::vector<const Measurement*> rows;
+  for (const ConfigResult* c : configs) rows.insert(rows.end(), c->points.begin(), c->points.end());
+  return [predict, probe = median_probe(rows)](const AlgorithmEntry& a, const Scenario& s,
+                                               std::uint64_t count, const ModeProbe&) {
+    return predict(a, s, count, probe);
+  };
 }
 
 // The letters of an ablation level that the calibration measured: a level
@@ -155,7 +171,9 @@ std::vector<ConfigResult> fit_configs(const ResultsFile& results, const Analysis
     });
     out[i].key = key;
     out[i].baseline = pts.front()->entry == nullptr;
-    out[i++].points = std::move(pts);
+    out[i].points = std::move(pts);
+    out[i].probe = config_probe(out[i]);
+    ++i;
   }
   // Not a structured binding: clang 14 (the fuzz build) cannot capture one in the lambda below.
   const std::pair<int, std::size_t> share = shares(out, opt);
@@ -232,15 +250,18 @@ TransportFit fit_transport(const std::string& transport, const ResultsFile& resu
   return tf;
 }
 
+// Each row priced in its configuration's mode (ConfigResult::probe).
 void add_predictions(Analysis& a, const std::vector<const Measurement*>& rows,
                      const ModelParams& params, const Predictor& predict,
                      const std::string& source) {
+  std::map<ConfigKey, ModeProbe> probe;
+  for (const ConfigResult& c : a.configs) probe[c.key] = c.probe;
   for (const Measurement* mp : rows) {
     const Measurement& m = *mp;
     Prediction p;
     p.row = &m;
     p.params = source;
-    p.predicted_s = predict(*m.entry, m.scenario, m.count, m.probe);
+    p.predicted_s = predict(*m.entry, m.scenario, m.count, probe[config_key(m)]);
     p.rel_err = (p.predicted_s - m.time_s) / m.time_s;
     p.lower_bound_s =
         seconds(lower_bound(m.scenario.coll, m.scenario.p, static_cast<double>(m.bytes)), params);
@@ -279,7 +300,8 @@ std::pair<std::string, GroupQuery> group_query(const std::vector<const ConfigRes
 }
 
 // Best choices of one group under one predictor (every size measured for two
-// or more algorithms).
+// or more algorithms). They compare algorithms, so the predictor prices them
+// all in one mode (in_one_mode), and passes no probe of its own.
 void best_choices(Analysis& a, const GroupKey& g, const std::vector<const ConfigResult*>& configs,
                   const Predictor& predict, const std::string& source) {
   std::map<std::uint64_t, std::map<std::string, const Measurement*>> at;
@@ -300,7 +322,7 @@ void best_choices(Analysis& a, const GroupKey& g, const std::vector<const Config
     double best_pred = std::numeric_limits<double>::infinity();
     const Measurement* fastest = nullptr;
     for (const auto& [algo, m] : rows) {
-      pred[algo] = predict(*entries.at(algo), any.scenario, m->count, m->probe);
+      pred[algo] = predict(*entries.at(algo), any.scenario, m->count, ModeProbe{});
       best_pred = std::min(best_pred, pred[algo]);
       if (!fastest || m->time_s < fastest->time_s) fastest = m;
     }
@@ -336,11 +358,9 @@ void crossovers(Analysis& a, const GroupKey& g, const std::vector<const ConfigRe
   // the same counts: one prediction per (algorithm, count), since a closed
   // form costs O(p) at p ranks for some algorithms (dbtree, tree).
   std::vector<std::unordered_map<std::uint64_t, double>> memo(configs.size());
-  std::vector<ModeProbe> probes(configs.size());
-  for (std::size_t i = 0; i < configs.size(); ++i) probes[i] = config_probe(*configs[i]);
   const auto predicted = [&](std::size_t i, std::uint64_t count) {
     const auto [it, fresh] = memo[i].try_emplace(count, 0.0);
-    if (fresh) it->second = predict(*configs[i]->points.front()->entry, s, count, probes[i]);
+    if (fresh) it->second = predict(*configs[i]->points.front()->entry, s, count, ModeProbe{});
     return it->second;
   };
   for (std::size_t i = 0; i < configs.size(); ++i) {
@@ -527,6 +547,9 @@ Analysis analyze(const ResultsFile& results, const AnalysisOptions& opt) {
       }
     const CalibrationInput* c = calibration_for(a, g.transport);
     if (!c) continue;
+    const auto priced = [&](const std::string& terms) {
+      return in_one_mode(schedule_priced(*c, terms), configs);
+    };
     crossovers(a, g, configs, rep, closed_form(c->params), kByCalibration);
     best_choices(a, g, configs, closed_form(c->params), kByCalibration);
     // Pair crossovers for the full model, and for the richest level without
@@ -537,13 +560,11 @@ Analysis analyze(const ResultsFile& results, const AnalysisOptions& opt) {
       if (!*level || !c->terms.has(level[std::strlen(level) - 1])) continue;
       full = measured_letters(level, c->terms);
       if (full.find('g') == std::string::npos) step_synchronous = full;
-      best_choices(a, g, configs, schedule_priced(*c, full), calibration_label(full));
+      best_choices(a, g, configs, priced(full), calibration_label(full));
     }
     if (!step_synchronous.empty() && step_synchronous != full)
-      crossovers(a, g, configs, rep, schedule_priced(*c, step_synchronous),
-                 calibration_label(step_synchronous));
-    if (!full.empty())
-      crossovers(a, g, configs, rep, schedule_priced(*c, full), calibration_label(full));
+      crossovers(a, g, configs, rep, priced(step_synchronous), calibration_label(step_synchronous));
+    if (!full.empty()) crossovers(a, g, configs, rep, priced(full), calibration_label(full));
   }
   a.grades = grades_of(a);
   return a;

@@ -3,10 +3,10 @@
 namespace cb::models {
 namespace {
 
-void scale(std::vector<SizeRange>& ranges, double latency, double bandwidth) {
+void scale(std::vector<SizeRange>& ranges, double alpha, double beta) {
   for (SizeRange& r : ranges) {
-    r.alpha_s *= latency;
-    r.beta_s_per_B *= bandwidth;
+    r.alpha_s *= alpha;
+    r.beta_s_per_B *= beta;
   }
 }
 
@@ -20,20 +20,22 @@ InMode in_mode(const ModelParams& base, const ModelTerms& terms, const ModeProbe
   InMode out{base, terms};
   if (!row.measured() || !terms.probe.measured()) return out;
   const double latency = row.small_s / terms.probe.small_s;
-  const double bandwidth = row.large_s / terms.probe.large_s;
+  const double forwarded = row.large_s / terms.probe.large_s;
   ModelTerms& t = out.terms;
+  // Messages, their latency and their bytes on the wire, by the 8-byte
+  // ratio; what forwarding and incast add per byte by the 256 KiB one.
   out.base.alpha_s *= latency;
-  out.base.beta_s_per_B *= bandwidth;
-  scale(t.oneway, latency, bandwidth);
-  scale(t.exchange, latency, bandwidth);
-  scale(t.exchange_reduce, latency, bandwidth);
-  scale(t.exchange_staged, latency, bandwidth);
+  out.base.beta_s_per_B *= latency;
+  scale(t.oneway, latency, latency);
+  scale(t.exchange, latency, latency);
+  scale(t.exchange_reduce, latency, latency);
+  scale(t.exchange_staged, latency, latency);
   t.run_s *= latency;
   t.overhead_s *= latency;
   t.flight_s *= latency;
-  scale(t.forward, bandwidth);
-  scale(t.incast, bandwidth);
-  scale(t.incast_sending, bandwidth);
+  scale(t.forward, forwarded);
+  scale(t.incast, forwarded);
+  scale(t.incast_sending, forwarded);
   // The row's own probe is now the calibration's: scaling again changes nothing.
   t.probe = row;
   return out;

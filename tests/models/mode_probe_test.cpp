@@ -1,7 +1,8 @@
-// Term (i), the mode probe: a row is priced with the calibration's
-// latency-like parameters scaled by the ratio of its 8-byte probe to the
-// calibration's and the bandwidth-like ones by that of the 256 KiB probes
-// (models/mode_probe.hpp); without a probe on either side nothing changes.
+// Term (i), the mode probe: a row is priced with the calibration's message
+// parameters (latency and wire bytes) scaled by the ratio of its 8-byte
+// probe to the calibration's, and what forwarding and incast add per byte
+// by that of the 256 KiB probes (models/mode_probe.hpp); without a probe on
+// either side nothing changes.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -55,7 +56,7 @@ ModelTerms calibrated() {
 
 // The ratios (3x at 8 B, 2x at 256 KiB) change the price by exactly the
 // parameters they scale; a pricing that ignored them would equal the
-// calibration's own.
+// calibration's own, one that swapped them would miss step 1 by 1 us.
 TEST(ModeProbe, RowIsPricedWithTheRatioOfItsProbeToTheCalibrations) {
   const ModelParams base{5e-6, 4e-9, 1e-9};
   const ModelTerms t = calibrated();
@@ -65,14 +66,13 @@ TEST(ModeProbe, RowIsPricedWithTheRatioOfItsProbeToTheCalibrations) {
   // (4 us) outlast the receiver's message and copy (2.6 us).
   const double step1 = 1e-6 + 1e-9 * 1000 + 2e-9 * 1000;
   ASSERT_NEAR(priced_seconds(f, base, t, "abce"), run + step0 + step1, 1e-15);
-  const ModeProbe slow{0.6e-6, 20e-6};  // latency 3x, bandwidth 2x
-  const double slow_step0 = 3 * 2e-6 + 2 * 3e-9 * 1000;
-  const double slow_step1 = 3 * 1e-6 + 2 * 1e-9 * 1000 + 2 * 2e-9 * 1000;
+  const ModeProbe slow{0.6e-6, 20e-6};  // messages 3x, forwarded bytes 2x
+  const double slow_step0 = 3 * (2e-6 + 3e-9 * 1000);
+  const double slow_step1 = 3 * (1e-6 + 1e-9 * 1000) + 2 * 2e-9 * 1000;
   EXPECT_NEAR(priced_seconds(f, base, t, "abcei", slow), 3 * run + slow_step0 + slow_step1, 1e-15);
   EXPECT_GT(priced_seconds(f, base, t, "abcei", slow), 1.5 * priced_seconds(f, base, t, "abce"));
   // The baseline alpha and beta move too ("i" alone scales the textbook model).
-  EXPECT_NEAR(priced_seconds(f, base, t, "i", slow), (3 * 5e-6 + 2 * 4e-9 * 1000 + 0) +
-                                                         (3 * 5e-6 + 2 * 4e-9 * 1000), 1e-15);
+  EXPECT_NEAR(priced_seconds(f, base, t, "i", slow), 2 * 3 * (5e-6 + 4e-9 * 1000), 1e-15);
   // The same probe as the calibration's changes nothing.
   EXPECT_DOUBLE_EQ(priced_seconds(f, base, t, "abcei", t.probe), priced_seconds(f, base, t, "abce"));
 }
@@ -97,7 +97,7 @@ TEST(ModeProbe, WithoutAProbeOnTheRowOrTheCalibrationItIsANoOp) {
 }
 
 // What scales and what does not (models/mode_probe.hpp).
-TEST(ModeProbe, LatencyAndBandwidthScaleApartLocalWorkStays) {
+TEST(ModeProbe, MessagesAndForwardedBytesScaleApartLocalWorkStays) {
   const ModelParams base{5e-6, 4e-9, 1e-9};
   ModelTerms t = calibrated();
   t.overhead_s = 0.05e-6;
@@ -108,10 +108,11 @@ TEST(ModeProbe, LatencyAndBandwidthScaleApartLocalWorkStays) {
   t.incast_sending = {{2}, {2e-10}};
   const InMode m = in_mode(base, t, ModeProbe{0.6e-6, 20e-6});
   EXPECT_DOUBLE_EQ(m.base.alpha_s, 3 * 5e-6);
-  EXPECT_DOUBLE_EQ(m.base.beta_s_per_B, 2 * 4e-9);
+  EXPECT_DOUBLE_EQ(m.base.beta_s_per_B, 3 * 4e-9);
   EXPECT_DOUBLE_EQ(m.base.gamma_s_per_B, 1e-9);
   EXPECT_DOUBLE_EQ(m.terms.oneway.front().alpha_s, 3e-6);
-  EXPECT_DOUBLE_EQ(m.terms.oneway.front().beta_s_per_B, 2e-9);
+  EXPECT_DOUBLE_EQ(m.terms.oneway.front().beta_s_per_B, 3e-9);
+  EXPECT_DOUBLE_EQ(m.terms.exchange.front().beta_s_per_B, 9e-9);
   EXPECT_DOUBLE_EQ(m.terms.exchange.front().alpha_s, 6e-6);
   EXPECT_DOUBLE_EQ(m.terms.run_s, 3 * 0.4e-6);
   EXPECT_DOUBLE_EQ(m.terms.overhead_s, 3 * 0.05e-6);
