@@ -81,10 +81,11 @@ std::string term_description(char term) {
              "receiver) and k-way exchange (k + 1 ranks), large sizes, against the ping-pong; "
              "calibrate on 3 or more ranks";
     case 'i':
-      return "(i) mode probe: each measured row priced in the coherence mode it ran in, the "
-             "latency-like parameters scaled by the ratio of its 8-byte exchange probe to the "
-             "calibration's, the bandwidth-like ones by that of the 256 KiB probes; a no-op "
-             "without a probe on the row (predict, map, sim)";
+      return "(i) mode probe: each measured configuration priced in the coherence mode it ran "
+             "in, the messages' latency and wire time scaled by the ratio of its 8-byte "
+             "exchange probe to the calibration's, what forwarding and incast add per byte by "
+             "that of the 256 KiB probes (forwarding); a no-op without a probe on the rows "
+             "(predict, map, sim)";
     default:
       return "α-β-γ baseline: one α, one β (ping-pong), one γ (reduce kernel)";
   }

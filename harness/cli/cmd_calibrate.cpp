@@ -488,7 +488,7 @@ void print_measurements(const Measurements& m, const std::string& label) {
   print_table("local fp32-sum reduce on both ranks at once", m.t.reduce_B, m.t.reduce_s);
 }
 
-// The fitted baseline and terms (a) to (h), a line each.
+// The fitted baseline and terms (a) to (i), a line each.
 void print_fit(const models::Calibration& c) {
   std::string knees;
   for (double k : c.pingpong_knees_B) knees += fmt::format(" {}", k);
@@ -525,11 +525,11 @@ void print_fit(const models::Calibration& c) {
                           c.terms.incast.s_per_B[i] * 1e9, of_beta(c.terms.incast.s_per_B[i]),
                           c.terms.incast_sending.s_per_B[i] * 1e9,
                           of_beta(c.terms.incast_sending.s_per_B[i]));
-  fmt::print("(i) mode probe: exchange step {:.3f} us at {} B, {:.3f} us at {} B\n",
-             c.terms.probe.small_s * 1e6, kProbeSmallBytes, c.terms.probe.large_s * 1e6,
-             kProbeLargeBytes);
   fmt::print("(h) incast adds (fan-in - ping-pong - (k-1) m beta, per received byte): {}\n",
              incast.empty() ? "not measured (calibrate on 3 or more ranks)" : incast);
+  fmt::print("(i) mode probe: exchange step (the second forwarding) {:.3f} us at {} B, {:.3f} us at {} B\n",
+             c.terms.probe.small_s * 1e6, kProbeSmallBytes, c.terms.probe.large_s * 1e6,
+             kProbeLargeBytes);
 }
 
 // Phases: check the flags and the world, measure on ranks 0 and 1 (the

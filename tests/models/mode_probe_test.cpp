@@ -10,6 +10,8 @@
 #include <string>
 #include <unistd.h>
 
+#include "algorithms/registry.hpp"
+#include "models/analysis.hpp"
 #include "models/calibration.hpp"
 #include "models/mode_probe.hpp"
 #include "models/results_csv.hpp"
@@ -192,6 +194,64 @@ TEST(ModeProbe, ResultsCsvRefusesHalfAProbeOrANonPositiveOne) {
             std::string::npos);
   EXPECT_NE(error("0,12").find("must be > 0"), std::string::npos);
   EXPECT_NE(error("x,12").find("probe_small_us 'x' is not a number"), std::string::npos);
+}
+
+// fit's wiring: rows of allreduce ring at p = 2 measured in the slow mode
+// and rhd (the same schedule at p = 2) in the calibration's, each timed as
+// the model prices it in its mode. With (i) every row is predicted exactly;
+// without it the slow rows are not. Picks price both in one mode, so the
+// identical schedules stay a tie.
+TEST(ModeProbe, FitPricesEachConfigurationInItsModeAndPicksInOne) {
+  ModelTerms t;
+  t.oneway = {{0, 1e-6, 1e-9}};
+  t.probe = {0.2e-6, 10e-6};
+  const ModelParams base{1e-6, 1e-9, 1e-10};
+  const ModeProbe slow{0.6e-6, 30e-6};
+  ResultsFile f;
+  f.file = "probed.csv";
+  std::size_t line = 2;
+  for (const char* algo : {"ring", "rhd"})
+    for (std::uint64_t count : {256u, 4096u, 65536u}) {
+      Measurement m;
+      m.line = line++;
+      m.transport = "ipc-host";
+      m.algorithm = algo;
+      m.entry = &find_algorithm(Collective::allreduce, algo);
+      m.scenario = {Collective::allreduce, 2, DataType::fp32, ReduceOp::sum, false};
+      m.has_op = true;
+      m.count = count;
+      m.bytes = count * 4;
+      m.probe = std::string(algo) == "ring" ? slow : t.probe;
+      m.time_s = priced_seconds(features_for(*m.entry, m.scenario, count), base, t, "ai", m.probe);
+      m.ci_lo_s = m.ci_hi_s = m.time_s;
+      f.rows.push_back(m);
+    }
+  AnalysisOptions opt;
+  opt.config_resamples = 10;
+  opt.global_resamples = 10;
+  opt.calibrations = {{"ipc-host", "cal.csv", base, t}};
+  const Analysis a = analyze(f, opt);
+  int with = 0, without = 0;
+  for (const Prediction& p : a.predictions) {
+    SCOPED_TRACE(p.row->algorithm + " " + std::to_string(p.row->bytes) + " " + p.params);
+    if (p.params == "calibration+ai") {
+      ++with;
+      EXPECT_NEAR(p.rel_err, 0, 1e-12);
+    } else if (p.params == "calibration+a") {
+      ++without;
+      if (p.row->algorithm == "ring") EXPECT_LT(p.rel_err, -0.3);
+      else EXPECT_NEAR(p.rel_err, 0, 1e-12);
+    }
+  }
+  EXPECT_EQ(with, 6);
+  EXPECT_EQ(without, 6);
+  int picks = 0;
+  for (const BestAtSize& b : a.best)
+    if (b.params == "calibration+ai") {
+      ++picks;
+      EXPECT_EQ(b.predicted_best, "rhd|ring") << b.bytes;
+    }
+  EXPECT_EQ(picks, 3);
 }
 
 }  // namespace
