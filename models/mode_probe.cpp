@@ -22,14 +22,13 @@ InMode in_mode(const ModelParams& base, const ModelTerms& terms, const ModeProbe
   const double latency = row.small_s / terms.probe.small_s;
   const double forwarded = row.large_s / terms.probe.large_s;
   ModelTerms& t = out.terms;
-  // Messages, their latency and their bytes on the wire, by the 8-byte
-  // ratio; what forwarding and incast add per byte by the 256 KiB one.
+  // The messages' latency by the 8-byte ratio, their bytes on the wire not
+  // at all; what forwarding and incast add per byte by the 256 KiB ratio.
   out.base.alpha_s *= latency;
-  out.base.beta_s_per_B *= latency;
-  scale(t.oneway, latency, latency);
-  scale(t.exchange, latency, latency);
-  scale(t.exchange_reduce, latency, latency);
-  scale(t.exchange_staged, latency, latency);
+  scale(t.oneway, latency, 1);
+  scale(t.exchange, latency, 1);
+  scale(t.exchange_reduce, latency, 1);
+  scale(t.exchange_staged, latency, 1);
   t.run_s *= latency;
   t.overhead_s *= latency;
   t.flight_s *= latency;

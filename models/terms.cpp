@@ -82,7 +82,7 @@ std::string term_description(char term) {
              "calibrate on 3 or more ranks";
     case 'i':
       return "(i) mode probe: each measured configuration priced in the coherence mode it ran "
-             "in, the messages' latency and wire time scaled by the ratio of its 8-byte "
+             "in, the messages' latencies scaled by the ratio of its 8-byte "
              "exchange probe to the calibration's, what forwarding and incast add per byte by "
              "that of the 256 KiB probes (forwarding); a no-op without a probe on the rows "
              "(predict, map, sim)";

@@ -56,10 +56,10 @@
 //      some of what it is judged on. The same short probe (an 8-byte and a
 //      256 KiB exchange step, harness/sweep/mode_probe.hpp) is taken beside
 //      the calibration and right before every measured configuration; a
-//      row is priced with the messages' parameters (latency and wire time)
-//      scaled by the ratio of the small probes and what forwarding and
-//      incast add per byte by that of the large ones (models/mode_probe.hpp
-//      says which are which and why). Without a probe
+//      row is priced with the messages' latencies scaled by the ratio of
+//      the small probes and what forwarding and incast add per byte by that
+//      of the large ones (models/mode_probe.hpp says which are which and
+//      why). Without a probe
 //      on the row or in the calibration it changes nothing, so it is a
 //      no-op for predict, map and run --transport sim, which have no
 //      measured row.
