@@ -138,7 +138,7 @@ void add_run_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--mode-probe", o.mode_probe,
                   "on: before each configuration, time a short 8 B and 256 KiB exchange on its "
-                  "ranks (a few ms on one node) into the probe_small_us and probe_large_us "
+                  "ranks (10-20 ms on one node) into the probe_small_us and probe_large_us "
                   "columns, which the model's term (i) prices the row's mode with; off: leave "
                   "them empty (on a slow network the probe costs about 45 of its round trips)")
       ->capture_default_str();

@@ -34,7 +34,7 @@ Schedule mode_probe_schedule(int rank, int p, std::size_t m) {
 std::optional<models::ModeProbe> measure_mode_probe(const TransportSpec& t,
                                                     const std::string& label, Group& group) {
   // Fixed sample counts (no adaptive CI): 40 small runs take ~0.1 ms, 20
-  // large ones ~0.5-4 ms on the VM.
+  // large ones (3 warm-ups more) 1-20 ms on the VM, depending on the mode.
   const auto step_s = [&](std::size_t m, int iterations) -> std::optional<double> {
     SamplingPlan plan;
     plan.warmup = 3;

@@ -13,8 +13,9 @@
 // on the VM the modes differ most there, models/README.md). The probe is
 // half the median of those runs, seconds per exchange step (not net of an
 // empty run), at m = kProbeSmallBytes (latency-bound) and m =
-// kProbeLargeBytes (bandwidth-bound). Fixed counts of samples keep it to
-// a few ms per configuration on one node. `collbench calibrate`
+// kProbeLargeBytes (bandwidth-bound). Fixed counts of samples bound it:
+// 10-19 ms per configuration on the 2-core VM, most of it the 256 KiB runs
+// in the slow mode. `collbench calibrate`
 // records the same probe (this function) beside its calibration, and
 // `collbench run` before every configuration (CSV columns probe_small_us,
 // probe_large_us).
