@@ -57,11 +57,13 @@ const CalibrationInput* calibration_for(const Analysis& a, const std::string& tr
 
 namespace {
 
-// Seconds for (algorithm, scenario, count) under one parameter set.
-using Predictor = std::function<double(const AlgorithmEntry&, const Scenario&, std::uint64_t)>;
+// Seconds for (algorithm, scenario, count) under one parameter set, for a
+// row whose mode probe is the last argument (term (i); unmeasured: none).
+using Predictor = std::function<double(const AlgorithmEntry&, const Scenario&, std::uint64_t,
+                                       const ModeProbe&)>;
 
 Predictor closed_form(const ModelParams& m) {
-  return [m](const AlgorithmEntry& a, const Scenario& s, std::uint64_t count) {
+  return [m](const AlgorithmEntry& a, const Scenario& s, std::uint64_t count, const ModeProbe&) {
     return predict_seconds(a, s, count, m);
   };
 }
@@ -90,14 +92,46 @@ class CostMemo {
 
 // closed_form(m) for the memo's scenario only.
 Predictor closed_form(const ModelParams& m, CostMemo& memo) {
-  return [m, &memo](const AlgorithmEntry& a, const Scenario&, std::uint64_t count) {
+  return [m, &memo](const AlgorithmEntry& a, const Scenario&, std::uint64_t count,
+                    const ModeProbe&) {
     return seconds(memo.at(a, count), m);
   };
 }
 
 Predictor schedule_priced(const CalibrationInput& c, std::string terms) {
-  return [&c, terms](const AlgorithmEntry& a, const Scenario& s, std::uint64_t count) {
-    return priced_seconds(features_for(a, s, count), c.params, c.terms, terms);
+  return [&c, terms](const AlgorithmEntry& a, const Scenario& s, std::uint64_t count,
+                     const ModeProbe& probe) {
+    return priced_seconds(features_for(a, s, count), c.params, c.terms, terms, probe);
+  };
+}
+
+// The median of the rows' probes, each part on its own; none when no row has one.
+ModeProbe median_probe(const std::vector<const Measurement*>& rows) {
+  std::vector<double> small, large;
+  for (const Measurement* m : rows)
+    if (m->probe.measured()) {
+      small.push_back(m->probe.small_s);
+      large.push_back(m->probe.large_s);
+    }
+  if (small.empty()) return {};
+  return {median(small), median(large)};
+}
+
+// One probe for a whole configuration (ConfigResult::probe).
+ModeProbe config_probe(const ConfigResult& c) { return median_probe(c.points); }
+
+// `predict` with every algorithm of a group priced in one mode, the median
+// of the group's rows' probes (term (i)), whatever probe it is asked with:
+// picks and crossovers compare algorithms, not the modes their rows
+// happened to run in, and algorithms whose schedules are identical stay
+// predicted equal (a probe per configuration split such ties by the
+// probes' noise: models/README.md, "Term (i)").
+Predictor in_one_mode(const Predictor& predict, const std::vector<const ConfigResult*>& configs) {
+  std::vector<const Measurement*> rows;
+  for (const ConfigResult* c : configs) rows.insert(rows.end(), c->points.begin(), c->points.end());
+  return [predict, probe = median_probe(rows)](const AlgorithmEntry& a, const Scenario& s,
+                                               std::uint64_t count, const ModeProbe&) {
+    return predict(a, s, count, probe);
   };
 }
 
@@ -168,7 +202,9 @@ std::vector<ConfigResult> fit_configs(const ResultsFile& results, const Analysis
     });
     out[i].key = key;
     out[i].baseline = pts.front()->entry == nullptr;
-    out[i++].points = std::move(pts);
+    out[i].points = std::move(pts);
+    out[i].probe = config_probe(out[i]);
+    ++i;
   }
   // Not a structured binding: clang 14 (the fuzz build) cannot capture one in the lambda below.
   const std::pair<int, std::size_t> share = shares(out, opt);
@@ -256,21 +292,31 @@ TransportFit fit_transport(const std::string& transport, const ResultsFile& resu
   return tf;
 }
 
-// Predictions of `rows` by `predict`, or, where `costs` is given (one per
-// row, in order), by their closed-form costs under `params`. On every core:
-// pricing a row costs O(p) in closed form for some algorithms and O(p^2)
-// through its schedule with terms.
+// Predictions of `rows` by `predict`, each row in its configuration's mode
+// (ConfigResult::probe), or, where `costs` is given (one per row, in order),
+// by their closed-form costs under `params` (no term, so no mode). On every
+// core: pricing a row costs O(p) in closed form for some algorithms and
+// O(p^2) through its schedule with terms.
 void add_predictions(Analysis& a, const std::vector<const Measurement*>& rows,
                      const ModelParams& params, const Predictor& predict,
                      const std::string& source, unsigned threads,
                      const std::vector<Cost>* costs = nullptr) {
+  std::map<ConfigKey, ModeProbe> probe;
+  if (!costs)
+    for (const ConfigResult& c : a.configs) probe[c.key] = c.probe;
   std::vector<Prediction> out(rows.size());
   for_each_in_blocks(rows.size(), threads, [&](std::size_t i) {
     const Measurement& m = *rows[i];
     Prediction& p = out[i];
     p.row = &m;
     p.params = source;
-    p.predicted_s = costs ? seconds((*costs)[i], params) : predict(*m.entry, m.scenario, m.count);
+    if (costs) {
+      p.predicted_s = seconds((*costs)[i], params);
+    } else {
+      const auto it = probe.find(config_key(m));
+      p.predicted_s =
+          predict(*m.entry, m.scenario, m.count, it == probe.end() ? ModeProbe{} : it->second);
+    }
     p.rel_err = (p.predicted_s - m.time_s) / m.time_s;
     p.lower_bound_s =
         seconds(lower_bound(m.scenario.coll, m.scenario.p, static_cast<double>(m.bytes)), params);
@@ -309,7 +355,8 @@ std::pair<std::string, GroupQuery> group_query(const std::vector<const ConfigRes
 }
 
 // Best choices of one group under one predictor (every size measured for two
-// or more algorithms).
+// or more algorithms). They compare algorithms, so the predictor prices them
+// all in one mode (in_one_mode), and passes no probe of its own.
 void best_choices(std::vector<BestAtSize>& out, const GroupKey& g,
                   const std::vector<const ConfigResult*>& configs, const Predictor& predict,
                   const std::string& source) {
@@ -331,7 +378,7 @@ void best_choices(std::vector<BestAtSize>& out, const GroupKey& g,
     double best_pred = std::numeric_limits<double>::infinity();
     const Measurement* fastest = nullptr;
     for (const auto& [algo, m] : rows) {
-      pred[algo] = predict(*entries.at(algo), any.scenario, m->count);
+      pred[algo] = predict(*entries.at(algo), any.scenario, m->count, ModeProbe{});
       best_pred = std::min(best_pred, pred[algo]);
       if (!fastest || m->time_s < fastest->time_s) fastest = m;
     }
@@ -369,7 +416,7 @@ void crossovers(std::vector<PairCrossover>& out, const GroupKey& g,
   std::vector<std::unordered_map<std::uint64_t, double>> memo(configs.size());
   const auto predicted = [&](std::size_t i, std::uint64_t count) {
     const auto [it, fresh] = memo[i].try_emplace(count, 0.0);
-    if (fresh) it->second = predict(*configs[i]->points.front()->entry, s, count);
+    if (fresh) it->second = predict(*configs[i]->points.front()->entry, s, count, ModeProbe{});
     return it->second;
   };
   for (std::size_t i = 0; i < configs.size(); ++i) {
@@ -580,6 +627,9 @@ Analysis analyze(const ResultsFile& results, const AnalysisOptions& opt) {
         }
       const CalibrationInput* c = calibration_for(a, g.transport);
       if (!c) continue;
+      const auto priced = [&](const std::string& terms) {
+        return in_one_mode(schedule_priced(*c, terms), configs);
+      };
       crossovers(xs, g, configs, rep, closed_form(c->params, memo), kByCalibration);
       best_choices(best, g, configs, closed_form(c->params, memo), kByCalibration);
       // Pair crossovers for the full model, and for the richest level without
@@ -590,13 +640,12 @@ Analysis analyze(const ResultsFile& results, const AnalysisOptions& opt) {
         if (!*level || !c->terms.has(level[std::strlen(level) - 1])) continue;
         full = measured_letters(level, c->terms);
         if (full.find('g') == std::string::npos) step_synchronous = full;
-        best_choices(best, g, configs, schedule_priced(*c, full), calibration_label(full));
+        best_choices(best, g, configs, priced(full), calibration_label(full));
       }
       if (!step_synchronous.empty() && step_synchronous != full)
-        crossovers(xs, g, configs, rep, schedule_priced(*c, step_synchronous),
+        crossovers(xs, g, configs, rep, priced(step_synchronous),
                    calibration_label(step_synchronous));
-      if (!full.empty())
-        crossovers(xs, g, configs, rep, schedule_priced(*c, full), calibration_label(full));
+      if (!full.empty()) crossovers(xs, g, configs, rep, priced(full), calibration_label(full));
     }
   });
   for (GroupOutput& o : outputs) {

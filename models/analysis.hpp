@@ -55,6 +55,11 @@ struct ConfigResult {
   std::vector<const Measurement*> points; // sorted by bytes
   LineFit line;
   Piecewise piecewise;
+  // Term (i): the median of its rows' mode probes, each part on its own,
+  // with which every row of the configuration is priced (the probe is
+  // taken before each row; the large one spreads ~2x between the rows of
+  // one configuration, models/README.md); unmeasured when no row has one.
+  ModeProbe probe;
 };
 
 struct TransportFit {

@@ -218,7 +218,7 @@ std::string format_calibration(const Calibration& c) {
       "local_ops_k,local_ops_s,local_op_s,exchange_reduce_s,exchange_reduce_ranges,relay_s,"
       "forward_size_B,forward_s_per_B,exchange_staged_s,exchange_staged_ranges,pipelined_s,"
       "flight_s,fanin_k,fanin_sizes_B,fanin_s,fanin_exchange_s,incast_k,incast_s_per_B,"
-      "incast_sending_s_per_B\n";
+      "incast_sending_s_per_B,probe_small_s,probe_large_s\n";
   const auto optional = [](double v) { return v > 0 ? csv_number(v) : std::string(); };
   out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},",
                      csv_number(c.params.alpha_s), csv_number(c.params.beta_s_per_B),
@@ -245,9 +245,13 @@ std::string format_calibration(const Calibration& c) {
                      csv_escape(format_ranges(c.terms.exchange_staged)),
                      c.pipelined_s > 0 ? fmt::format("{}", c.pipelined_s) : std::string(),
                      c.terms.flight_measured ? fmt::format("{}", c.terms.flight_s) : std::string());
-  out += fmt::format("{},{},{},{},{},{},{}\n", join(c.fanin_k), join(c.fanin_sizes_B),
+  out += fmt::format("{},{},{},{},{},{},{},", join(c.fanin_k), join(c.fanin_sizes_B),
                      join(c.fanin_s), join(c.fanin_exchange_s), join(c.terms.incast.size_B),
                      join(c.terms.incast.s_per_B), join(c.terms.incast_sending.s_per_B));
+  // (i): both cells or neither (shortest exact text: the file round-trips).
+  const bool probed = c.terms.probe.measured();
+  out += fmt::format("{},{}\n", probed ? fmt::format("{}", c.terms.probe.small_s) : std::string(),
+                     probed ? fmt::format("{}", c.terms.probe.large_s) : std::string());
   return out;
 }
 
@@ -340,6 +344,10 @@ Calibration read_calibration(const std::string& path) {
   c.fanin_exchange_s = numbers(t, r, "fanin_exchange_s");
   c.terms.incast = curve("incast_k", "incast_s_per_B");
   c.terms.incast_sending = curve("incast_k", "incast_sending_s_per_B");
+  // (i): absent from older files; a probe needs both cells.
+  if (t.has("probe_small_s") && t.has("probe_large_s") && !t.cell(r, "probe_small_s").empty() &&
+      !t.cell(r, "probe_large_s").empty())
+    c.terms.probe = {number(t, r, "probe_small_s"), number(t, r, "probe_large_s")};
   return c;
 }
 

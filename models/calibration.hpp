@@ -50,7 +50,10 @@
 // sending m bytes to every other in one step) and `incast_k`,
 // `incast_s_per_B` and `incast_sending_s_per_B` (h: the extra seconds per
 // received byte at each k, >= 0, from the fan-in and from the k-way
-// exchange). Readers need
+// exchange), `probe_small_s` and `probe_large_s` (i: the mode probe taken
+// right after the microbenchmarks, seconds per exchange step at 8 B and
+// 256 KiB, harness/sweep/mode_probe.hpp; both empty when not measured).
+// Readers need
 // only the three SI columns and must ignore columns they do not know
 // (columns are only ever added).
 //

@@ -126,6 +126,17 @@ Measurement parse_row(const CsvTable& t, const CsvRecord& r) {
   if (!wrong.empty()) m.wrong = parse_integer<std::int64_t>(wrong, "wrong", fail);
   const std::string& over = t.cell(r, "oversubscribed");
   if (!over.empty()) m.oversubscribed = parse_integer<int>(over, "oversubscribed", fail) != 0;
+  // Term (i): both probes or none (files before the probe have neither column).
+  const std::string& small = t.cell(r, "probe_small_us");
+  const std::string& large = t.cell(r, "probe_large_us");
+  if (small.empty() != large.empty())
+    fail("probe_small_us and probe_large_us must both be set or both be empty");
+  if (!small.empty()) {
+    m.probe = {parse_real(small, "probe_small_us", fail) * 1e-6,
+               parse_real(large, "probe_large_us", fail) * 1e-6};
+    if (!m.probe.measured())
+      fail(fmt::format("probe_small_us '{}' and probe_large_us '{}' must be > 0", small, large));
+  }
   return m;
 }
 

@@ -16,6 +16,7 @@
 
 #include "algorithms/registry.hpp"
 #include "models/predict.hpp"
+#include "models/terms.hpp"
 
 namespace cb::models {
 
@@ -36,6 +37,9 @@ struct Measurement {
   double ci_lo_s = 0, ci_hi_s = 0;        // CI of the median (NaN if absent)
   std::optional<std::int64_t> wrong;      // wrong elements; nullopt = not checked
   bool oversubscribed = false;            // ranks outnumbered cores (column optional)
+  // The mode probe taken right before the row's configuration (term (i);
+  // columns probe_small_us and probe_large_us, optional: unmeasured = 0).
+  ModeProbe probe;
 };
 
 // A fitted configuration: every key but the size. The op and the placement

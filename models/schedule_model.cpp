@@ -4,9 +4,11 @@
 #include <iterator>
 #include <map>
 #include <optional>
+#include <string>
 #include <utility>
 
 #include "algorithms/schedule_cost.hpp"
+#include "models/mode_probe.hpp"
 #include "models/predict.hpp"
 
 namespace cb::models {
@@ -226,7 +228,13 @@ PricedStep price_step(const RankStep& x, double delta, double gamma, const Model
 }  // namespace
 
 double priced_seconds(const ScheduleFeatures& f, const ModelParams& base, const ModelTerms& t,
-                      std::string_view use) {
+                      std::string_view use, const ModeProbe& row) {
+  if (uses(use, 'i', t) && row.measured()) {
+    const InMode m = in_mode(base, t, row);
+    std::string rest(use);
+    rest.erase(rest.find('i'), 1);
+    return priced_seconds(f, m.base, m.terms, rest);
+  }
   const Uses u{uses(use, 'a', t), uses(use, 'b', t), uses(use, 'c', t), uses(use, 'd', t),
                uses(use, 'e', t), uses(use, 'f', t), uses(use, 'g', t), uses(use, 'h', t)};
   if (!u.a && !u.b && !u.c && !u.d && !u.e && !u.f && !u.g && !u.h) return baseline(f, base);

@@ -100,9 +100,13 @@ inline constexpr int kMaxPricedRanks = 1024;
 // never larger; with it, it can be: a receiver's reduce starts when its data
 // has arrived, which the step-synchronous price lets overlap a slower rank's
 // message.
+// With (i), the mode probe, `base` and `terms` are first moved into the
+// mode of the measured row whose probe is `row` (in_mode, mode_probe.hpp);
+// without a measured `row` (predict, map, run --transport sim: no row was
+// measured) (i) changes nothing.
 // A term the calibration did not measure is left out (terms.has()).
 double priced_seconds(const ScheduleFeatures& f, const ModelParams& base, const ModelTerms& terms,
-                      std::string_view use);
+                      std::string_view use, const ModeProbe& row = {});
 
 // The messages of one rank's step, as same_work compares them (counts are
 // messages, sizes BYTES): the part of RankStep that needs no history of

@@ -40,6 +40,7 @@ bool ModelTerms::has(char term) const {
     case 'f': return !exchange_staged.empty();
     case 'g': return flight_measured;  // F = 0 is a measurement too (steps serialize)
     case 'h': return !incast.empty() && !incast_sending.empty();  // 0 is a measurement too
+    case 'i': return probe.measured();
     default: return false;
   }
 }
@@ -79,6 +80,12 @@ std::string term_description(char term) {
              "by k, receiving only or sending to the k peers too: fan-in (k senders, one "
              "receiver) and k-way exchange (k + 1 ranks), large sizes, against the ping-pong; "
              "calibrate on 3 or more ranks";
+    case 'i':
+      return "(i) mode probe: each measured configuration priced in the coherence mode it ran "
+             "in, the messages' latencies scaled by the ratio of its 8-byte "
+             "exchange probe to the calibration's, what forwarding and incast add per byte by "
+             "that of the 256 KiB probes (forwarding); a no-op without a probe on the rows "
+             "(predict, map, sim)";
     default:
       return "α-β-γ baseline: one α, one β (ping-pong), one γ (reduce kernel)";
   }

@@ -49,7 +49,20 @@
 //      k peers in the same step (its outgoing data then shares its link
 //      with the acknowledgements of what comes in) from a k-way exchange
 //      among k + 1 ranks; measured only when calibrate runs on 3 or more
-//      ranks.
+//      ranks;
+//  (i) mode probe: on a VM whose cross-core communication switches between
+//      coherence modes (fast and slow, 3-8x apart) between launches and
+//      between configurations of one launch, one calibration holds for only
+//      some of what it is judged on. The same short probe (an 8-byte and a
+//      256 KiB exchange step, harness/sweep/mode_probe.hpp) is taken beside
+//      the calibration and right before every measured configuration; a
+//      row is priced with the messages' latencies scaled by the ratio of
+//      the small probes and what forwarding and incast add per byte by that
+//      of the large ones (models/mode_probe.hpp says which are which and
+//      why). Without a probe
+//      on the row or in the calibration it changes nothing, so it is a
+//      no-op for predict, map and run --transport sim, which have no
+//      measured row.
 // Pricing a schedule with them: models/schedule_model.hpp.
 #pragma once
 
@@ -81,6 +94,16 @@ struct Curve {
   friend bool operator==(const Curve&, const Curve&) = default;
 };
 
+// The mode probe (term (i)): seconds per exchange step at 8 bytes and at
+// 256 KiB, both ranks of each pair sending and receiving at once. 0 = not
+// measured.
+struct ModeProbe {
+  double small_s = 0;
+  double large_s = 0;
+  bool measured() const { return small_s > 0 && large_s > 0; }
+  friend bool operator==(const ModeProbe&, const ModeProbe&) = default;
+};
+
 struct ModelTerms {
   std::vector<SizeRange> oneway;    // (a) one message, one direction
   Curve copy;                       // (b) delta(working set), s/B copied
@@ -97,6 +120,7 @@ struct ModelTerms {
   bool flight_measured = false;
   Curve incast;                     // (h) extra s/B received, by sender count k (size_B holds k)
   Curve incast_sending;             // (h) the same for a receiver sending to its k peers too
+  ModeProbe probe;                  // (i) the mode probe taken beside the calibration
   // Which terms the calibration measured (a file from an older collbench has
   // none: its model is the baseline).
   bool has(char term) const;
@@ -104,12 +128,13 @@ struct ModelTerms {
 };
 
 // Which terms a prediction uses: a subset of kTermLetters. Ablations add them
-// in order: "" (the alpha-beta-gamma baseline), "a", "ab", ..., "abcdefgh"; a
+// in order: "" (the alpha-beta-gamma baseline), "a", "ab", ..., "abcdefghi"; a
 // level whose last letter the calibration lacks is left out, and a letter
 // it lacks inside a level prices nothing (ModelTerms::has).
-inline constexpr const char* kTermLetters = "abcdefgh";
-inline constexpr const char* kTermLevels[] = {"",      "a",      "ab",      "abc",     "abcd",
-                                              "abcde", "abcdef", "abcdefg", "abcdefgh"};
+inline constexpr const char* kTermLetters = "abcdefghi";
+inline constexpr const char* kTermLevels[] = {"",       "a",       "ab",       "abc",
+                                              "abcd",   "abcde",   "abcdef",   "abcdefg",
+                                              "abcdefgh", "abcdefghi"};
 // One line per term for reports: what it prices and where it was measured.
 std::string term_description(char term);
 

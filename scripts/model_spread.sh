@@ -6,7 +6,9 @@
 #
 # Why: on a shared VM one calibrate + sweep pair can land in a different
 # latency mode than the next (models/README.md), so a single accuracy figure
-# neither meets nor refutes a target. Each pair is the study's own commands
+# neither meets nor refutes a target. The summary (model_spread_summary.py)
+# shows the asked level (default +abcdefg), the same with term (i), the mode
+# probe, and each pair's mode as its probes show it. Each pair is the study's own commands
 # (scripts/study.sh steps 1, 2/3 and 4 for that transport); the summary gives
 # every pair's figures and their median and range, so a claim rests on the
 # spread rather than on one run. Needs a built ./build (scripts/build.sh).
@@ -45,34 +47,5 @@ for i in $(seq 1 "$pairs"); do
   cut -d' ' -f1-3 /proc/loadavg >"$d/load-after.txt"
 done
 
-/usr/bin/python3 - "$out" "$pairs" "$level" >"$out/summary.md" <<'EOF'
-import csv, statistics, sys
-out, pairs, level = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-rows = []
-for i in range(1, pairs + 1):
-    with open(f"{out}/pair-{i}/fit/accuracy.csv") as f:
-        acc = {r["params"]: r for r in csv.DictReader(f)}
-    load = open(f"{out}/pair-{i}/load-before.txt").read().split()[0]
-    for name in ("calibration", level):
-        r = acc.get(name)
-        if r is None:
-            sys.exit(f"model_spread.sh: pair {i} has no accuracy row '{name}'")
-        rows.append((i, load, name, 100 * float(r["median_abs_err_large"]), 100 * float(r["median_abs_err_small"]),
-                     r["worst_collective"], 100 * float(r["worst_collective_median_abs_err"]),
-                     int(r["picks_right"]), int(r["picks"]), 100 * float(r["median_regret"])))
-print("| pair | load | level | median \\|err\\| ≥ 64 KiB | < 64 KiB | worst collective | picks | median regret |")
-print("|---|---|---|---|---|---|---|---|")
-for i, load, name, lg, sm, wc, wv, pr, pn, rg in rows:
-    print(f"| {i} | {load} | {name} | {lg:.1f}% | {sm:.1f}% | {wc} {wv:.1f}% | {pr}/{pn} = {100*pr/pn:.1f}% | {rg:.1f}% |")
-print()
-print("| level | figure | median over pairs | min | max | target |")
-print("|---|---|---|---|---|---|")
-for name in ("calibration", level):
-    sel = [r for r in rows if r[2] == name]
-    for label, col, target in (("median |err| ≥ 64 KiB", 3, "≤ 20%"), ("median |err| < 64 KiB", 4, "≤ 30%"),
-                               ("worst collective", 6, "≤ 35%"), ("picks right", None, "≥ 90%"),
-                               ("median regret", 9, "≤ 5%")):
-        v = [100 * r[7] / r[8] for r in sel] if col is None else [r[col] for r in sel]
-        print(f"| {name} | {label.replace('|', chr(92) + '|')} | {statistics.median(v):.1f}% | {min(v):.1f}% | {max(v):.1f}% | {target} |")
-EOF
+/usr/bin/python3 scripts/model_spread_summary.py "$out" "$pairs" "$level" >"$out/summary.md"
 cat "$out/summary.md"

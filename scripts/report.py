@@ -294,7 +294,9 @@ def section_accuracy(directory):
            "`+` row adds the calibrated terms of models/README.md cumulatively (a: α/β per "
            "size range, b: local copies and reduce at the working set, c: sending and receiving "
            "at once, d: per-message overhead o, e: forwarding bytes written earlier in the "
-           "collective, f: staged reduces). `global` is the in-sample fit. Targets: median "
+           "collective, f: staged reduces, g: latency off the critical path, h: incast, i: "
+           "each row priced in the coherence mode its probe showed, a no-op for rows without "
+           "one). `global` is the in-sample fit. Targets: median "
            "|err| ≤ 20% at ≥ 64 KiB, ≤ 30% below, worst collective ≤ 35%, picks within the "
            "measured best's CI ≥ 90%, median regret ≤ 5%.", "",
            "| params | transport | median \\|err\\| ≥ 64 KiB | < 64 KiB | worst collective | "

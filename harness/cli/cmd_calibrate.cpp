@@ -31,6 +31,9 @@
 //    receiver that only receives and for one that sends at the same time.
 //    The ranks past k have nothing to do in the step; ranks past 1 sleep
 //    during the rest.
+//  - the mode probe (harness/sweep/mode_probe.hpp, term (i)): an 8-byte and
+//    a 256 KiB exchange step, the probe `collbench run` takes before each
+//    configuration, so the file says which coherence mode it was taken in.
 //  - copy and reduce (fp32 sum) of x bytes as a local op, both ranks at once,
 //    4 KiB .. 64 MiB: the baseline gamma and term (b), per-byte costs at the
 //    working set (in cache to out of cache). The copy also gives the memcpy
@@ -41,6 +44,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -55,6 +59,8 @@
 #include "harness/runtime/world.hpp"
 #include "harness/sweep/sizes.hpp"
 #include "harness/sweep/interrupt.hpp"
+#include "harness/sweep/mode_probe.hpp"
+#include "harness/sweep/time_schedule.hpp"
 #include "harness/sweep/timing.hpp"
 #include "harness/io/output_file.hpp"
 #include "models/calibration.hpp"
@@ -241,24 +247,15 @@ Schedule local(int rank, std::size_t bytes, LocalKind kind) {
 // group's ranks per sample; rank 0's value, 0 elsewhere).
 double time_schedule(const TransportSpec& t, const std::string& label, const Schedule& s,
                      Group& group) {
-  Case c;
-  c.transport = label;
-  c.coll = s.coll;
-  c.algorithm = s.algorithm;
-  c.dtype = s.dtype;
-  c.ranks = s.p;
-  c.count = s.count;
-  const std::unique_ptr<Operation> op = t.make_operation(c, &s, group);
   SamplingPlan plan;
   plan.warmup = 3;
   plan.budget_s = 0.1;
   plan.ci_rel = 0.02;
   plan.min_iterations = 20;
-  bool interrupted = false;
-  const std::vector<double> samples = time_samples(*op, group, plan, interrupted);
-  if (interrupted)  // both ranks agreed: both stop here
+  const std::optional<double> median = cb::time_schedule(t, label, s, group, plan);
+  if (!median)  // both ranks agreed: both stop here
     throw Interrupted(interrupt_signal(), "during calibrate; nothing written");
-  return group.rank() == 0 ? models::median(samples) : 0.0;
+  return *median;
 }
 
 void print_table(const char* title, const std::vector<double>& bytes,
@@ -289,6 +286,7 @@ struct Measurements {
   // fanin_k and fanin_B (empty on 2 ranks), and the same for the k-way
   // exchange among k + 1 ranks.
   std::vector<double> fanin_k, fanin_B, fanin_s, fanin_exchange_s;
+  models::ModeProbe probe;  // (i) the mode probe, right before the message sweeps
 };
 
 // The transport to calibrate, checked: per-process, built, its options valid.
@@ -375,6 +373,11 @@ Measurements measure(const TransportSpec& t, const std::string& label, std::size
     fmt::print(stderr,
                "collbench: warning: the 2 ranks share fewer than 2 cores; the calibration "
                "measures the OS scheduler as much as the transport\n");
+  // (i): the probe `collbench run` takes before each configuration, here
+  // right before the sweeps that depend on the mode (the same function).
+  const std::optional<models::ModeProbe> probe = measure_mode_probe(t, label, pair);
+  if (!probe) throw Interrupted(interrupt_signal(), "during calibrate; nothing written");
+  m.probe = *probe;
   measure_messages(timer, max_ping, m);
   measure_counts(timer, m);
   measure_locals(timer, m);
@@ -409,6 +412,7 @@ models::Calibration fit(const Measurements& m, const std::string& label,
   models::fit_terms(c, m.t);
   models::fit_flight(c, m.pipelined_s);
   models::fit_incast(c, m.fanin_k, m.fanin_B, m.fanin_s, m.fanin_exchange_s);
+  c.terms.probe = m.probe;
   c.transport = label;
   c.ranks = 2;
   c.host = meta.host;
@@ -484,7 +488,7 @@ void print_measurements(const Measurements& m, const std::string& label) {
   print_table("local fp32-sum reduce on both ranks at once", m.t.reduce_B, m.t.reduce_s);
 }
 
-// The fitted baseline and terms (a) to (h), a line each.
+// The fitted baseline and terms (a) to (i), a line each.
 void print_fit(const models::Calibration& c) {
   std::string knees;
   for (double k : c.pingpong_knees_B) knees += fmt::format(" {}", k);
@@ -523,6 +527,9 @@ void print_fit(const models::Calibration& c) {
                           of_beta(c.terms.incast_sending.s_per_B[i]));
   fmt::print("(h) incast adds (fan-in - ping-pong - (k-1) m beta, per received byte): {}\n",
              incast.empty() ? "not measured (calibrate on 3 or more ranks)" : incast);
+  fmt::print("(i) mode probe: exchange step (the second forwarding) {:.3f} us at {} B, {:.3f} us at {} B\n",
+             c.terms.probe.small_s * 1e6, kProbeSmallBytes, c.terms.probe.large_s * 1e6,
+             kProbeLargeBytes);
 }
 
 // Phases: check the flags and the world, measure on ranks 0 and 1 (the

@@ -136,6 +136,12 @@ void add_run_command(CLI::App& app) {
                   "the time is the max over ranks of finish - that start; iterations with a "
                   "rank late for its window are dropped and counted in the late column)")
       ->capture_default_str();
+  cmd->add_option("--mode-probe", o.mode_probe,
+                  "on: before each configuration, time a short 8 B and 256 KiB exchange on its "
+                  "ranks (10-20 ms on one node) into the probe_small_us and probe_large_us "
+                  "columns, which the model's term (i) prices the row's mode with; off: leave "
+                  "them empty (on a slow network the probe costs about 45 of its round trips)")
+      ->capture_default_str();
   cmd->add_option("--segment", o.segment,
                   fmt::format("Pipelining segment in bytes for {} (0 = algorithm default)",
                               segmented_algorithm_names()))

@@ -25,6 +25,7 @@ struct RunOptions {
   std::string ranks;                // --ranks (empty = world size)
   std::string wait = "auto";        // spin | yield | sleep | auto
   std::string start = "barrier";    // --start: barrier | window (timing.hpp)
+  std::string mode_probe = "on";    // --mode-probe: on | off (mode_probe.hpp)
   std::string segment = "0";        // --segment (bytes; 0 = algorithm default)
   std::string csv;                  // --csv FILE
   std::string json;                 // --json FILE

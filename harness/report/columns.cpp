@@ -40,7 +40,9 @@ const std::vector<std::string_view>& result_columns() {
                                                      "known_issue",
                                                      "note",
                                                      "start",
-                                                     "late"};
+                                                     "late",
+                                                     "probe_small_us",
+                                                     "probe_large_us"};
   return cols;
 }
 
@@ -94,6 +96,8 @@ std::vector<Cell> row_cells(const Row& r, const RunMetadata& meta) {
       r.skipped.empty() ? Cell(std::monostate{}) : Cell(r.skipped),
       r.start ? Cell(std::string(to_string(*r.start))) : Cell(std::monostate{}),
       r.late ? i64(*r.late) : Cell(std::monostate{}),
+      r.probe_small_s ? Cell(*r.probe_small_s * 1e6) : Cell(std::monostate{}),
+      r.probe_large_s ? Cell(*r.probe_large_s * 1e6) : Cell(std::monostate{}),
   };
 }
 

@@ -24,6 +24,8 @@ Row make_row(const Case& c, const Measurement& m) {
   r.wait = m.wait;
   r.start = m.start;
   r.late = m.late;
+  r.probe_small_s = m.probe_small_s;
+  r.probe_large_s = m.probe_large_s;
   r.alpha_s = m.alpha_s;
   r.beta_s_per_B = m.beta_s_per_B;
   r.gamma_s_per_B = m.gamma_s_per_B;

@@ -33,6 +33,8 @@ struct Row {
   // A known upstream defect of the library baseline for this case (e.g.
   // "pmodels/mpich#6083 (...)"), "" when none: see TransportSpec::known_issue.
   std::string known_issue;
+  // The mode probe (Measurement::probe_small_s, probe_large_s), seconds.
+  std::optional<double> probe_small_s, probe_large_s;
 };
 
 // nccl-tests' bus bandwidth factor: allreduce 2(p-1)/p, the others (p-1)/p.

@@ -58,6 +58,7 @@ struct SamplingPlan {
   int min_iterations = 10;  // iterations == 0: never fewer (the CI needs n > 5)
   int max_iterations = 100000;
   bool verify = true;      // -c
+  bool mode_probe = true;  // --mode-probe: probe each configuration's group first (mode_probe.hpp)
   std::uint64_t seed = 1;  // verification data seed; the runner changes it per case
 };
 
@@ -84,6 +85,9 @@ struct Measurement {
   std::optional<std::uint64_t> events;
   // Why the case has no times (a measurer that skips cases over its limits).
   std::string skipped;
+  // The mode probe taken right before the timing (mode_probe.hpp), seconds
+  // per exchange step at 8 B and 256 KiB; none when not taken.
+  std::optional<double> probe_small_s, probe_large_s;
 };
 
 class Measurer {

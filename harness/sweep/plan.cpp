@@ -257,6 +257,7 @@ nlohmann::json Plan::to_json(const RunOptions& o) const {
   j["min_iterations"] = sampling.min_iterations;
   j["max_iterations"] = sampling.max_iterations;
   j["verify"] = sampling.verify;
+  j["mode_probe"] = sampling.mode_probe;
   j["cases"] = total_cases();
   return j;
 }
@@ -405,6 +406,9 @@ Plan make_plan(const RunOptions& o, int world_size, int ranks_per_node,
   plan.wait = parse_wait_policy(o.wait);
   plan.sampling = resolve_sampling(o);
   plan.sampling.start = parse_start_method(o.start);
+  if (o.mode_probe != "on" && o.mode_probe != "off")
+    throw UsageError(fmt::format("bad --mode-probe '{}' (accepted: on, off)", o.mode_probe));
+  plan.sampling.mode_probe = o.mode_probe == "on";
   resolve_placement(o.placement, plan);
 
   Axes a;

@@ -6,6 +6,7 @@
 
 #include "algorithms/registry.hpp"
 #include "harness/runtime/group.hpp"
+#include "harness/sweep/mode_probe.hpp"
 #include "harness/sweep/timing.hpp"
 #include "harness/verify/verification.hpp"
 
@@ -28,6 +29,19 @@ class ProcessMeasurer final : public Measurer {
     const std::unique_ptr<Operation> op =
         t_.make_operation(c, schedule ? &*schedule : nullptr, group);
     Measurement m;
+    // The mode probe first, on this group, so that it describes the mode the
+    // timing below runs in (term (i)); one rank has no peer to probe.
+    if (plan.mode_probe && group.size() >= 2) {
+      const std::optional<models::ModeProbe> probe = measure_mode_probe(t_, c.transport, group);
+      if (!probe) {
+        m.interrupted = true;
+        return m;
+      }
+      if (group.rank() == 0) {
+        m.probe_small_s = probe->small_s;
+        m.probe_large_s = probe->large_s;
+      }
+    }
     m.oversubscribed = group.oversubscribed();
     m.wait = group.wait_policy();
     // Timed runs work on real data (the verification pattern of another seed).

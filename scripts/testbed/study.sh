@@ -107,8 +107,10 @@ for s in "${settings[@]}"; do
     resume=(); [ -e "$d/sweep.csv" ] || [ -e "$d/sweep.csv.partial" ] && resume=(--resume)
     log "$label: sweep p = $ranks, every algorithm + mpi, ${sweep[*]}"
     t0=$(date +%s)
+    # --mode-probe off: term (i)'s probe is for cores sharing caches; over
+    # these links its 256 KiB exchanges would cost ~1 s per configuration.
     step "${tb[@]}" run --name $name -- run --coll all --algo all --ranks "$ranks" "${sweep[@]}" \
-      -d float -o sum --placement out --start window --csv "$d/sweep.csv" \
+      -d float -o sum --placement out --start window --mode-probe off --csv "$d/sweep.csv" \
       "${resume[@]}" "${quiet[@]}" >>"$d/sweep.txt"
     echo "sweep ${sweep[*]}: $(( $(date +%s) - t0 )) s, load $(cut -d' ' -f1-3 /proc/loadavg)" \
       >>"$d/durations.txt"

@@ -112,7 +112,7 @@ TEST_F(Cli, SingleRankRunSaysHowToLaunchMoreAndWritesTheCsvSchema) {
             "time_median_us,time_min_us,time_mean_us,time_p95_us,time_max_us,ci_lo_us,ci_hi_us,"
             "algbw_GBps,busbw_GBps,wrong,oversubscribed,wait_policy,alpha_s,beta_s_per_B,"
             "gamma_s_per_B,host,timestamp,collbench_version,git_rev,mpi_version,load_avg_1m,"
-            "procs_running,known_issue,note,start,late");
+            "procs_running,known_issue,note,start,late,probe_small_us,probe_large_us");
   EXPECT_EQ(lines[1].rfind("mpi,allreduce,ring,fp32,sum,out,1,8,2,3,", 0), 0u) << lines[1];
 
   const nlohmann::json j = nlohmann::json::parse(slurp(json));
@@ -233,12 +233,45 @@ TEST_F(Cli, WindowStartUnderMpiexecFillsStartAndLate) {
     EXPECT_LE(med, hi);
   }
   EXPECT_NE(slurp(dir_ / "out").find("start window"), std::string::npos) << slurp(dir_ / "out");
-  // The default stays barrier, with an empty late cell.
+  // The default stays barrier, with an empty late cell (and empty probe
+  // cells: one rank has no peer to probe).
   const fs::path b = dir_ / "b.csv";
   ASSERT_EQ(run("run --quiet -n 2 -b 8 -e 8 --algo ring --csv " + b.string()).status, 0);
   for (const std::string& l : lines_of(slurp(b))) {
     if (l.rfind("transport,", 0) != 0) {
-      EXPECT_EQ(l.substr(l.size() - 9), ",barrier,") << l;
+      EXPECT_EQ(l.substr(l.size() - 11), ",barrier,,,") << l;
+    }
+  }
+}
+
+// Term (i)'s probe (harness/sweep/mode_probe.hpp): on 2 ranks every row,
+// a library baseline's too, carries both probes (positive microseconds);
+// --mode-probe off leaves them empty; a bad value is refused in one line.
+TEST_F(Cli, ModeProbeFillsItsColumnsOnTwoRanksAndOffLeavesThemEmpty) {
+  expect_refused("run --mode-probe maybe", "bad --mode-probe 'maybe' (accepted: on, off)");
+  const char* mpiexec = std::getenv("MPIEXEC");
+  if (mpiexec == nullptr || *mpiexec == '\0') GTEST_SKIP() << "no mpiexec in this build";
+  for (const char* mode : {"on", "off"}) {
+    SCOPED_TRACE(mode);
+    const fs::path json = dir_ / (std::string("probe-") + mode + ".json");
+    const std::string cmd = std::string(mpiexec) + " -n 2 " + bin_ +
+                            " run --quiet -n 2 -b 8 -e 1K -f 128 --algo ring,mpi --placement out"
+                            " --mode-probe " + mode + " --json " + json.string() + " > " +
+                            (dir_ / "out").string() + " 2> " + (dir_ / "err").string();
+    ASSERT_EQ(std::system(cmd.c_str()), 0) << slurp(dir_ / "err");
+    const nlohmann::json j = nlohmann::json::parse(slurp(json));
+    EXPECT_EQ(j["configuration"]["mode_probe"].get<bool>(), std::string(mode) == "on");
+    ASSERT_EQ(j["rows"].size(), 2u * 2);  // 2 algorithms x 2 sizes
+    for (const auto& row : j["rows"]) {
+      SCOPED_TRACE(row.dump());
+      for (const char* col : {"probe_small_us", "probe_large_us"}) {
+        if (std::string(mode) == "on") {
+          ASSERT_TRUE(row[col].is_number());
+          EXPECT_GT(row[col].get<double>(), 0);
+        } else {
+          EXPECT_TRUE(row[col].is_null());
+        }
+      }
     }
   }
 }
@@ -274,7 +307,7 @@ TEST_F(Cli, InterruptedSweepKeepsWholeRowsAndNoFinalFile) {
   const auto lines = lines_of(slurp(partial));
   ASSERT_GE(lines.size(), 4u);
   const auto fields = [](const std::string& l) { return std::count(l.begin(), l.end(), ',') + 1; };
-  for (const std::string& l : lines) EXPECT_EQ(fields(l), 36) << l;  // result_columns()
+  for (const std::string& l : lines) EXPECT_EQ(fields(l), 38) << l;  // result_columns()
   const nlohmann::json j = nlohmann::json::parse(slurp(dir_ / "r.json.partial"));
   EXPECT_FALSE(j["complete"].get<bool>());
   EXPECT_EQ(j["rows"].size(), lines.size() - 1);

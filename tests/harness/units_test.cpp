@@ -7,6 +7,9 @@
 #include <vector>
 
 #include "harness/report/columns.hpp"
+#include "harness/report/metadata.hpp"
+#include "harness/report/row.hpp"
+#include "models/results_csv.hpp"
 #include "harness/sweep/plan.hpp"
 #include "harness/sweep/resume.hpp"
 #include "harness/sweep/sizes.hpp"
@@ -136,7 +139,7 @@ std::vector<std::string> documented_result_columns() {
 
 TEST(Columns, MatchTheCsvContractInOrder) {
   const std::vector<std::string> expected = documented_result_columns();
-  ASSERT_EQ(expected.size(), 36u) << "harness/report/CSV.md's results table was not read";
+  ASSERT_EQ(expected.size(), 38u) << "harness/report/CSV.md's results table was not read";
   EXPECT_EQ(std::vector<std::string>(result_columns().begin(), result_columns().end()), expected);
 }
 
@@ -147,6 +150,46 @@ TEST(Columns, CsvCellsQuoteOnlyWhenNeeded) {
   EXPECT_EQ(csv_cell(Cell(std::monostate{})), "");
   EXPECT_EQ(csv_cell(Cell(std::int64_t{42})), "42");
   EXPECT_EQ(csv_cell(Cell(0.1)), "0.1");
+}
+
+// The mode probe's columns (term (i)) as `run` writes them read back by the
+// model's reader (models/results_csv.hpp) in seconds; a row without a probe
+// (one rank, --mode-probe off) reads back as unmeasured.
+TEST(Columns, ModeProbeCellsRoundTripIntoTheModelsReader) {
+  std::string text;
+  for (std::string_view c : result_columns()) {
+    if (!text.empty()) text += ',';
+    text += c;
+  }
+  text += '\n';
+  const RunMetadata meta;
+  for (std::size_t count : {2u, 64u, 2048u}) {
+    Row r;
+    r.c.transport = "ipc-host";
+    r.c.algorithm = "ring";
+    r.c.ranks = 2;
+    r.c.count = count;
+    r.time_s.n = 10;
+    r.time_s.median = r.time_s.min = r.time_s.mean = r.time_s.p95 = r.time_s.max = 1e-6;
+    r.time_s.ci_lo = r.time_s.ci_hi = 1e-6;
+    if (count != 64) {
+      r.probe_small_s = 0.61e-6;
+      r.probe_large_s = 183.25e-6;
+    }
+    bool first = true;
+    for (const Cell& c : row_cells(r, meta)) {
+      if (!first) text += ',';
+      first = false;
+      text += csv_cell(c);
+    }
+    text += '\n';
+  }
+  const models::ResultsFile f = models::parse_results_csv(text, "written.csv");
+  ASSERT_EQ(f.rows.size(), 3u);
+  EXPECT_DOUBLE_EQ(f.rows[0].probe.small_s, 0.61e-6);
+  EXPECT_DOUBLE_EQ(f.rows[0].probe.large_s, 183.25e-6);
+  EXPECT_FALSE(f.rows[1].probe.measured());
+  EXPECT_DOUBLE_EQ(f.rows[2].probe.large_s, 183.25e-6);
 }
 
 }  // namespace

@@ -24,6 +24,7 @@
 #include <map>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "tests/common/text_files.hpp"
@@ -164,6 +165,42 @@ TEST(SimAgrees, CalibratedTermsWithIncast) {
   }
   expect_agree("abcdefgh", cal);
   fs::remove(cal);
+}
+
+// Term (i), the mode probe: the same file with a probe added. predict, map
+// and the simulator price no measured row, so there is no row probe and (i)
+// changes nothing: all three agree, and with the same times as without it.
+TEST(SimAgrees, ModeProbeIsANoOpWithoutAMeasuredRow) {
+  const char* bin = std::getenv("COLLBENCH");
+  ASSERT_NE(bin, nullptr);
+  const std::vector<std::string> lines = lines_of(slurp(kIpcCalibration));
+  ASSERT_EQ(lines.size(), 2u);
+  ASSERT_EQ(lines[0].find("probe_small_s"), std::string::npos);
+  const double alpha = std::stod(cells(lines[1]).at(0));
+  const std::string tag = std::to_string(::getpid());
+  const fs::path cal = fs::temp_directory_path() / ("cb-sim-agrees-probe-" + tag + ".csv");
+  {
+    std::ofstream out(cal);
+    out << lines[0] << ",flight_s,probe_small_s,probe_large_s\n"
+        << lines[1] << "," << 0.7 * alpha << ",1.9e-07,3.2e-05\n";
+  }
+  expect_agree("abcdefgi", cal);
+  const fs::path with = fs::temp_directory_path() / ("cb-probe-with-" + tag + ".csv");
+  const fs::path without = fs::temp_directory_path() / ("cb-probe-without-" + tag + ".csv");
+  for (const char* coll : {"allreduce", "alltoall"}) {
+    for (const auto& [terms, csv] : {std::pair{"abcdefgi", with}, std::pair{"abcdefg", without}}) {
+      const std::string cmd = std::string(bin) + " predict --coll " + coll +
+                              " --ranks 4 -b 1K -e 1M -f 32 --params " + cal.string() +
+                              " --terms " + terms + " --csv " + csv.string() + " >/dev/null 2>&1";
+      ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+    }
+    const Times a = times(with, "predicted_us", 1), b = times(without, "predicted_us", 1);
+    ASSERT_GE(a.size(), 3u * 4u) << coll;
+    EXPECT_EQ(a, b) << coll;
+  }
+  fs::remove(cal);
+  fs::remove(with);
+  fs::remove(without);
 }
 
 // The terms price whole steps; the engine's per-message refinements would

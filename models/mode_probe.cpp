@@ -1,0 +1,43 @@
+#include "models/mode_probe.hpp"
+
+namespace cb::models {
+namespace {
+
+void scale(std::vector<SizeRange>& ranges, double alpha, double beta) {
+  for (SizeRange& r : ranges) {
+    r.alpha_s *= alpha;
+    r.beta_s_per_B *= beta;
+  }
+}
+
+void scale(Curve& c, double by) {
+  for (double& v : c.s_per_B) v *= by;
+}
+
+}  // namespace
+
+InMode in_mode(const ModelParams& base, const ModelTerms& terms, const ModeProbe& row) {
+  InMode out{base, terms};
+  if (!row.measured() || !terms.probe.measured()) return out;
+  const double latency = row.small_s / terms.probe.small_s;
+  const double forwarded = row.large_s / terms.probe.large_s;
+  ModelTerms& t = out.terms;
+  // The messages' latency by the 8-byte ratio, their bytes on the wire not
+  // at all; what forwarding and incast add per byte by the 256 KiB ratio.
+  out.base.alpha_s *= latency;
+  scale(t.oneway, latency, 1);
+  scale(t.exchange, latency, 1);
+  scale(t.exchange_reduce, latency, 1);
+  scale(t.exchange_staged, latency, 1);
+  t.run_s *= latency;
+  t.overhead_s *= latency;
+  t.flight_s *= latency;
+  scale(t.forward, forwarded);
+  scale(t.incast, forwarded);
+  scale(t.incast_sending, forwarded);
+  // The row's own probe is now the calibration's: scaling again changes nothing.
+  t.probe = row;
+  return out;
+}
+
+}  // namespace cb::models

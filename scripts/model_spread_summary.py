@@ -1,0 +1,74 @@
+#!/usr/bin/env python3
+"""The summary of scripts/model_spread.sh: per pair and over the pairs, the
+calibrated model's accuracy at the baseline, the asked level and the same
+level with term (i), the mode probe, beside each pair's coherence mode as
+its probes show it.
+
+    model_spread_summary.py OUT_DIR PAIRS LEVEL   (markdown on stdout)
+"""
+import csv
+import statistics
+import sys
+
+
+def mode(pair_dir):
+    """The calibration's 8 B and 256 KiB probes, and the sweep's median
+    (min-max) over its rows, in microseconds; "no probe" without them."""
+    with open(f"{pair_dir}/calibration.csv") as f:
+        cal = next(csv.DictReader(f))
+    with open(f"{pair_dir}/sweep.csv") as f:
+        rows = [r for r in csv.DictReader(f) if r.get("probe_small_us")]
+    if not cal.get("probe_small_s") or not rows:
+        return "no probe"
+    small = [float(r["probe_small_us"]) for r in rows]
+    large = [float(r["probe_large_us"]) for r in rows]
+    return (f"calibration {1e6 * float(cal['probe_small_s']):.2f} / {1e6 * float(cal['probe_large_s']):.0f} µs; "
+            f"sweep {statistics.median(small):.2f} ({min(small):.2f}–{max(small):.2f}) / "
+            f"{statistics.median(large):.0f} ({min(large):.0f}–{max(large):.0f}) µs")
+
+
+def main(out, pairs, level):
+    levels = ["calibration", level, level + "i"]
+    rows, modes = [], {}
+    for i in range(1, pairs + 1):
+        with open(f"{out}/pair-{i}/fit/accuracy.csv") as f:
+            acc = {r["params"]: r for r in csv.DictReader(f)}
+        with open(f"{out}/pair-{i}/load-before.txt") as f:
+            load = f.read().split()[0]
+        modes[i] = mode(f"{out}/pair-{i}")
+        for name in levels:
+            r = acc.get(name)
+            if r is None:
+                if name == levels[-1]:
+                    continue  # a calibration without the probe has no level (i)
+                sys.exit(f"model_spread.sh: pair {i} has no accuracy row '{name}'")
+            rows.append((i, load, name, 100 * float(r["median_abs_err_large"]),
+                         100 * float(r["median_abs_err_small"]), r["worst_collective"],
+                         100 * float(r["worst_collective_median_abs_err"]), int(r["picks_right"]),
+                         int(r["picks"]), 100 * float(r["median_regret"])))
+    print("Mode probe per pair (µs per exchange step at 8 B / 256 KiB):\n")
+    for i, m in modes.items():
+        print(f"- pair {i}: {m}")
+    print()
+    print("| pair | load | level | median \\|err\\| ≥ 64 KiB | < 64 KiB | worst collective | picks | median regret |")
+    print("|---|---|---|---|---|---|---|---|")
+    for i, load, name, lg, sm, wc, wv, pr, pn, rg in rows:
+        print(f"| {i} | {load} | {name} | {lg:.1f}% | {sm:.1f}% | {wc} {wv:.1f}% | {pr}/{pn} = {100*pr/pn:.1f}% | {rg:.1f}% |")
+    print()
+    print("| level | figure | median over pairs | min | max | target |")
+    print("|---|---|---|---|---|---|")
+    for name in levels:
+        sel = [r for r in rows if r[2] == name]
+        if not sel:
+            continue
+        for label, col, target in (("median \\|err\\| ≥ 64 KiB", 3, "≤ 20%"), ("median \\|err\\| < 64 KiB", 4, "≤ 30%"),
+                                   ("worst collective", 6, "≤ 35%"), ("picks right", None, "≥ 90%"),
+                                   ("median regret", 9, "≤ 5%")):
+            v = [100 * r[7] / r[8] for r in sel] if col is None else [r[col] for r in sel]
+            print(f"| {name} | {label} | {statistics.median(v):.1f}% | {min(v):.1f}% | {max(v):.1f}% | {target} |")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 4:
+        sys.exit("usage: model_spread_summary.py OUT_DIR PAIRS LEVEL")
+    main(sys.argv[1], int(sys.argv[2]), sys.argv[3])
