@@ -4,7 +4,7 @@
 # points results/latest at it.
 #
 #   bash scripts/study.sh                  a new study (about 10 minutes on 2 cores,
-#                                          plus about 65 for the testbed stage as root)
+#                                          plus 80-90 for the testbed stage as root)
 #   bash scripts/study.sh --resume DIR     finish an interrupted study in DIR
 #   bash scripts/study.sh --quick          a 1-minute smoke version (CI, demos)
 #   bash scripts/study.sh --quiet          no per-configuration progress lines
@@ -202,9 +202,9 @@ log "6/6 plots and report"
 
 # The network testbed (network namespaces with shaped links, root only): real
 # multi-host sweeps at p = 2..8 and the model against the configured alpha
-# and beta. About 65 minutes here (scripts/testbed/README.md); --quick skips it.
+# and beta. 80-90 minutes here (scripts/testbed/README.md); --quick skips it.
 if [ "$quick" = 1 ]; then
-  log "testbed: skipped in --quick (it takes about 80 minutes: 45 + 34 on 2026-11-23 at load 4-12; see scripts/testbed/README.md)"
+  log "testbed: skipped in --quick (it takes 80-90 minutes: 50 + 33 on 2026-11-23 19:14-20:36 at load 5-7; see scripts/testbed/README.md)"
 else
   log "testbed: multi-host sweeps over shaped links (scripts/testbed/study.sh)"
   bash scripts/testbed/study.sh "$out/testbed" "${quiet[@]}"
