@@ -128,7 +128,7 @@ int main(int argc, char** argv) {
     return 128 + e.signal;
   } catch (const cb::WatchdogExpired& e) {
     fmt::print(stderr, "collbench: error: {}\n", e.what());
-    std::fflush(stderr);
+    cb::announce_exit_status(cb::kExitWatchdog);
     std::_Exit(cb::kExitWatchdog);  // no MPI_Finalize: it would wait for the stopped peer
   } catch (const std::exception& e) {
     fmt::print(stderr, "collbench: internal error: {}\n", e.what());

@@ -12,6 +12,7 @@
 #include "harness/sweep/interrupt.hpp"
 #include "harness/sweep/process_measurer.hpp"
 #include "harness/io/output_file.hpp"
+#include "harness/runtime/world.hpp"
 #include "transports/watchdog.hpp"
 #include "harness/sweep/resume.hpp"
 
@@ -134,6 +135,8 @@ RunOutcome run_sweep(const Plan& plan, Group& w, Measurer* measurer, const Sweep
     std::fflush(stderr);
     std::fflush(stdout);
     run_abrupt_exit_hook();
+    // mpiexec's own status races the stopped rank's kill (harness/USAGE.md).
+    announce_exit_status(kExitWatchdog);
     std::_Exit(kExitWatchdog);
   }
   const bool complete = outcome.signal == 0 && outcome.write_error.empty();
