@@ -62,12 +62,6 @@ namespace {
 using Predictor = std::function<double(const AlgorithmEntry&, const Scenario&, std::uint64_t,
                                        const ModeProbe&)>;
 
-Predictor closed_form(const ModelParams& m) {
-  return [m](const AlgorithmEntry& a, const Scenario& s, std::uint64_t count, const ModeProbe&) {
-    return predict_seconds(a, s, count, m);
-  };
-}
-
 // Closed-form costs of one scenario by (algorithm, count): every transport's
 // groups of a scenario and every parameter set price the same counts, and a
 // closed form costs O(p) at p ranks for some algorithms (tree, dbtree).
@@ -90,7 +84,7 @@ class CostMemo {
   std::unordered_map<std::pair<const AlgorithmEntry*, std::uint64_t>, Cost, KeyHash> memo_;
 };
 
-// closed_form(m) for the memo's scenario only.
+// The closed-form model under `m`, for the memo's scenario only.
 Predictor closed_form(const ModelParams& m, CostMemo& memo) {
   return [m, &memo](const AlgorithmEntry& a, const Scenario&, std::uint64_t count,
                     const ModeProbe&) {
@@ -292,36 +286,38 @@ TransportFit fit_transport(const std::string& transport, const ResultsFile& resu
   return tf;
 }
 
-// Predictions of `rows` by `predict`, each row in its configuration's mode
-// (ConfigResult::probe), or, where `costs` is given (one per row, in order),
-// by their closed-form costs under `params` (no term, so no mode). On every
-// core: pricing a row costs O(p) in closed form for some algorithms and
-// O(p^2) through its schedule with terms.
+// Predictions of `rows`, row i priced by price(i) (seconds), on every core:
+// pricing a row costs O(p) in closed form for some algorithms and O(p^2)
+// through its schedule with terms.
+template <class Price>
 void add_predictions(Analysis& a, const std::vector<const Measurement*>& rows,
-                     const ModelParams& params, const Predictor& predict,
-                     const std::string& source, unsigned threads,
-                     const std::vector<Cost>* costs = nullptr) {
-  std::map<ConfigKey, ModeProbe> probe;
-  if (!costs)
-    for (const ConfigResult& c : a.configs) probe[c.key] = c.probe;
+                     const ModelParams& params, const std::string& source, unsigned threads,
+                     const Price& price) {
   std::vector<Prediction> out(rows.size());
   for_each_in_blocks(rows.size(), threads, [&](std::size_t i) {
     const Measurement& m = *rows[i];
     Prediction& p = out[i];
     p.row = &m;
     p.params = source;
-    if (costs) {
-      p.predicted_s = seconds((*costs)[i], params);
-    } else {
-      const auto it = probe.find(config_key(m));
-      p.predicted_s =
-          predict(*m.entry, m.scenario, m.count, it == probe.end() ? ModeProbe{} : it->second);
-    }
+    p.predicted_s = price(i);
     p.rel_err = (p.predicted_s - m.time_s) / m.time_s;
     p.lower_bound_s =
         seconds(lower_bound(m.scenario.coll, m.scenario.p, static_cast<double>(m.bytes)), params);
   });
   std::move(out.begin(), out.end(), std::back_inserter(a.predictions));
+}
+
+// Each row's configuration's mode probe (ConfigResult::probe), in order.
+std::vector<ModeProbe> row_probes(const Analysis& a, const std::vector<const Measurement*>& rows) {
+  std::map<ConfigKey, ModeProbe> of;
+  for (const ConfigResult& c : a.configs) of[c.key] = c.probe;
+  std::vector<ModeProbe> out;
+  out.reserve(rows.size());
+  for (const Measurement* m : rows) {
+    const auto it = of.find(config_key(*m));
+    out.push_back(it == of.end() ? ModeProbe{} : it->second);
+  }
+  return out;
 }
 
 // What identical_schedule_groups compares for one crossover group: its
@@ -541,17 +537,25 @@ Analysis analyze(const ResultsFile& results, const AnalysisOptions& opt) {
     std::vector<const Measurement*> rows;
     TransportFit tf = fit_transport(tr, results, opt, &basis, &rows);
     // basis holds the rows' closed-form costs, in order.
+    const auto closed_form_of = [&](const ModelParams& m) {
+      return [&basis, m](std::size_t i) { return seconds(basis[i], m); };
+    };
     if (tf.fit)
-      add_predictions(a, rows, tf.fit->params, closed_form(tf.fit->params), kByGlobal,
-                      opt.threads, &basis);
+      add_predictions(a, rows, tf.fit->params, kByGlobal, opt.threads,
+                      closed_form_of(tf.fit->params));
     if (const CalibrationInput* c = calibration_for(a, tr)) {
-      add_predictions(a, rows, c->params, closed_form(c->params), kByCalibration, opt.threads,
-                      &basis);
+      add_predictions(a, rows, c->params, kByCalibration, opt.threads, closed_form_of(c->params));
+      // With terms, each row in its configuration's mode (term (i)).
+      const std::vector<ModeProbe> probes = row_probes(a, rows);
       for (const char* level : kTermLevels)
         if (*level && c->terms.has(level[std::strlen(level) - 1])) {
           const std::string used = measured_letters(level, c->terms);
-          add_predictions(a, rows, c->params, schedule_priced(*c, used), calibration_label(used),
-                          opt.threads);
+          const Predictor predict = schedule_priced(*c, used);
+          add_predictions(a, rows, c->params, calibration_label(used), opt.threads,
+                          [&](std::size_t i) {
+                            const Measurement& m = *rows[i];
+                            return predict(*m.entry, m.scenario, m.count, probes[i]);
+                          });
         }
     }
     a.transports.push_back(std::move(tf));

@@ -3,11 +3,8 @@
 namespace cb::models {
 namespace {
 
-void scale(std::vector<SizeRange>& ranges, double alpha, double beta) {
-  for (SizeRange& r : ranges) {
-    r.alpha_s *= alpha;
-    r.beta_s_per_B *= beta;
-  }
+void scale_latency(std::vector<SizeRange>& ranges, double by) {
+  for (SizeRange& r : ranges) r.alpha_s *= by;
 }
 
 void scale(Curve& c, double by) {
@@ -25,10 +22,10 @@ InMode in_mode(const ModelParams& base, const ModelTerms& terms, const ModeProbe
   // The messages' latency by the 8-byte ratio, their bytes on the wire not
   // at all; what forwarding and incast add per byte by the 256 KiB ratio.
   out.base.alpha_s *= latency;
-  scale(t.oneway, latency, 1);
-  scale(t.exchange, latency, 1);
-  scale(t.exchange_reduce, latency, 1);
-  scale(t.exchange_staged, latency, 1);
+  scale_latency(t.oneway, latency);
+  scale_latency(t.exchange, latency);
+  scale_latency(t.exchange_reduce, latency);
+  scale_latency(t.exchange_staged, latency);
   t.run_s *= latency;
   t.overhead_s *= latency;
   t.flight_s *= latency;

@@ -104,24 +104,22 @@ std::string predictions_csv(const Analysis& a) {
       "predicted_s,rel_err,params,lower_bound_s\n";
   // Formatted in blocks on every core (a 10^6-row file has two predictions
   // per row and more with a calibration), joined in order; each block is
-  // freed once joined.
+  // freed once joined. One thread formats a whole block.
   constexpr std::size_t kBlock = 8192;
   const std::size_t n = a.predictions.size();
   std::vector<std::string> blocks((n + kBlock - 1) / kBlock);
-  for_each_index(blocks.size(), std::max(1u, std::thread::hardware_concurrency()),
-                 [&](std::size_t b) {
-                   for (std::size_t i = b * kBlock; i < std::min(n, (b + 1) * kBlock); ++i) {
-                     const Prediction& p = a.predictions[i];
-                     const ConfigKey k = config_key(*p.row);
-                     blocks[b] += fmt::format(
-                         "{},{},{},{},{},{},{},{}\n",
-                         key_cells(k.transport, k.coll, k.algorithm, k.dtype, k.op, k.placement,
-                                   k.ranks),
-                         p.row->bytes, p.row->count, csv_number(p.row->time_s),
-                         csv_number(p.predicted_s), csv_number(p.rel_err), p.params,
-                         csv_number(p.lower_bound_s));
-                   }
-                 });
+  for_each_in_blocks(
+      n, std::max(1u, std::thread::hardware_concurrency()),
+      [&](std::size_t i) {
+        const Prediction& p = a.predictions[i];
+        const ConfigKey k = config_key(*p.row);
+        blocks[i / kBlock] += fmt::format(
+            "{},{},{},{},{},{},{},{}\n",
+            key_cells(k.transport, k.coll, k.algorithm, k.dtype, k.op, k.placement, k.ranks),
+            p.row->bytes, p.row->count, csv_number(p.row->time_s), csv_number(p.predicted_s),
+            csv_number(p.rel_err), p.params, csv_number(p.lower_bound_s));
+      },
+      kBlock);
   for (std::string& block : blocks) {
     out += block;
     std::string().swap(block);
