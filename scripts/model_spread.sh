@@ -3,6 +3,7 @@
 # tabulate how far the calibrated model's accuracy moves between runs.
 #
 #   bash scripts/model_spread.sh OUT_DIR [--transport mpi|ipc] [--pairs N] [--terms LEVEL]
+#                                [--order interleaved|size|algorithm]
 #
 # Why: on a shared VM one calibrate + sweep pair can land in a different
 # latency mode than the next (models/README.md), so a single accuracy figure
@@ -15,19 +16,21 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-usage() { echo "usage: bash scripts/model_spread.sh OUT_DIR [--transport mpi|ipc] [--pairs N] [--terms LEVEL]" >&2; exit 2; }
+usage() { echo "usage: bash scripts/model_spread.sh OUT_DIR [--transport mpi|ipc] [--pairs N] [--terms LEVEL] [--order interleaved|size|algorithm]" >&2; exit 2; }
 [ $# -ge 1 ] || usage
 out=$1; shift
-transport=ipc; pairs=5; level=calibration+abcdefg
+transport=ipc; pairs=5; level=calibration+abcdefg; order=interleaved
 while [ $# -gt 0 ]; do
   case $1 in
     --transport) [ $# -ge 2 ] || usage; transport=$2; shift 2 ;;
     --pairs) [ $# -ge 2 ] || usage; pairs=$2; shift 2 ;;
     --terms) [ $# -ge 2 ] || usage; level=$2; shift 2 ;;
-    *) echo "model_spread.sh: unknown argument '$1' (accepted: --transport, --pairs, --terms)" >&2; exit 2 ;;
+    --order) [ $# -ge 2 ] || usage; order=$2; shift 2 ;;
+    *) echo "model_spread.sh: unknown argument '$1' (accepted: --transport, --pairs, --terms, --order)" >&2; exit 2 ;;
   esac
 done
 case $transport in mpi|ipc) ;; *) echo "model_spread.sh: --transport '$transport' is not one of: mpi, ipc" >&2; exit 2 ;; esac
+case $order in interleaved|size|algorithm) ;; *) echo "model_spread.sh: --order '$order' is not one of: interleaved, size, algorithm" >&2; exit 2 ;; esac
 [[ $pairs =~ ^[1-9][0-9]?$ ]] || { echo "model_spread.sh: --pairs '$pairs' is not a count 1..99" >&2; exit 2; }
 collbench=./build/harness/collbench
 [ -x "$collbench" ] || { echo "model_spread.sh: $collbench not built (run bash scripts/build.sh)" >&2; exit 2; }
@@ -41,7 +44,7 @@ for i in $(seq 1 "$pairs"); do
   cut -d' ' -f1-3 /proc/loadavg >"$d/load-before.txt"
   mpiexec -bind-to core -n 2 "$collbench" calibrate --transport "$transport" --out "$d/calibration.csv" >"$d/calibration.txt"
   mpiexec -bind-to core -n 2 "$collbench" run --transport "$transport" "${mem[@]}" --coll all --algo all \
-    -b 8 -e 64M -f 4 --time-budget 0.2 -d float -o sum --placement out --ranks 2 \
+    -b 8 -e 64M -f 4 --time-budget 0.2 -d float -o sum --placement out --ranks 2 --order "$order" \
     --csv "$d/sweep.csv" --quiet >"$d/sweep.txt"
   "$collbench" fit "$d/sweep.csv" --calibration "$d/calibration.csv" --out "$d/fit" >"$d/fit.txt"
   cut -d' ' -f1-3 /proc/loadavg >"$d/load-after.txt"

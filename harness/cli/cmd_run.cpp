@@ -142,6 +142,13 @@ void add_run_command(CLI::App& app) {
                   "columns, which the model's term (i) prices the row's mode with; off: leave "
                   "them empty (on a slow network the probe costs about 45 of its round trips)")
       ->capture_default_str();
+  cmd->add_option("--order", o.order,
+                  "How a rank count's configurations are ordered and timed: interleaved (every "
+                  "algorithm of a size back to back, timed taking turns ~20 ms at a time, so a "
+                  "drift of the machine's speed reaches them alike; holds all their buffers at "
+                  "once), size (the same order, each timed alone) or algorithm (one "
+                  "algorithm's sizes back to back, as a loop of nccl-tests runs)")
+      ->capture_default_str();
   cmd->add_option("--segment", o.segment,
                   fmt::format("Pipelining segment in bytes for {} (0 = algorithm default)",
                               segmented_algorithm_names()))

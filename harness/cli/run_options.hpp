@@ -26,6 +26,7 @@ struct RunOptions {
   std::string wait = "auto";        // spin | yield | sleep | auto
   std::string start = "barrier";    // --start: barrier | window (timing.hpp)
   std::string mode_probe = "on";    // --mode-probe: on | off (mode_probe.hpp)
+  std::string order = "interleaved";  // --order: interleaved | size | algorithm (plan.hpp)
   std::string segment = "0";        // --segment (bytes; 0 = algorithm default)
   std::string csv;                  // --csv FILE
   std::string json;                 // --json FILE

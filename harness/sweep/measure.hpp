@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -96,6 +97,14 @@ class Measurer {
   // Per-process measurers: called on every rank of `group` (case.ranks ranks).
   // In-process measurers: called on world rank 0 only, with a one-rank group.
   virtual Measurement measure(const Case& c, const SamplingPlan& plan, Group& group) = 0;
+  // Cases that differ only in algorithm, timed taking turns so that a drift
+  // of the machine's speed reaches them alike (--order interleaved,
+  // time_interleaved in timing.hpp); plans[i] is cases[i]'s (they differ in
+  // the seed only). Called like measure(). This default measures them one
+  // after another, which is exact where times are computed (the simulator).
+  virtual std::vector<Measurement> measure_interleaved(std::span<const Case> cases,
+                                                       std::span<const SamplingPlan> plans,
+                                                       Group& group);
 };
 
 }  // namespace cb

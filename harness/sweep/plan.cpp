@@ -258,6 +258,7 @@ nlohmann::json Plan::to_json(const RunOptions& o) const {
   j["max_iterations"] = sampling.max_iterations;
   j["verify"] = sampling.verify;
   j["mode_probe"] = sampling.mode_probe;
+  j["order"] = std::string(to_string(order));
   j["cases"] = total_cases();
   return j;
 }
@@ -324,32 +325,50 @@ struct Axes {
   std::vector<int> ranks;
 };
 
-// Expand: one block per rank count, its cases in the sweep's order
-// (collective, algorithm, datatype, op, size, placement). Sizes that give
-// no element, or the same count as the size before, are skipped.
-void expand_cases(const Axes& a, Plan& plan) {
+// The element counts of a (collective, datatype, rank count), in size order.
+// Sizes that give no element, or the same count as the size before, are
+// skipped.
+std::vector<std::size_t> case_counts(const std::vector<std::size_t>& sizes, Collective coll,
+                                     DataType dtype, int p) {
+  std::vector<std::size_t> counts;
+  for (std::size_t s : sizes) {
+    const std::size_t count = count_for_bytes(coll, dtype, p, s);
+    if (count == 0 || (!counts.empty() && count == counts.back())) continue;
+    counts.push_back(count);
+  }
+  return counts;
+}
+
+// Expand: one block per rank count, its cases in the sweep's order:
+// collective, datatype, op, then size and algorithm (--order interleaved or
+// size: every algorithm of a size back to back) or algorithm and size
+// (--order algorithm), then placement.
+void expand_cases(const Axes& a, SweepOrder order, Plan& plan) {
   for (int p : a.ranks) {
     RankBlock block;
     block.ranks = p;
+    const auto add = [&](Collective coll, const std::string& algo, DataType dtype, ReduceOp op,
+                         std::size_t count) {
+      for (bool in_place : {false, true}) {
+        if (in_place ? !plan.in_place : !plan.out_of_place) continue;
+        block.cases.push_back(
+            {plan.transport_label, coll, algo, dtype, op, in_place, p, count, a.segment});
+      }
+    };
     for (Collective coll : a.colls) {
       const auto it = a.algos.find(coll);
       if (it == a.algos.end()) continue;
-      for (const std::string& algo : it->second) {
-        for (DataType dtype : a.dtypes) {
-          const std::vector<ReduceOp> case_ops =
-              is_reducing(coll) ? a.ops : std::vector<ReduceOp>{ReduceOp::sum};
-          for (ReduceOp op : case_ops) {
-            std::size_t last_count = 0;
-            for (std::size_t s : a.sizes) {
-              const std::size_t count = count_for_bytes(coll, dtype, p, s);
-              if (count == 0 || count == last_count) continue;
-              last_count = count;
-              for (bool in_place : {false, true}) {
-                if (in_place ? !plan.in_place : !plan.out_of_place) continue;
-                block.cases.push_back(
-                    {plan.transport_label, coll, algo, dtype, op, in_place, p, count, a.segment});
-              }
-            }
+      for (DataType dtype : a.dtypes) {
+        const std::vector<ReduceOp> case_ops =
+            is_reducing(coll) ? a.ops : std::vector<ReduceOp>{ReduceOp::sum};
+        const std::vector<std::size_t> counts = case_counts(a.sizes, coll, dtype, p);
+        for (ReduceOp op : case_ops) {
+          if (order == SweepOrder::algorithm) {
+            for (const std::string& algo : it->second)
+              for (std::size_t count : counts) add(coll, algo, dtype, op, count);
+          } else {
+            for (std::size_t count : counts)
+              for (const std::string& algo : it->second) add(coll, algo, dtype, op, count);
           }
         }
       }
@@ -389,10 +408,49 @@ void check_memory(const RunOptions& o, const Plan& plan, int ranks_per_node,
           format_bytes(c->bytes()), o.sizes.max_bytes, format_bytes(per_rank), to_string(c->coll),
           c->algorithm, to_string(c->dtype), c->ranks,
           format_bytes(static_cast<std::size_t>(need)), format_bytes(available_bytes)));
+  }  // Interleaved timing holds every algorithm's buffers of a size at once.
+  if (plan.order != SweepOrder::interleaved) return;
+  std::map<std::tuple<int, Collective, DataType, bool, std::size_t>, std::size_t> together;
+  std::map<std::tuple<int, Collective, DataType, bool, std::size_t>, const Case*> example;
+  for (const RankBlock& b : plan.blocks)
+    for (const Case& c : b.cases) {
+      const auto key = std::make_tuple(c.ranks, c.coll, c.dtype, c.in_place, c.count);
+      const RankMemory m = estimate_rank_memory(c, is_baseline_name(c.algorithm));
+      together[key] += m.data_bytes + m.step_bytes;
+      example[key] = &c;
+    }
+  for (const auto& [key, per_rank] : together) {
+    const Case* c = example[key];
+    const int here = std::min(c->ranks, std::max(1, ranks_per_node));
+    const double need = static_cast<double>(per_rank) * here;
+    if (need > 0.9 * static_cast<double>(available_bytes))
+      throw UsageError(fmt::format(
+          "size {} (-e {}) needs about {} per rank for every {} algorithm at once (--order "
+          "interleaved) on {} ranks, {} on this node, more than the {} available: use --order "
+          "size, or lower -e or the rank count",
+          format_bytes(c->bytes()), o.sizes.max_bytes, format_bytes(per_rank),
+          to_string(c->coll), c->ranks, format_bytes(static_cast<std::size_t>(need)),
+          format_bytes(available_bytes)));
   }
 }
 
 }  // namespace
+
+SweepOrder parse_sweep_order(const std::string& text) {
+  for (SweepOrder o : {SweepOrder::interleaved, SweepOrder::size, SweepOrder::algorithm})
+    if (text == to_string(o)) return o;
+  throw UsageError(
+      fmt::format("bad --order '{}' (accepted: interleaved, size, algorithm)", text));
+}
+
+std::string_view to_string(SweepOrder order) {
+  switch (order) {
+    case SweepOrder::interleaved: return "interleaved";
+    case SweepOrder::size: return "size";
+    case SweepOrder::algorithm: return "algorithm";
+  }
+  return "?";
+}
 
 // Resolve every flag (in the order their errors are reported), expand the
 // cross product into cases, check that the largest ones fit in memory.
@@ -420,7 +478,8 @@ Plan make_plan(const RunOptions& o, int world_size, int ranks_per_node,
   a.algos = resolve_algorithms(o.algos, o.colls, a.colls, t);
   a.ranks = resolve_ranks(o, t, world_size);
 
-  expand_cases(a, plan);
+  plan.order = parse_sweep_order(o.order);
+  expand_cases(a, plan.order, plan);
   if (plan.blocks.empty())
     throw UsageError(fmt::format(
         "nothing to run: no size in -b {} .. -e {} holds at least one element per rank for the "

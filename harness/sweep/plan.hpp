@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <nlohmann/json_fwd.hpp>
 #include <string>
+#include <string_view>
 #include <unordered_set>
 #include <vector>
 
@@ -15,15 +16,36 @@
 
 namespace cb {
 
+// The order of a rank count's cases, and how they are timed (--order).
+//  - interleaved: every algorithm of a size back to back, and timed taking
+//    turns (time_interleaved, timing.hpp), ~20 ms at a time, so a drift of
+//    the machine's speed reaches them alike. On a shared VM the speed of a
+//    core drifts over seconds (the mode probe, mode_probe.hpp); measured one
+//    after another, one algorithm's sizes fell into a slow spell and the
+//    next one's into a fast one, which then decided the measured best.
+//    Holds every algorithm's buffers of one size at once.
+//  - size: the same order, each case timed alone.
+//  - algorithm: one algorithm's sizes back to back, as a loop of
+//    nccl-tests runs would measure them.
+enum class SweepOrder { interleaved, size, algorithm };
+
+// "interleaved", "size" or "algorithm"; throws UsageError naming the bad
+// value otherwise.
+SweepOrder parse_sweep_order(const std::string& text);
+std::string_view to_string(SweepOrder order);
+
 struct RankBlock {
   int ranks = 1;
-  std::vector<Case> cases;  // in run order: coll, algorithm, dtype, op, size, placement
+  // In run order: coll, dtype, op, then size and algorithm as SweepOrder
+  // says, then placement.
+  std::vector<Case> cases;
 };
 
 struct Plan {
   TransportSpec* transport = nullptr;
   std::string transport_label;  // CSV transport value
   WaitPolicy wait = WaitPolicy::automatic;
+  SweepOrder order = SweepOrder::interleaved;
   SamplingPlan sampling;
   bool out_of_place = true, in_place = true;
   std::vector<RankBlock> blocks;

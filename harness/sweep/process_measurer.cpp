@@ -18,6 +18,40 @@ class ProcessMeasurer final : public Measurer {
   explicit ProcessMeasurer(const TransportSpec& t) : t_(t) {}
 
   Measurement measure(const Case& c, const SamplingPlan& plan, Group& group) override {
+    const std::unique_ptr<Operation> op = make_operation(c, group);
+    Measurement m = prepare(c, plan, group);
+    if (m.interrupted) return m;
+    write_case_input(*op, c, group.rank(), plan.seed);
+    finish(m, time_samples(*op, group, plan), *op, c, plan, group);
+    return m;
+  }
+
+  // Every case's Operation (buffers included) lives through the whole
+  // measurement; the probe is taken once, right before the turns begin.
+  std::vector<Measurement> measure_interleaved(std::span<const Case> cases,
+                                               std::span<const SamplingPlan> plans,
+                                               Group& group) override {
+    std::vector<std::unique_ptr<Operation>> ops;
+    std::vector<Operation*> turns;
+    for (const Case& c : cases) {
+      ops.push_back(make_operation(c, group));
+      turns.push_back(ops.back().get());
+    }
+    const Measurement common = prepare(cases.front(), plans.front(), group);
+    std::vector<Measurement> out(cases.size(), common);
+    if (common.interrupted) return out;
+    for (std::size_t i = 0; i < cases.size(); ++i)
+      write_case_input(*ops[i], cases[i], group.rank(), plans[i].seed);
+    std::vector<TimedSamples> timed = time_interleaved(turns, group, plans.front());
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+      finish(out[i], std::move(timed[i]), *ops[i], cases[i], plans[i], group);
+      if (out[i].interrupted) break;
+    }
+    return out;
+  }
+
+ private:
+  std::unique_ptr<Operation> make_operation(const Case& c, Group& group) const {
     const bool baseline =
         std::find(t_.baselines.begin(), t_.baselines.end(), c.algorithm) != t_.baselines.end();
     std::optional<Schedule> schedule;
@@ -26,11 +60,14 @@ class ProcessMeasurer final : public Measurer {
                               c.dtype, c.op,         c.in_place,   c.segment_bytes};
       schedule = make_schedule(find_algorithm(c.coll, c.algorithm), params);
     }
-    const std::unique_ptr<Operation> op =
-        t_.make_operation(c, schedule ? &*schedule : nullptr, group);
+    return t_.make_operation(c, schedule ? &*schedule : nullptr, group);
+  }
+
+  // What the measurement knows before timing: the mode probe, taken on this
+  // group so that it describes the mode the timing runs in (term (i); one
+  // rank has no peer to probe), and how the ranks wait and start.
+  Measurement prepare(const Case& c, const SamplingPlan& plan, Group& group) const {
     Measurement m;
-    // The mode probe first, on this group, so that it describes the mode the
-    // timing below runs in (term (i)); one rank has no peer to probe.
     if (plan.mode_probe && group.size() >= 2) {
       const std::optional<models::ModeProbe> probe = measure_mode_probe(t_, c.transport, group);
       if (!probe) {
@@ -44,19 +81,21 @@ class ProcessMeasurer final : public Measurer {
     }
     m.oversubscribed = group.oversubscribed();
     m.wait = group.wait_policy();
-    // Timed runs work on real data (the verification pattern of another seed).
-    write_case_input(*op, c, group.rank(), plan.seed);
     m.start = plan.start;
-    TimedSamples timed = time_samples(*op, group, plan);
-    m.times_s = std::move(timed.times_s);
-    m.interrupted = timed.interrupted;
-    if (plan.start == StartMethod::window) m.late = timed.late;
-    if (m.interrupted) return m;
-    if (plan.verify) m.wrong = verify_case(*op, c, group, plan.seed + 1);
     return m;
   }
 
- private:
+  // The timed samples into m, then verification with fresh data (timed runs
+  // work on real data too: the verification pattern of another seed).
+  static void finish(Measurement& m, TimedSamples timed, Operation& op, const Case& c,
+                     const SamplingPlan& plan, Group& group) {
+    m.times_s = std::move(timed.times_s);
+    m.interrupted = timed.interrupted;
+    if (plan.start == StartMethod::window) m.late = timed.late;
+    if (m.interrupted) return;
+    if (plan.verify) m.wrong = verify_case(op, c, group, plan.seed + 1);
+  }
+
   const TransportSpec& t_;
 };
 

@@ -38,8 +38,9 @@ constexpr double kCheckEvery_s = 0.5;
 
 // Rank 0: the next batch size. Doubling keeps the CI checks (a sort each)
 // to a logarithmic number, and the budget caps the batch so a large message
-// does not overrun it by a whole doubling.
-int next_batch(const std::vector<double>& all, const SamplingPlan& plan, double elapsed_s) {
+// does not overrun it by a whole doubling; no batch lasts much over cap_s.
+int next_batch(const std::vector<double>& all, const SamplingPlan& plan, double elapsed_s,
+               double cap_s) {
   const auto n = static_cast<int>(all.size());
   const double per_sample = n > 0 ? elapsed_s / n : 0;
   double batch = 0;
@@ -52,7 +53,7 @@ int next_batch(const std::vector<double>& all, const SamplingPlan& plan, double 
       batch = std::min(batch, std::max(1.0, left / per_sample));
     }
   }
-  if (per_sample > 0) batch = std::min(batch, std::max(1.0, kCheckEvery_s / per_sample));
+  if (per_sample > 0) batch = std::min(batch, std::max(1.0, cap_s / per_sample));
   const int most = (plan.iterations > 0 ? plan.iterations : plan.max_iterations) - n;
   return std::clamp(static_cast<int>(std::min(batch, 1e9)), 1, std::max(1, most));
 }
@@ -236,63 +237,129 @@ void sort_window_batch(const std::vector<double>& times, std::size_t n, WindowSt
   if (any_late) w.slack = std::min(2 * w.slack, kMaxSlack);
 }
 
+// One operation's sampling as a sequence of collective turns, so that
+// several operations can take turns on one group (time_interleaved). Every
+// decision comes from rank 0 by broadcast, so every rank agrees on when a
+// sampler is done.
+class Sampler {
+ public:
+  Sampler(Operation& op, Group& group, const SamplingPlan& plan, double batch_cap_s)
+      : op_(op), group_(group), plan_(plan), batch_cap_s_(batch_cap_s),
+        most_tries_(kMaxTriesPerSample *
+                        (plan.iterations > 0 ? plan.iterations : plan.max_iterations) +
+                    16) {}
+
+  bool active() const { return !done_ && !interrupted_; }
+  bool interrupted() const { return interrupted_; }
+
+  // One turn, collective: the warm-up (first turn only), then one batch of
+  // samples. The first batch is one sample: it tells how long a sample
+  // takes, and so how many fit in batch_cap_s (and, with a window start,
+  // how long a window must be). Time spent in the sampler's own turns is
+  // what the time budget counts (the warm-up excepted).
+  void turn() {
+    if (!warmed_up_) {
+      warmed_up_ = true;
+      // The agreement doubles as the warm-up's barrier.
+      for (int i = 0; i < plan_.warmup; ++i) {
+        if (group_.any(interrupt_signal() != 0)) {
+          interrupted_ = true;
+          return;
+        }
+        op_.run();
+      }
+    }
+    const Clock::time_point t0 = Clock::now();
+    const bool root = group_.rank() == 0;
+    const bool window = plan_.start == StartMethod::window;
+    run_batch(op_, group_, window, w_, batch_, batch_times_, batch_late_);
+    group_.max_to_root(batch_times_);
+    std::int64_t next = 0;
+    if (root) {
+      tried_ += batch_;
+      if (window) {
+        sort_window_batch(batch_times_, static_cast<std::size_t>(batch_), w_, all_, late_times_);
+      } else {
+        all_.insert(all_.end(), batch_times_.begin(), batch_times_.end());
+      }
+      const double elapsed = spent_s_ + seconds_since(t0);
+      if (!enough(all_, plan_, elapsed) && tried_ < most_tries_)
+        next = next_batch(all_, plan_, elapsed, batch_cap_s_);
+    }
+    // Rank 0 decides the next batch size and broadcasts it (0 = stop), so
+    // every rank runs the same number of samples.
+    batch_ = static_cast<int>(group_.broadcast_from_root(next));
+    if (batch_ == 0) done_ = true;
+    else if (group_.any(interrupt_signal() != 0)) interrupted_ = true;
+    spent_s_ += seconds_since(t0);
+  }
+
+  // The samples (rank 0; empty elsewhere and when interrupted).
+  TimedSamples result() {
+    TimedSamples out;
+    out.interrupted = interrupted_;
+    if (interrupted_ || group_.rank() != 0) return out;
+    out.late = static_cast<int>(late_times_.size());
+    // Every sample late: keep them, so the row still says how long it took
+    // (and late == iterations says how to read it).
+    out.times_s = all_.empty() ? std::move(late_times_) : std::move(all_);
+    return out;
+  }
+
+ private:
+  Operation& op_;
+  Group& group_;
+  const SamplingPlan& plan_;
+  double batch_cap_s_;
+  int most_tries_;  // a run of late windows must end: at most this many samples tried
+  bool warmed_up_ = false, done_ = false, interrupted_ = false;
+  int batch_ = 1;
+  int tried_ = 0;
+  double spent_s_ = 0;
+  WindowState w_;
+  std::vector<double> all_;
+  std::vector<double> late_times_;  // window: samples with a late rank (rank 0)
+  std::vector<double> batch_times_, batch_late_;
+};
+
+// With interleaved timing a batch lasts at most this long, so the
+// operations take turns many times a second: the VM's speed drifts over
+// seconds (mode_probe.hpp), and every operation should see each spell.
+constexpr double kInterleavedBatch_s = 0.02;
+
 }  // namespace
 
 TimedSamples time_samples(Operation& op, Group& group, const SamplingPlan& plan) {
-  TimedSamples out;
-  // The agreement doubles as the warm-up's barrier.
-  for (int i = 0; i < plan.warmup; ++i) {
-    if (group.any(interrupt_signal() != 0)) {
-      out.interrupted = true;
-      return out;
-    }
-    op.run();
-  }
-  const bool root = group.rank() == 0;
-  const bool window = plan.start == StartMethod::window;
   std::optional<FineTimerSlack> slack;
-  if (window) slack.emplace();
-  WindowState w;
-  std::vector<double> all;
-  std::vector<double> late_times;  // window: samples with a late rank (rank 0)
-  int tried = 0;
-  // A run of late windows must end: at most this many samples tried.
-  const int most_tries =
-      kMaxTriesPerSample * (plan.iterations > 0 ? plan.iterations : plan.max_iterations) + 16;
-  std::vector<double> batch_times;
-  std::vector<double> batch_late;
-  const Clock::time_point start = Clock::now();
-  // Rank 0 decides the next batch size and broadcasts it (0 = stop), so
-  // every rank runs the same number of samples. The first batch is one
-  // sample: it tells how long a sample takes, and so how many fit in
-  // kCheckEvery_s (and, with a window start, how long a window must be).
-  int batch = 1;
-  for (;;) {
-    run_batch(op, group, window, w, batch, batch_times, batch_late);
-    group.max_to_root(batch_times);
-    std::int64_t next = 0;
-    if (root) {
-      tried += batch;
-      if (window) {
-        sort_window_batch(batch_times, static_cast<std::size_t>(batch), w, all, late_times);
-      } else {
-        all.insert(all.end(), batch_times.begin(), batch_times.end());
+  if (plan.start == StartMethod::window) slack.emplace();
+  Sampler s(op, group, plan, kCheckEvery_s);
+  while (s.active()) s.turn();
+  return s.result();
+}
+
+std::vector<TimedSamples> time_interleaved(std::span<Operation* const> ops, Group& group,
+                                           const SamplingPlan& plan) {
+  std::optional<FineTimerSlack> slack;
+  if (plan.start == StartMethod::window) slack.emplace();
+  std::vector<Sampler> samplers;
+  samplers.reserve(ops.size());
+  for (Operation* op : ops) samplers.emplace_back(*op, group, plan, kInterleavedBatch_s);
+  for (bool any_active = true; any_active;) {
+    any_active = false;
+    for (Sampler& s : samplers) {
+      if (!s.active()) continue;
+      s.turn();
+      if (s.interrupted()) {
+        std::vector<TimedSamples> stopped(ops.size());
+        for (TimedSamples& t : stopped) t.interrupted = true;
+        return stopped;
       }
-      const double elapsed = seconds_since(start);
-      if (!enough(all, plan, elapsed) && tried < most_tries) next = next_batch(all, plan, elapsed);
-    }
-    batch = static_cast<int>(group.broadcast_from_root(next));
-    if (batch == 0) break;
-    if (group.any(interrupt_signal() != 0)) {
-      out.interrupted = true;
-      return out;
+      any_active = any_active || s.active();
     }
   }
-  if (!root) return out;
-  out.late = static_cast<int>(late_times.size());
-  // Every sample late: keep them, so the row still says how long it took
-  // (and late == iterations says how to read it).
-  out.times_s = all.empty() ? std::move(late_times) : std::move(all);
+  std::vector<TimedSamples> out;
+  out.reserve(samplers.size());
+  for (Sampler& s : samplers) out.push_back(s.result());
   return out;
 }
 

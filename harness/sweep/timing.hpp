@@ -18,10 +18,11 @@
 //    size until the median's nonparametric 95% CI lies within plan.ci_rel of
 //    the median (and at least min_iterations), or plan.budget_s of wall time
 //    is spent, or max_iterations is reached; rank 0 decides and broadcasts;
-//  - batches last at most ~0.5 s, and between batches (and before each
+//  - batches last at most ~0.5 s (~20 ms interleaved), and between batches (and before each
 //    warm-up run) the ranks agree on a pending signal (interrupt.hpp).
 #pragma once
 
+#include <span>
 #include <vector>
 
 #include "harness/runtime/group.hpp"
@@ -41,6 +42,16 @@ struct TimedSamples {
 
 // Collective over `group`.
 TimedSamples time_samples(Operation& op, Group& group, const SamplingPlan& plan);
+
+// Interleaved timing (--order interleaved): the operations take turns on
+// `group`, one batch of at most ~20 ms each per turn, until each has its
+// samples by `plan`; each gets its own warm-up on its first turn and its own
+// time budget (the time spent in its turns). A drift of the machine's speed
+// during the measurement then reaches every operation alike instead of
+// deciding which one looks fastest. Collective over `group`; the result's
+// i-th entry belongs to ops[i]; on a signal every entry is interrupted.
+std::vector<TimedSamples> time_interleaved(std::span<Operation* const> ops, Group& group,
+                                           const SamplingPlan& plan);
 
 // The same, times only (late samples, if any, are dropped silently).
 std::vector<double> time_samples(Operation& op, Group& group, const SamplingPlan& plan,

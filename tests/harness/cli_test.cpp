@@ -90,6 +90,7 @@ TEST_F(Cli, EveryBadInputIsOneLineAndNoFile) {
   expect_refused("run --wait nap", "'nap'");
   expect_refused("run --start later", "--start 'later' (valid: barrier, window)");
   expect_refused("run --start ''", "--start '' (valid: barrier, window)");
+  expect_refused("run --order random", "--order 'random' (accepted: interleaved, size, algorithm)");
   expect_refused("run --coll allreduce --algo bruck", "'bruck'");  // undefined pair
   expect_refused("run --ranks 4", "rank count 4");                 // world has 1 process
   expect_refused("run -b 4096G -e 4096G", "available");            // does not fit in memory
@@ -129,6 +130,35 @@ TEST_F(Cli, SingleRankRunSaysHowToLaunchMoreAndWritesTheCsvSchema) {
   EXPECT_GE(j["rows"][0]["procs_running"].get<int>(), 1);
   ASSERT_EQ(j["metadata"]["ranks"].size(), 1u);
   EXPECT_EQ(j["metadata"]["ranks"][0]["pid"].get<long>() > 0, true);
+}
+
+// The (algorithm, bytes) of every data line, in file order.
+std::vector<std::string> algorithm_sizes(const std::string& csv_text) {
+  std::vector<std::string> out;
+  const auto lines = lines_of(csv_text);
+  for (std::size_t i = 1; i < lines.size(); ++i) {
+    std::vector<std::string> f;
+    std::stringstream in(lines[i]);
+    for (std::string cell; std::getline(in, cell, ',');) f.push_back(cell);
+    if (f.size() > 7) out.push_back(f[2] + "@" + f[7]);
+  }
+  return out;
+}
+
+// --order size (the default) times every algorithm of a size back to back, so
+// a drift of the machine's speed hits them alike; --order algorithm runs one
+// algorithm's sizes back to back. Same cases either way.
+TEST_F(Cli, OrderPutsAlgorithmsOfASizeBackToBack) {
+  const fs::path s = dir_ / "s.csv", a = dir_ / "a.csv";
+  ASSERT_EQ(run("run --quiet -n 1 -b 8 -e 32 -f 4 --algo ring,naive --placement out --csv " +
+                s.string()).status, 0);
+  ASSERT_EQ(run("run --quiet -n 1 -b 8 -e 32 -f 4 --algo ring,naive --placement out "
+                "--order algorithm --csv " + a.string()).status, 0);
+  EXPECT_EQ(algorithm_sizes(slurp(s)),
+            (std::vector<std::string>{"ring@8", "naive@8", "ring@32", "naive@32"}));
+  EXPECT_EQ(algorithm_sizes(slurp(a)),
+            (std::vector<std::string>{"ring@8", "ring@32", "naive@8", "naive@32"}));
+  EXPECT_EQ(keys_of(slurp(s)), keys_of(slurp(a)));
 }
 
 // What an nccl-tests user greps for: the sweep settings and the rank map in

@@ -213,6 +213,55 @@ TEST(WindowStart, BarrierStartReportsNoLateSamples) {
   EXPECT_EQ(root.late, 0);
 }
 
+// Logs its id on rank 0 for every run and sleeps 1 ms, so a ~20 ms
+// interleaved batch holds at most 20 runs whatever the machine's load.
+class LoggingOp final : public Operation {
+ public:
+  LoggingOp(int id, bool root, std::vector<int>& log) : id_(id), root_(root), log_(log) {}
+  void write_input(std::span<const std::byte>) override {}
+  void read_output(std::span<std::byte>) override {}
+  void run() override {
+    if (root_) log_.push_back(id_);
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+
+ private:
+  int id_;
+  bool root_;
+  std::vector<int>& log_;
+};
+
+TEST(Interleaved, OperationsTakeTurnsAndEachGetsItsSamples) {
+  // --order interleaved: a drift of the machine's speed must reach every
+  // algorithm of a size, so no operation may run all its samples in one go.
+  SamplingPlan plan;
+  plan.iterations = 50;
+  plan.warmup = 1;
+  std::vector<int> log;
+  std::vector<TimedSamples> root;
+  on_ranks(2, [&](Group& g) {
+    LoggingOp a(0, g.rank() == 0, log), b(1, g.rank() == 0, log);
+    Operation* ops[] = {&a, &b};
+    std::vector<TimedSamples> s = time_interleaved(ops, g, plan);
+    if (g.rank() == 0) root = std::move(s);
+  });
+  ASSERT_EQ(root.size(), 2u);
+  for (const TimedSamples& t : root) {
+    EXPECT_FALSE(t.interrupted);
+    EXPECT_EQ(t.times_s.size(), 50u);
+    for (double x : t.times_s) EXPECT_GE(x, 1e-3);
+  }
+  ASSERT_EQ(log.size(), 2u * 51);  // samples and one warm-up each
+  int switches = 0, longest = 0, run = 0;
+  for (std::size_t i = 0; i < log.size(); ++i) {
+    run = i > 0 && log[i] == log[i - 1] ? run + 1 : 1;
+    if (i > 0 && log[i] != log[i - 1]) ++switches;
+    longest = std::max(longest, run);
+  }
+  EXPECT_GE(switches, 5);     // 50 samples in batches of 1, then at most 20
+  EXPECT_LE(longest, 1 + 20);  // a warm-up plus one batch at most
+}
+
 TEST(StartMethod, ParsesItsTwoNamesAndRefusesOthersNamingThem) {
   EXPECT_EQ(parse_start_method("barrier"), StartMethod::barrier);
   EXPECT_EQ(parse_start_method("window"), StartMethod::window);
