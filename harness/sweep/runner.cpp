@@ -70,7 +70,6 @@ std::vector<Measurement> measure_chunk(const std::vector<Case>& cases,
   }
   // Out-of-place and in-place cases run in separate turns (they are
   // different operations on the same size); rows keep the plan's order.
-  std::vector<std::size_t> slot(todo.size());
   out.resize(todo.size());
   for (bool in_place : {false, true}) {
     std::vector<Case> set;
