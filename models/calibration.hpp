@@ -9,7 +9,9 @@
 // (seconds per reduced byte: median per-byte time of the fp32-sum
 // reduce_inplace over sizes >= 64 KiB; sizes run from in to out of cache)
 // -- all plain SI numbers -- then metadata:
-// `transport` (the transport the ping-pong used, "mpi"), `ranks` (2), `host`,
+// `transport` (the transport the ping-pong used, "mpi"), `ranks` (2: the pair
+// every microbenchmark but the fan-in ran on; the fan-in's senders are in
+// `fanin_k`, and it ran on fanin_k's largest + 1 ranks), `host`,
 // `timestamp` (ISO 8601 UTC), `collbench_version`, `git_rev`, `mpi_version`,
 // `pingpong_sizes_B` and `reduce_sizes_B` (the sizes measured, ';'-separated
 // bytes), `pingpong_knees_B` (protocol knees detected in the ping-pong,

@@ -3,35 +3,18 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <exception>
-#include <thread>
 
 #include "algorithms/check.hpp"
+#include "models/parallel.hpp"
 
 namespace cb::sim {
 namespace {
 
-// Runs fn(t) for t in [0, n) on n threads (inline when n == 1) and rethrows
-// the first exception.
+// fn(t) for each of the n parts, on n threads (the caller's among them).
 template <class Fn>
-void parallel(int n, Fn&& fn) {
-  if (n <= 1) {
-    fn(0);
-    return;
-  }
-  std::vector<std::exception_ptr> errors(static_cast<std::size_t>(n));
-  std::vector<std::thread> threads;
-  for (int t = 0; t < n; ++t)
-    threads.emplace_back([&, t] {
-      try {
-        fn(t);
-      } catch (...) {
-        errors[static_cast<std::size_t>(t)] = std::current_exception();
-      }
-    });
-  for (std::thread& th : threads) th.join();
-  for (const std::exception_ptr& e : errors)
-    if (e) std::rethrow_exception(e);
+void parallel(int n, const Fn& fn) {
+  models::for_each_index(static_cast<std::size_t>(std::max(n, 1)), static_cast<unsigned>(n),
+                         [&](std::size_t t) { fn(static_cast<int>(t)); });
 }
 
 // [begin, end) of n items split into `parts` near-equal parts, part t.
