@@ -3,7 +3,7 @@
 # study into results/<host>-<date>/ (never overwriting an earlier run), then
 # points results/latest at it.
 #
-#   bash scripts/study.sh                  a new study (about 10 minutes on 2 cores,
+#   bash scripts/study.sh                  a new study (about 15 minutes on 2 cores,
 #                                          plus 80-90 for the testbed stage as root)
 #   bash scripts/study.sh --resume DIR     finish an interrupted study in DIR
 #   bash scripts/study.sh --quick          a 1-minute smoke version (CI, demos)
@@ -12,7 +12,8 @@
 # Steps: calibrate (MPI ping-pong + reduction kernel) -> measured sweeps over
 # MPI and IPC/host (all collectives, every algorithm plus the MPI baseline,
 # fp32 sum, verified) -> fit (in-sample, and out-of-sample from the
-# calibration) -> simulated sweep and crossover map at scale with the fitted
+# calibration) -> 4 more calibrate + sweep + fit pairs per transport (the
+# model's accuracy over runs) -> simulated sweep and crossover map at scale with the fitted
 # parameters -> plots -> report.md -> the network testbed (root only:
 # testbed/report.md, the model against a configured latency and bandwidth).
 set -Eeuo pipefail  # -E: functions inherit the ERR trap below
@@ -25,7 +26,9 @@ usage: bash scripts/study.sh [--quick] [--quiet] [--resume DIR]
 Installs what is missing, builds, and runs the default study into
 results/<host>-<date>/ (results/latest points at it): calibrate, measured
 sweeps over MPI and IPC, repeats of the large sizes (the headline's spread),
-fit, simulated sweep and crossover map, plots, report.md.
+fit, 4 more calibrate + sweep + fit pairs per transport (the model over
+runs), simulated sweep and crossover map, plots, report.md, and as root the
+network testbed.
 
   --quick        a one-minute smoke version (CI, demos)
   --quiet        no per-configuration progress lines
@@ -186,6 +189,23 @@ EOF
 calibrations=(--calibration "$out/calibration.csv")
 [ -s "$out/calibration-ipc.csv" ] && calibrations+=(--calibration "$out/calibration-ipc.csv")
 "$collbench" fit "$measured" "${calibrations[@]}" --mpich-json --out "$out/fit" >"$out/fit.txt"
+
+# One calibrate + sweep pair can meet or miss a model target by a few points
+# on this VM, whose cross-core speed drifts between runs (models/README.md,
+# spreads 1-6): more pairs of the same commands, whose medians report.py
+# judges beside this pair's figures. About 30 s per pair at load 2.
+spread_pairs=4
+if [ "$quick" = 1 ]; then
+  log "4/6 model spread: skipped in --quick ($spread_pairs more calibrate + sweep + fit pairs per transport, ~5 minutes)"
+else
+  for t in mpi ipc; do
+    [ "$t" = ipc ] && [ "$have_ipc" != 1 ] && continue
+    [ -s "$out/spread-$t/summary.md" ] && continue
+    rm -rf "$out/spread-$t"  # an interrupted spread starts again
+    log "4/6 model spread: $spread_pairs more calibrate + sweep + fit pairs over $t (report.md gives their medians)"
+    bash scripts/model_spread.sh "$out/spread-$t" --transport "$t" --pairs "$spread_pairs" >/dev/null
+  done
+fi
 
 log "5/6 simulated sweep (p = $sim_ranks) and crossover map (p = $map_ranks) with the fitted parameters"
 "$collbench" run --transport sim --params "$out/fit/fit.csv" --params-transport mpi --coll all --algo all \
