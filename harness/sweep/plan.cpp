@@ -408,19 +408,24 @@ void check_memory(const RunOptions& o, const Plan& plan, int ranks_per_node,
           format_bytes(c->bytes()), o.sizes.max_bytes, format_bytes(per_rank), to_string(c->coll),
           c->algorithm, to_string(c->dtype), c->ranks,
           format_bytes(static_cast<std::size_t>(need)), format_bytes(available_bytes)));
-  }  // Interleaved timing holds every algorithm's buffers of a size at once.
+  }
+  // Interleaved timing holds every algorithm's buffers of a size at once.
   if (plan.order != SweepOrder::interleaved) return;
-  std::map<std::tuple<int, Collective, DataType, bool, std::size_t>, std::size_t> together;
-  std::map<std::tuple<int, Collective, DataType, bool, std::size_t>, const Case*> example;
+  struct Together {
+    std::size_t per_rank = 0;  // bytes, summed over the algorithms
+    const Case* example = nullptr;
+  };
+  std::map<std::tuple<int, Collective, DataType, bool, std::size_t>, Together> together;
   for (const RankBlock& b : plan.blocks)
     for (const Case& c : b.cases) {
-      const auto key = std::make_tuple(c.ranks, c.coll, c.dtype, c.in_place, c.count);
+      Together& t = together[{c.ranks, c.coll, c.dtype, c.in_place, c.count}];
       const RankMemory m = estimate_rank_memory(c, is_baseline_name(c.algorithm));
-      together[key] += m.data_bytes + m.step_bytes;
-      example[key] = &c;
+      t.per_rank += m.data_bytes + m.step_bytes;
+      t.example = &c;
     }
-  for (const auto& [key, per_rank] : together) {
-    const Case* c = example[key];
+  for (const auto& [key, t] : together) {
+    const Case* c = t.example;
+    const std::size_t per_rank = t.per_rank;
     const int here = std::min(c->ranks, std::max(1, ranks_per_node));
     const double need = static_cast<double>(per_rank) * here;
     if (need > 0.9 * static_cast<double>(available_bytes))

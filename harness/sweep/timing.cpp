@@ -327,23 +327,15 @@ class Sampler {
 // seconds (mode_probe.hpp), and every operation should see each spell.
 constexpr double kInterleavedBatch_s = 0.02;
 
-}  // namespace
-
-TimedSamples time_samples(Operation& op, Group& group, const SamplingPlan& plan) {
-  std::optional<FineTimerSlack> slack;
-  if (plan.start == StartMethod::window) slack.emplace();
-  Sampler s(op, group, plan, kCheckEvery_s);
-  while (s.active()) s.turn();
-  return s.result();
-}
-
-std::vector<TimedSamples> time_interleaved(std::span<Operation* const> ops, Group& group,
-                                           const SamplingPlan& plan) {
+// The operations take turns, one batch of at most batch_cap_s each, until
+// every one has its samples; on a signal every entry is interrupted.
+std::vector<TimedSamples> take_turns(std::span<Operation* const> ops, Group& group,
+                                     const SamplingPlan& plan, double batch_cap_s) {
   std::optional<FineTimerSlack> slack;
   if (plan.start == StartMethod::window) slack.emplace();
   std::vector<Sampler> samplers;
   samplers.reserve(ops.size());
-  for (Operation* op : ops) samplers.emplace_back(*op, group, plan, kInterleavedBatch_s);
+  for (Operation* op : ops) samplers.emplace_back(*op, group, plan, batch_cap_s);
   for (bool any_active = true; any_active;) {
     any_active = false;
     for (Sampler& s : samplers) {
@@ -361,6 +353,18 @@ std::vector<TimedSamples> time_interleaved(std::span<Operation* const> ops, Grou
   out.reserve(samplers.size());
   for (Sampler& s : samplers) out.push_back(s.result());
   return out;
+}
+
+}  // namespace
+
+TimedSamples time_samples(Operation& op, Group& group, const SamplingPlan& plan) {
+  Operation* const one[] = {&op};
+  return std::move(take_turns(one, group, plan, kCheckEvery_s).front());
+}
+
+std::vector<TimedSamples> time_interleaved(std::span<Operation* const> ops, Group& group,
+                                           const SamplingPlan& plan) {
+  return take_turns(ops, group, plan, kInterleavedBatch_s);
 }
 
 std::vector<double> time_samples(Operation& op, Group& group, const SamplingPlan& plan,
