@@ -11,7 +11,14 @@ void scale(Curve& c, double by) {
   for (double& v : c.s_per_B) v *= by;
 }
 
+bool within(double a, double b) { return a <= b * kSameModeRatio && b <= a * kSameModeRatio; }
+
 }  // namespace
+
+bool same_mode(const ModeProbe& a, const ModeProbe& b) {
+  return a.measured() && b.measured() && within(a.small_s, b.small_s) &&
+         within(a.large_s, b.large_s);
+}
 
 InMode in_mode(const ModelParams& base, const ModelTerms& terms, const ModeProbe& row) {
   InMode out{base, terms};

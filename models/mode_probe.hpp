@@ -32,6 +32,14 @@ struct InMode {
   ModelTerms terms;
 };
 
+// Whether probes `a` and `b` describe the same mode: each part within
+// kSameModeRatio of the other. On the VM the two modes' probes differ by
+// 2.5-3x in both parts (0.28 vs 0.7-0.87 us, 32 vs 84-111 us), and repeats
+// within one mode by under 1.3x, so the bound sits between. Unmeasured
+// probes (no peer, --mode-probe off) are of no mode: never the same.
+inline constexpr double kSameModeRatio = 1.5;
+bool same_mode(const ModeProbe& a, const ModeProbe& b);
+
 // `base` and `terms` scaled into the mode of `row`. Unchanged (a copy) when
 // `row` or terms.probe is not measured.
 InMode in_mode(const ModelParams& base, const ModelTerms& terms, const ModeProbe& row);

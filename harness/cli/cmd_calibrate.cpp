@@ -34,6 +34,10 @@
 //  - the mode probe (harness/sweep/mode_probe.hpp, term (i)): an 8-byte and
 //    a 256 KiB exchange step, the probe `collbench run` takes before each
 //    configuration, so the file says which coherence mode it was taken in.
+//    It is taken first, and again after each message size and after the k
+//    message counts; a unit whose probe before or after is in another mode
+//    is measured again, and a mode that lasts restarts the message sweep in
+//    it (ModeGuard): every term then describes the mode the file records.
 //  - copy and reduce (fp32 sum) of x bytes as a local op, both ranks at once,
 //    4 KiB .. 64 MiB: the baseline gamma and term (b), per-byte costs at the
 //    working set (in cache to out of cache). The copy also gives the memcpy
@@ -286,7 +290,11 @@ struct Measurements {
   // fanin_k and fanin_B (empty on 2 ranks), and the same for the k-way
   // exchange among k + 1 ranks.
   std::vector<double> fanin_k, fanin_B, fanin_s, fanin_exchange_s;
-  models::ModeProbe probe;  // (i) the mode probe, right before the message sweeps
+  models::ModeProbe probe;  // (i) the mode probe all of the above were measured in
+  // (i) how the calibration kept to that mode (ModeGuard): units measured
+  // again, restarts of the message sweep in a new mode, and units kept
+  // although the probe after them was in another mode.
+  int remeasured = 0, restarts = 0, off_mode = 0;
 };
 
 // The transport to calibrate, checked: per-process, built, its options valid.
@@ -321,31 +329,90 @@ struct PairTimer {
   }
 };
 
-// Ping-pong, relay and the three exchanges, kPingMin .. max_ping bytes.
-void measure_messages(const PairTimer& timer, std::size_t max_ping, Measurements& m) {
+// A unit of measurement is measured again while the probe before or after
+// it is not in the guard's mode, up to kModeTries times; a mode that outlasts
+// that many attempts (seconds) has changed for good, and the message sweep
+// starts over in it, at most kModeRestarts times. Spread pair 1 of
+// results/vm-2026-11-23-2 shows why: its probe was fast, its forwarding
+// term slow (from 16 KiB on), and term (i) priced the slow mode's rows 2x
+// high by scaling that slow term again.
+constexpr int kModeTries = 3;
+constexpr int kModeRestarts = 2;
+
+// Runs `unit` until the probes before and after it are in the guard's mode,
+// at most kModeTries times; whether they were.
+template <class Unit>
+bool in_mode(ModeGuard& guard, Measurements& m, Unit&& unit) {
+  for (int i = 0; i < kModeTries; ++i) {
+    if (i > 0) ++m.remeasured;
+    const bool before = guard.last_in_mode() || guard.still_in_mode();
+    unit();
+    if (guard.still_in_mode() && before) return true;
+  }
+  return false;
+}
+
+// One message size's ping-pong, relay and three exchanges, seconds per step.
+struct MessageTimes {
+  double ping_s = 0, relay_s = 0, exchange_s = 0, exchange_reduce_s = 0, exchange_staged_s = 0;
+};
+
+MessageTimes measure_size(const PairTimer& timer, std::size_t b) {
   const int rank = timer.pair.rank();
-  for (std::size_t b = kPingMin; b <= max_ping; b *= 2) {
-    m.ping_B.push_back(static_cast<double>(b));
-    m.t.pingpong_s.push_back(timer.net(ping_pong(rank, b, 1)) / 2);
-    m.t.relay_s.push_back(timer.net(relay(rank, b)) / 2);
-    m.t.exchange_B.push_back(static_cast<double>(b));
-    m.t.exchange_s.push_back(timer.net(exchange(rank, b)) / 2);
-    m.t.exchange_reduce_s.push_back(timer.net(exchange_reduce(rank, b)) / 2);
-    m.t.exchange_staged_s.push_back(timer.net(exchange_staged(rank, b)) / 2);
+  return {timer.net(ping_pong(rank, b, 1)) / 2, timer.net(relay(rank, b)) / 2,
+          timer.net(exchange(rank, b)) / 2, timer.net(exchange_reduce(rank, b)) / 2,
+          timer.net(exchange_staged(rank, b)) / 2};
+}
+
+// Ping-pong, relay and the three exchanges, kPingMin .. max_ping bytes, in
+// the guard's mode.
+void measure_messages(const PairTimer& timer, ModeGuard& guard, std::size_t max_ping,
+                      Measurements& m) {
+  std::vector<MessageTimes> sizes;
+  for (std::size_t b = kPingMin; b <= max_ping;) {
+    MessageTimes one;
+    const bool kept = in_mode(guard, m, [&] { one = measure_size(timer, b); });
+    if (!kept && m.restarts < kModeRestarts) {
+      ++m.restarts;
+      guard.adopt_last();
+      sizes.clear();
+      b = kPingMin;
+      continue;
+    }
+    if (!kept) ++m.off_mode;
+    sizes.push_back(one);
+    b *= 2;
+  }
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    const double b = static_cast<double>(kPingMin << i);
+    m.ping_B.push_back(b);
+    m.t.exchange_B.push_back(b);
+    m.t.pingpong_s.push_back(sizes[i].ping_s);
+    m.t.relay_s.push_back(sizes[i].relay_s);
+    m.t.exchange_s.push_back(sizes[i].exchange_s);
+    m.t.exchange_reduce_s.push_back(sizes[i].exchange_reduce_s);
+    m.t.exchange_staged_s.push_back(sizes[i].exchange_staged_s);
   }
 }
 
 // k small messages per direction, k small local copies (k = 1 .. kMaxMessages) and
-// the pipelined ping-pong of term (g).
-void measure_counts(const PairTimer& timer, Measurements& m) {
+// the pipelined ping-pong of term (g), in the guard's mode.
+void measure_counts(const PairTimer& timer, ModeGuard& guard, Measurements& m) {
   const int rank = timer.pair.rank();
-  for (int k = 1; k <= kMaxMessages; k *= 2) {
-    m.t.multi_k.push_back(k);
-    m.t.multi_s.push_back(timer.net(ping_pong(rank, kSmallMessage, k)) / 2);
-    m.t.ops_k.push_back(k);
-    m.t.ops_s.push_back(timer.net(local_copies(rank, kSmallMessage, k)));
-  }
-  m.pipelined_s = timer.net(pipelined(rank));
+  const bool kept = in_mode(guard, m, [&] {
+    m.t.multi_k.clear();
+    m.t.multi_s.clear();
+    m.t.ops_k.clear();
+    m.t.ops_s.clear();
+    for (int k = 1; k <= kMaxMessages; k *= 2) {
+      m.t.multi_k.push_back(k);
+      m.t.multi_s.push_back(timer.net(ping_pong(rank, kSmallMessage, k)) / 2);
+      m.t.ops_k.push_back(k);
+      m.t.ops_s.push_back(timer.net(local_copies(rank, kSmallMessage, k)));
+    }
+    m.pipelined_s = timer.net(pipelined(rank));
+  });
+  if (!kept) ++m.off_mode;
 }
 
 // Local copy and fp32-sum reduce, kLocalMin .. kLocalMax bytes.
@@ -364,6 +431,11 @@ Measurements measure(const TransportSpec& t, const std::string& label, std::size
                      Group& pair, bool root) {
   Measurements m;
   PairTimer timer{t, label, pair};
+  // (i): the reference probe, the one `collbench run` takes before each
+  // configuration (the same function); every unit that depends on the mode
+  // is kept to it. Local copies and reduces are not: in cache they did not
+  // move between the modes (models/mode_probe.hpp).
+  ModeGuard guard(t, label, pair);
   // The fixed cost of one timed run (barrier exit skew, start-up): an empty
   // schedule. Every microbenchmark below is net of it.
   m.t.run_s = time_schedule(
@@ -373,13 +445,9 @@ Measurements measure(const TransportSpec& t, const std::string& label, std::size
     fmt::print(stderr,
                "collbench: warning: the 2 ranks share fewer than 2 cores; the calibration "
                "measures the OS scheduler as much as the transport\n");
-  // (i): the probe `collbench run` takes before each configuration, here
-  // right before the sweeps that depend on the mode (the same function).
-  const std::optional<models::ModeProbe> probe = measure_mode_probe(t, label, pair);
-  if (!probe) throw Interrupted(interrupt_signal(), "during calibrate; nothing written");
-  m.probe = *probe;
-  measure_messages(timer, max_ping, m);
-  measure_counts(timer, m);
+  measure_messages(timer, guard, max_ping, m);
+  measure_counts(timer, guard, m);
+  m.probe = guard.reference();
   measure_locals(timer, m);
   return m;
 }
@@ -532,6 +600,19 @@ void print_fit(const models::Calibration& c) {
              kProbeLargeBytes);
 }
 
+// How the calibration kept to its probe's mode; a warning where it could not.
+void print_mode_kept(const Measurements& m) {
+  fmt::print("(i) kept to that mode: {} unit(s) measured again after a probe in another mode, "
+             "{} restart(s) of the message sweep in a new mode, {} unit(s) kept out of mode\n",
+             m.remeasured, m.restarts, m.off_mode);
+  if (m.off_mode > 0)
+    fmt::print(stderr,
+               "collbench: warning: {} unit(s) of the calibration ran in another coherence mode "
+               "than its probe (the mode kept changing); term (i) will misprice rows by them: "
+               "calibrate again\n",
+               m.off_mode);
+}
+
 // Phases: check the flags and the world, measure on ranks 0 and 1 (the
 // others wait), the fan-in on all ranks when there are 3 or more, then on
 // rank 0 fit, warn, print and write.
@@ -569,6 +650,7 @@ void calibrate(const CalibrateOptions& o) {
   warn_about_load(m, meta, w.ranks_on_node());
   print_measurements(m, label);
   print_fit(c);
+  print_mode_kept(m);
   io::write_whole_file(o.out, "--out", models::format_calibration(c));
   if (!io::is_stdout(o.out)) fmt::print("wrote {}\n", o.out);
 }

@@ -3,7 +3,9 @@
 #include <utility>
 #include <vector>
 
+#include "harness/sweep/interrupt.hpp"
 #include "harness/sweep/time_schedule.hpp"
+#include "models/mode_probe.hpp"
 
 namespace cb {
 
@@ -50,6 +52,27 @@ std::optional<models::ModeProbe> measure_mode_probe(const TransportSpec& t,
   const std::optional<double> large = step_s(kProbeLargeBytes, 20);
   if (!large) return std::nullopt;
   return models::ModeProbe{*small, *large};
+}
+
+ModeGuard::ModeGuard(const TransportSpec& t, const std::string& label, Group& group)
+    : t_(t), label_(label), group_(group), reference_(probe()), last_(reference_) {}
+
+models::ModeProbe ModeGuard::probe() {
+  const std::optional<models::ModeProbe> p = measure_mode_probe(t_, label_, group_);
+  if (!p) throw Interrupted(interrupt_signal(), "during calibrate; nothing written");
+  return *p;
+}
+
+bool ModeGuard::still_in_mode() {
+  last_ = probe();
+  const bool same = group_.rank() == 0 && models::same_mode(last_, reference_);
+  last_same_ = group_.broadcast_from_root(same ? 1 : 0) != 0;
+  return last_same_;
+}
+
+void ModeGuard::adopt_last() {
+  reference_ = last_;
+  last_same_ = true;
 }
 
 }  // namespace cb

@@ -30,6 +30,7 @@
 #include "harness/runtime/group.hpp"
 #include "models/terms.hpp"
 
+
 namespace cb {
 
 inline constexpr std::size_t kProbeSmallBytes = 8;
@@ -42,5 +43,37 @@ Schedule mode_probe_schedule(int rank, int p, std::size_t m);
 // on the others; nullopt on every rank when a signal stopped it.
 std::optional<models::ModeProbe> measure_mode_probe(const TransportSpec& t,
                                                     const std::string& label, Group& group);
+
+// A calibration's guard on its mode (term (i) prices rows by the ratio of
+// their probe to the calibration's, so every term the calibration measures
+// must be in the mode its probe recorded). It holds the reference probe and
+// probes again after each unit of measurement; on the VM the mode can change
+// in the middle of a calibration and stay changed (models/README.md).
+// Collective over `group` (2 or more ranks): rank 0 compares, every rank
+// gets its answer. A signal during a probe throws Interrupted.
+class ModeGuard {
+ public:
+  // Takes the reference probe.
+  ModeGuard(const TransportSpec& t, const std::string& label, Group& group);
+
+  // A fresh probe: whether it is in the reference's mode
+  // (models::same_mode).
+  bool still_in_mode();
+  // Whether the last probe (the reference, before any) was in its mode.
+  bool last_in_mode() const { return last_same_; }
+  // The last probe becomes the reference: the mode changed for good.
+  void adopt_last();
+  // The reference (rank 0; zeros elsewhere).
+  const models::ModeProbe& reference() const { return reference_; }
+
+ private:
+  models::ModeProbe probe();
+
+  const TransportSpec& t_;
+  const std::string& label_;
+  Group& group_;
+  models::ModeProbe reference_, last_;
+  bool last_same_ = true;
+};
 
 }  // namespace cb

@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -304,6 +305,38 @@ TEST_F(Cli, ModeProbeFillsItsColumnsOnTwoRanksAndOffLeavesThemEmpty) {
       }
     }
   }
+}
+
+// collbench calibrate end to end on 2 ranks: the file holds the probe its
+// terms were kept to (ModeGuard, cmd_calibrate.cpp), and the output says how
+// it kept to that mode: re-measured units, restarts (at most 2) and units
+// left out of mode, each a count.
+TEST_F(Cli, CalibrateWritesItsProbeAndSaysHowItKeptToItsMode) {
+  const char* mpiexec = std::getenv("MPIEXEC");
+  if (mpiexec == nullptr || *mpiexec == '\0') GTEST_SKIP() << "no mpiexec in this build";
+  const fs::path csv = dir_ / "c.csv";
+  const std::string cmd = std::string(mpiexec) + " -n 2 " + bin_ + " calibrate -e 64K --out " +
+                          csv.string() + " > " + (dir_ / "out").string() + " 2> " +
+                          (dir_ / "err").string();
+  ASSERT_EQ(std::system(cmd.c_str()), 0) << slurp(dir_ / "err");
+  const auto lines = lines_of(slurp(csv));
+  ASSERT_EQ(lines.size(), 2u);
+  const auto column = [&](const std::string& name) {
+    std::vector<std::string> head, row;
+    for (auto [line, into] : {std::pair{&lines[0], &head}, std::pair{&lines[1], &row}}) {
+      std::stringstream ss(*line);
+      for (std::string cell; std::getline(ss, cell, ',');) into->push_back(cell);
+    }
+    const auto at = std::find(head.begin(), head.end(), name);
+    return at == head.end() ? std::string("missing") : row.at(at - head.begin());
+  };
+  EXPECT_GT(std::stod(column("probe_small_s")), 0);
+  EXPECT_GT(std::stod(column("probe_large_s")), 0);
+  const std::string out = slurp(dir_ / "out");
+  const std::regex kept(R"(\(i\) kept to that mode: (\d+) unit\(s\) measured again after a probe )"
+                        R"(in another mode, ([0-2]) restart\(s\) of the message sweep in a new )"
+                        R"(mode, (\d+) unit\(s\) kept out of mode)");
+  EXPECT_TRUE(std::regex_search(out, kept)) << out;
 }
 
 TEST_F(Cli, InterruptedSweepKeepsWholeRowsAndNoFinalFile) {

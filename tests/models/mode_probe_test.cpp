@@ -136,6 +136,21 @@ struct TempFile {
   ~TempFile() { fs::remove(path); }
 };
 
+TEST(ModeProbe, SameModeWithinTheRatioOnBothPartsAndNeverUnmeasured) {
+  // collbench calibrate re-measures what the probe after it places in
+  // another mode than the calibration's own probe (cmd_calibrate.cpp).
+  const ModeProbe fast{0.28e-6, 32e-6};
+  EXPECT_TRUE(same_mode(fast, fast));
+  EXPECT_TRUE(same_mode(fast, {0.40e-6, 45e-6}));   // 1.43x, 1.41x
+  EXPECT_TRUE(same_mode({0.40e-6, 45e-6}, fast));   // symmetric
+  EXPECT_FALSE(same_mode(fast, {0.72e-6, 88e-6}));  // the slow mode
+  EXPECT_FALSE(same_mode(fast, {0.29e-6, 88e-6}));  // forwarding alone slow
+  EXPECT_FALSE(same_mode(fast, {0.72e-6, 33e-6}));  // latency alone slow
+  EXPECT_FALSE(same_mode(fast, {0.18e-6, 32e-6}));  // faster counts too
+  EXPECT_FALSE(same_mode(fast, {}));
+  EXPECT_FALSE(same_mode({}, {}));
+}
+
 TEST(ModeProbe, CalibrationFileRoundTripsTheProbeAndOldFilesLackIt) {
   Calibration c = fit_calibration({8, 64, 512}, {1e-6, 1.1e-6, 1.5e-6}, {4096, 8192}, {1e-6, 2e-6});
   c.terms.probe = {0.187e-6, 31.882e-6};
