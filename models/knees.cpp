@@ -67,6 +67,7 @@ Piecewise exact_knees(const std::vector<double>& bytes, const std::vector<double
   Piecewise chosen;
   double chosen_sse = inf;
   std::size_t chosen_outliers = 0;
+  bool skipped = false;  // the last k failed the test and was passed over
   for (std::size_t k = 0; k < opt.max_segments; ++k) {
     best.emplace_back(m, inf);
     from.emplace_back(m, 0);
@@ -100,11 +101,18 @@ Piecewise exact_knees(const std::vector<double>& bytes, const std::vector<double
     if (k > 0) {
       // Keep the extra segment if it cuts the misfit sharply, or if it turns
       // a whole segment's worth of outliers into fitted points (a knee so
-      // large that the capped misfit no longer shows it).
+      // large that the capped misfit no longer shows it). With
+      // opt.look_past_one, one more is tried past a segment that fails,
+      // and both are kept only if the pair passes the same test.
       const double rms = std::sqrt(chosen_sse / static_cast<double>(m));
       const bool sharper = rms > opt.noise_floor && sse * opt.improvement <= chosen_sse;
       const bool explains = outliers + opt.min_points <= chosen_outliers;
-      if (!sharper && !explains) break;
+      if (!sharper && !explains) {
+        if (skipped || !opt.look_past_one) break;
+        skipped = true;
+        continue;
+      }
+      skipped = false;
     }
     for (std::size_t s = 1; s < pw.segments.size(); ++s)
       pw.knees_B.push_back(bytes[pw.segments[s].first]);

@@ -35,6 +35,11 @@ struct KneeOptions {
   std::size_t max_segments = 4;
   double outlier_cap = 0.25;    // relative residual beyond which a point counts as an outlier
   std::size_t max_exact_points = 32;  // above this, search on group medians (see above)
+  // Try K+2 segments when K+1 fails the test (both kept only if K+2 passes
+  // it against K): a gradual bend, such as cache to memory over 4-16 MiB,
+  // is fitted well only by two more segments, and the best K+1 then puts
+  // its one knee where it explains little (fit_ranges, terms (a), (c), (f)).
+  bool look_past_one = false;
 };
 
 struct Segment {

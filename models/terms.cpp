@@ -129,6 +129,7 @@ std::vector<SizeRange> fit_ranges(const std::vector<double>& bytes,
   // cache); a segment must still halve the misfit's RMS to be kept.
   KneeOptions opt;
   opt.max_segments = 6;
+  opt.look_past_one = true;
   const Piecewise pw = detect_knees(bytes, seconds, opt);
   for (const Segment& s : pw.segments)
     out.push_back({s.first == 0 ? 0.0 : bytes[s.first], s.a_s, s.b_s_per_B});

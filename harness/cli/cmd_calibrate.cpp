@@ -5,15 +5,15 @@
 // transport's own Operation and timed like a collective (barrier, max over
 // ranks, median), on ranks 0 and 1:
 //  - ping-pong: rank 0 sends m bytes, rank 1 sends them back; half the round
-//    trip, 8 B .. 16 MiB. Gives the baseline alpha and beta
+//    trip, 8 B .. 64 MiB (-e). Gives the baseline alpha and beta
 //    (models/calibration.hpp) and term (a), alpha/beta per size range.
 //  - exchange: both ranks send and receive m bytes in one step (two such
-//    steps, halved), 8 B .. 16 MiB: term (c), both directions streaming at
+//    steps, halved), 8 B .. 64 MiB: term (c), both directions streaming at
 //    once; and the same exchange reducing (fp32 sum) what arrives; and
 //    (term (f)) that exchange staged through scratch, as message-passing
 //    schedules write it.
 //  - relay: the ping-pong with each rank sending back the bytes it has just
-//    received (its own output, written in the step before), 8 B .. 16 MiB:
+//    received (its own output, written in the step before), 8 B .. 64 MiB:
 //    term (e), what forwarding freshly written bytes adds per byte.
 //  - k messages: a ping-pong of k 8-byte messages per direction in one step,
 //    k = 1..16: term (d), the per-message overhead o (slope over k).
@@ -25,7 +25,7 @@
 //    of the above and charged once per collective (term (a)).
 //  - fan-in, only on 3 or more ranks (all of them take part, rank 0
 //    receiving): k = 2 .. ranks-1 senders each send m bytes to rank 0 in
-//    one step, m = 256 KiB .. -e (the ping-pong's large sizes), and the
+//    one step, m = 256 KiB .. -e, at most 16 MiB (the ping-pong's large sizes), and the
 //    k-way exchange (ranks 0..k each send m bytes to every other in one
 //    step): term (h), the incast's extra time per received byte by k, for a
 //    receiver that only receives and for one that sends at the same time.
@@ -82,12 +82,16 @@ constexpr double kImplausiblePing_s = 100e-6;
 struct CalibrateOptions {
   std::string out = "calibration.csv";
   std::string transport = "mpi";
-  // Largest ping-pong and exchange size: a slow network (the testbed's
-  // 100 Mbit/s) would otherwise spend minutes on 20 runs of each 16 MiB one.
-  std::string max_bytes = "16M";
+  // Largest ping-pong and exchange size. 64 MiB: past the study's largest
+  // sweep size (32 MiB), so that the bend out of cache (4-16 MiB on the VM)
+  // has points on both sides for its knee (without them the exchange terms
+  // kept ~9 GB/s to the end and priced 8-32 MiB 2-3x fast). A slow network
+  // (the testbed's 100 Mbit/s) takes less: 20 runs of each large size
+  // would take minutes.
+  std::string max_bytes = "64M";
 };
 
-constexpr std::size_t kPingMin = 8, kPingMax = std::size_t{16} << 20;
+constexpr std::size_t kPingMin = 8, kPingMax = std::size_t{64} << 20;
 constexpr std::size_t kLocalMin = std::size_t{4} << 10, kLocalMax = std::size_t{64} << 20;
 constexpr std::size_t kMemcpyInCache = std::size_t{256} << 10;  // fits L2 with room
 constexpr std::size_t kSmallMessage = 8;
@@ -95,6 +99,9 @@ constexpr int kMaxMessages = 16;
 // The fan-in's smallest size: where the ping-pong is bandwidth-bound on a
 // network (the testbed's knee is below it) and incast shows.
 constexpr std::size_t kFanInMin = std::size_t{256} << 10;
+// And its largest: each rank's fan-in buffers hold p messages, so 64 MiB
+// on 8 ranks would take 8 GiB; the incast term is flat past a few MiB.
+constexpr std::size_t kFanInMax = std::size_t{16} << 20;
 
 // A two-rank schedule that is not a collective: `coll` only sizes the user
 // buffers (alltoall: input and output of 2*count elements each).
@@ -313,7 +320,7 @@ TransportSpec& calibrated_transport(const std::string& name) {
 std::size_t max_ping_bytes(const std::string& text) {
   const std::size_t max_ping = parse_bytes(text, "-e/--maxbytes");
   if (max_ping < 4096 || max_ping > kPingMax)
-    throw UsageError(fmt::format("-e/--maxbytes '{}' is outside 4K..16M", text));
+    throw UsageError(fmt::format("-e/--maxbytes '{}' is outside 4K..64M", text));
   return max_ping;
 }
 
@@ -453,14 +460,16 @@ Measurements measure(const TransportSpec& t, const std::string& label, std::size
 }
 
 // Term (h) on every rank of `all` (3 or more): k = 2 .. size-1 senders,
-// kFanInMin .. max_ping bytes, net of an empty run on the same group.
+// kFanInMin .. min(max_ping, kFanInMax) bytes, net of an empty run on the
+// same group.
 void measure_fan_in(const TransportSpec& t, const std::string& label, std::size_t max_ping,
                     Group& all, Measurements& m) {
   const int p = all.size(), rank = all.rank();
   Schedule empty = micro(Collective::alltoall, DataType::uint8, rank, 1, {Step{}});
   empty.p = p;
   const PairTimer timer{t, label, all, time_schedule(t, label, empty, all)};
-  for (std::size_t b = std::min(kFanInMin, max_ping); b <= max_ping; b *= 2)
+  const std::size_t most = std::min(max_ping, kFanInMax);
+  for (std::size_t b = std::min(kFanInMin, most); b <= most; b *= 2)
     m.fanin_B.push_back(static_cast<double>(b));
   for (int k = 2; k < p; ++k) {
     m.fanin_k.push_back(k);
@@ -669,7 +678,7 @@ void add_calibrate_command(CLI::App& app) {
                   "transport to calibrate: mpi, or ipc (host shared memory)")
       ->capture_default_str();
   cmd->add_option("-e,--maxbytes", o->max_bytes,
-                  "largest ping-pong and exchange size, 4K..16M (K/M = 1024^n)")
+                  "largest ping-pong and exchange size, 4K..64M (K/M = 1024^n)")
       ->capture_default_str();
   cmd->callback([o] { calibrate(*o); });
 }
