@@ -27,13 +27,18 @@ def mode(pair_dir):
             f"{statistics.median(large):.0f} ({min(large):.0f}–{max(large):.0f}) µs")
 
 
+# Issue #11's targets in percent (models/README.md), the one place the
+# scripts read them (report.py too): median |err| at >= 64 KiB and below,
+# the worst collective's, picks right (at least), median regret.
+TARGET_LARGE, TARGET_SMALL, TARGET_WORST, TARGET_PICKS, TARGET_REGRET = 20, 30, 35, 90, 5
+
 # The figures judged over the pairs: label, column of a pair row (None:
 # picks), target text, and whether a median meets it.
-FIGURES = (("median \\|err\\| ≥ 64 KiB", 3, "≤ 20%", lambda v: v <= 20),
-           ("median \\|err\\| < 64 KiB", 4, "≤ 30%", lambda v: v <= 30),
-           ("worst collective", 6, "≤ 35%", lambda v: v <= 35),
-           ("picks right", None, "≥ 90%", lambda v: v >= 90),
-           ("median regret", 9, "≤ 5%", lambda v: v <= 5))
+FIGURES = (("median \\|err\\| ≥ 64 KiB", 3, f"≤ {TARGET_LARGE}%", lambda v: v <= TARGET_LARGE),
+           ("median \\|err\\| < 64 KiB", 4, f"≤ {TARGET_SMALL}%", lambda v: v <= TARGET_SMALL),
+           ("worst collective", 6, f"≤ {TARGET_WORST}%", lambda v: v <= TARGET_WORST),
+           ("picks right", None, f"≥ {TARGET_PICKS}%", lambda v: v >= TARGET_PICKS),
+           ("median regret", 9, f"≤ {TARGET_REGRET}%", lambda v: v <= TARGET_REGRET))
 
 
 def pair_rows(out, pairs, levels):

@@ -96,6 +96,15 @@ class Functions(unittest.TestCase):
         self.assertIn("no bias", report.sign_sentence("x", 0.0))
         self.assertIn("no rows", report.sign_sentence("x", None))
 
+    def test_a_target_mark_never_reads_as_met_when_missed(self):
+        # 43 of 48 picks is 89.6%: whole percents printed "90% ✗ (-0 points)".
+        self.assertEqual(report.mark_target(43 / 48, 0.90, at_most=False),
+                         "89.6% ✗ (-0.4 points)")
+        self.assertEqual(report.mark_target(44 / 48, 0.90, at_most=False), "91.7% ✓")
+        self.assertEqual(report.mark_target(0.2, 0.20), "20.0% ✓")
+        self.assertEqual(report.mark_target(0.2501, 0.20), "25.0% ✗ (+5.0 points)")
+        self.assertEqual(report.mark_target("", 0.20), "–")
+
     def test_md_escapes_what_would_split_or_format_a_cell(self):
         self.assertEqual(report.md("butterfly|naive"), "butterfly\\|naive")
         self.assertEqual(report.md("a*b`c"), "a\\*b\\`c")
