@@ -97,10 +97,14 @@ while [ "$r" -le "$ranks" ]; do rank_list="$rank_list,$r"; r=$((r * 2)); done
 if [ "$quick" = 1 ]; then
   sweep=(-b 8 -e 1M -f 8 --time-budget 0.05); map_max=256M; sim_ranks=2,16,128; map_ranks=2..256
   repeat=(-b 1M -e 1M --time-budget 0.05); repeats=2
+  # The calibration covers the sweep's sizes and some: its 64 MiB default
+  # would triple the smoke run for sizes it never measures.
+  cal_max=(-e 4M)
 else
   sweep=(-b 8 -e 64M -f 4 --time-budget 0.2); map_max=1G; sim_ranks=2,8,64,512; map_ranks=2..4096
   # On the sweep's own grid (8·4^k), so the sweep is a fifth run of the same sizes.
   repeat=(-b 2M -e 32M -f 4 --time-budget 0.1); repeats=4
+  cal_max=()  # calibrate's default, 64 MiB: past the sweep's 32 MiB and the bend out of cache
 fi
 resume_flag=(); [ -n "$resume" ] && resume_flag=(--resume)
 
@@ -130,11 +134,11 @@ log "writing to $out"
 have_ipc=0; "$collbench" list | grep '^  ipc ' >/dev/null && have_ipc=1
 if [ ! -s "$out/calibration.csv" ]; then
   log "1/6 calibrate: microbenchmarks (ping-pong, exchange, k messages, copy, reduce) over MPI (2 ranks)"
-  mpiexec -bind-to core -n 2 "$collbench" calibrate --out "$out/calibration.csv" >"$out/calibration.txt"
+  mpiexec -bind-to core -n 2 "$collbench" calibrate "${cal_max[@]}" --out "$out/calibration.csv" >"$out/calibration.txt"
 fi
 if [ "$have_ipc" = 1 ] && [ ! -s "$out/calibration-ipc.csv" ]; then
   log "1/6 calibrate: the same microbenchmarks over IPC (host shared memory)"
-  mpiexec -bind-to core -n 2 "$collbench" calibrate --transport ipc --out "$out/calibration-ipc.csv" \
+  mpiexec -bind-to core -n 2 "$collbench" calibrate "${cal_max[@]}" --transport ipc --out "$out/calibration-ipc.csv" \
     >"$out/calibration-ipc.txt"
 fi
 
@@ -167,10 +171,10 @@ fi
 # (models/README.md, the reference study): calibrate again after the sweeps,
 # and report.py flags the parameters that moved.
 log "3/6 calibrate again after the sweeps (report.md compares before and after)"
-mpiexec -bind-to core -n 2 "$collbench" calibrate --out "$out/calibration-after.csv" \
+mpiexec -bind-to core -n 2 "$collbench" calibrate "${cal_max[@]}" --out "$out/calibration-after.csv" \
   >"$out/calibration-after.txt"
 if [ "$have_ipc" = 1 ]; then
-  mpiexec -bind-to core -n 2 "$collbench" calibrate --transport ipc \
+  mpiexec -bind-to core -n 2 "$collbench" calibrate "${cal_max[@]}" --transport ipc \
     --out "$out/calibration-ipc-after.csv" >"$out/calibration-ipc-after.txt"
 fi
 
