@@ -349,7 +349,7 @@ constexpr int kModeRestarts = 2;
 // Runs `unit` until the probes before and after it are in the guard's mode,
 // at most kModeTries times; whether they were.
 template <class Unit>
-bool in_mode(ModeGuard& guard, Measurements& m, Unit&& unit) {
+bool measure_in_mode(ModeGuard& guard, Measurements& m, Unit&& unit) {
   for (int i = 0; i < kModeTries; ++i) {
     if (i > 0) ++m.remeasured;
     const bool before = guard.last_in_mode() || guard.still_in_mode();
@@ -378,7 +378,7 @@ void measure_messages(const PairTimer& timer, ModeGuard& guard, std::size_t max_
   std::vector<MessageTimes> sizes;
   for (std::size_t b = kPingMin; b <= max_ping;) {
     MessageTimes one;
-    const bool kept = in_mode(guard, m, [&] { one = measure_size(timer, b); });
+    const bool kept = measure_in_mode(guard, m, [&] { one = measure_size(timer, b); });
     if (!kept && m.restarts < kModeRestarts) {
       ++m.restarts;
       guard.adopt_last();
@@ -406,7 +406,7 @@ void measure_messages(const PairTimer& timer, ModeGuard& guard, std::size_t max_
 // the pipelined ping-pong of term (g), in the guard's mode.
 void measure_counts(const PairTimer& timer, ModeGuard& guard, Measurements& m) {
   const int rank = timer.pair.rank();
-  const bool kept = in_mode(guard, m, [&] {
+  const bool kept = measure_in_mode(guard, m, [&] {
     m.t.multi_k.clear();
     m.t.multi_s.clear();
     m.t.ops_k.clear();

@@ -30,7 +30,6 @@
 #include "harness/runtime/group.hpp"
 #include "models/terms.hpp"
 
-
 namespace cb {
 
 inline constexpr std::size_t kProbeSmallBytes = 8;
