@@ -65,6 +65,64 @@ class Testbed : public ::testing::Test {
                  dir_ / "log");
   }
 
+  // One 2-host ring all-gather sweep on the testbed that is up, fitted;
+  // `fitted` is the link's rate in B/s (1/β of the global fit).
+  void sweep_and_fit(int attempt, double& fitted) {
+    const fs::path at = dir_ / ("attempt" + std::to_string(attempt));
+    fs::create_directories(at);
+    const fs::path csv = at / "sweep.csv";
+    // Sizes where the link's β term is 20-300x its latency: the machine's load
+    // (other builds and tests) delays ranks by milliseconds, which a fit over
+    // small sizes would trade against β.
+    const Result run = testbed("run", "-- run --coll allgather --algo ring -b 256K -e 4M -f 2 "
+                                      "--time-budget 0.1 -d float --placement out --csv " +
+                                          csv.string());
+    ASSERT_EQ(run.status, 0) << run.out;  // collbench exits non-zero on a wrong element
+    EXPECT_NE(run.out.find("Wrong elements: 0"), std::string::npos) << run.out;
+    // The fit takes each size's fastest sample as its time: the link's time
+    // when the ranks had their cores. Medians also time the other jobs on this
+    // machine's 2 cores (measured at load 25: medians up to 1.7x the minimum,
+    // the minimum within 3-12% of the link's time).
+    const fs::path mins = at / "mins.csv";
+    {
+      std::ofstream w(mins);
+      int median_col = -1, min_col = -1;
+      for (const auto& l : lines_of(slurp(csv))) {
+        std::vector<std::string> f;
+        std::stringstream in(l);
+        for (std::string x; std::getline(in, x, ',');) f.push_back(x);
+        if (!l.empty() && l.back() == ',') f.emplace_back();  // getline drops an empty last cell
+        if (median_col < 0) {
+          for (int i = 0; i < static_cast<int>(f.size()); ++i) {
+            if (f[static_cast<std::size_t>(i)] == "time_median_us") median_col = i;
+            if (f[static_cast<std::size_t>(i)] == "time_min_us") min_col = i;
+          }
+          ASSERT_GE(median_col, 0) << l;
+          ASSERT_GE(min_col, 0) << l;
+        } else {
+          f[static_cast<std::size_t>(median_col)] = f[static_cast<std::size_t>(min_col)];
+        }
+        for (std::size_t i = 0; i < f.size(); ++i) w << (i ? "," : "") << f[i];
+        w << '\n';
+      }
+    }
+    const Result fit = shell(std::string(CB_BUILD_DIR) + "/harness/collbench fit " + mins.string() +
+                                 " --out " + (at / "fit").string(),
+                             at / "fit.log");
+    ASSERT_EQ(fit.status, 0) << fit.out;
+    double beta = 0;
+    for (const auto& l : lines_of(slurp(at / "fit" / "fit.csv"))) {
+      if (l.rfind("global,mpi,", 0) != 0) continue;
+      std::vector<std::string> f;
+      std::stringstream in(l);
+      for (std::string x; std::getline(in, x, ',');) f.push_back(x);
+      ASSERT_GT(f.size(), 11u) << l;
+      beta = std::stod(f[11]);  // beta_s_per_B
+    }
+    ASSERT_GT(beta, 0) << slurp(at / "fit" / "fit.csv");
+    fitted = 1 / beta;
+  }
+
   void need_namespaces() {
     if (::geteuid() != 0) GTEST_SKIP() << "the testbed needs root (network namespaces, tc, iptables)";
     const std::string probe = name_ + "-probe";
@@ -208,59 +266,6 @@ TEST_F(Testbed, ShortSweepFitsTheConfiguredBandwidth) {
   // 200 Mbit/s: 25e6 B/s on the wire; TCP/IP headers in a 9000 B frame take 0.7%.
   const double configured = 25e6;
   ASSERT_EQ(testbed("up", "--hosts 2 --latency 200us --bandwidth 200Mbit").status, 0);
-  const fs::path csv = dir_ / "sweep.csv";
-  // Sizes where the link's β term is 20-300x its latency: the machine's load
-  // (other builds and tests) delays ranks by milliseconds, which a fit over
-  // small sizes would trade against β.
-  const Result run = testbed("run", "-- run --coll allgather --algo ring -b 256K -e 4M -f 2 "
-                                    "--time-budget 0.1 -d float --placement out --csv " +
-                                        csv.string());
-  ASSERT_EQ(run.status, 0) << run.out;  // collbench exits non-zero on a wrong element
-  EXPECT_NE(run.out.find("Wrong elements: 0"), std::string::npos) << run.out;
-  // The fit takes each size's fastest sample as its time: the link's time
-  // when the ranks had their cores. Medians also time the other jobs on this
-  // machine's 2 cores (measured at load 25: medians up to 1.7x the minimum,
-  // the minimum within 3-12% of the link's time).
-  const fs::path mins = dir_ / "mins.csv";
-  {
-    std::ofstream w(mins);
-    int median_col = -1, min_col = -1;
-    for (const auto& l : lines_of(slurp(csv))) {
-      std::vector<std::string> f;
-      std::stringstream in(l);
-      for (std::string x; std::getline(in, x, ',');) f.push_back(x);
-      if (!l.empty() && l.back() == ',') f.emplace_back();  // getline drops an empty last cell
-      if (median_col < 0) {
-        for (int i = 0; i < static_cast<int>(f.size()); ++i) {
-          if (f[static_cast<std::size_t>(i)] == "time_median_us") median_col = i;
-          if (f[static_cast<std::size_t>(i)] == "time_min_us") min_col = i;
-        }
-        ASSERT_GE(median_col, 0) << l;
-        ASSERT_GE(min_col, 0) << l;
-      } else {
-        f[static_cast<std::size_t>(median_col)] = f[static_cast<std::size_t>(min_col)];
-      }
-      for (std::size_t i = 0; i < f.size(); ++i) w << (i ? "," : "") << f[i];
-      w << '\n';
-    }
-  }
-  const Result fit = shell(std::string(CB_BUILD_DIR) + "/harness/collbench fit " + mins.string() +
-                               " --out " + (dir_ / "fit").string(),
-                           dir_ / "fit.log");
-  ASSERT_EQ(fit.status, 0) << fit.out;
-  double beta = 0;
-  for (const auto& l : lines_of(slurp(dir_ / "fit" / "fit.csv"))) {
-    if (l.rfind("global,mpi,", 0) != 0) continue;
-    std::vector<std::string> f;
-    std::stringstream in(l);
-    for (std::string x; std::getline(in, x, ',');) f.push_back(x);
-    ASSERT_GT(f.size(), 11u) << l;
-    beta = std::stod(f[11]);  // beta_s_per_B
-  }
-  ASSERT_GT(beta, 0) << slurp(dir_ / "fit" / "fit.csv");
-  const double fitted = 1 / beta;
-  std::printf("fitted bandwidth %.4g B/s, configured %.4g B/s (ratio %.4f)\n", fitted, configured,
-              fitted / configured);
   // The 10% holds for the release build. A sanitizer build runs the
   // ranks' own code many times slower (TSan: ~5-15x), and on 2 shared cores
   // that alone cost the link's rate 5-13% in whole-suite TSan runs
@@ -268,7 +273,24 @@ TEST_F(Testbed, ShortSweepFitsTheConfiguredBandwidth) {
   // are what such a build is for, so it allows 25% and still fails a link
   // shaped wrongly (half or double the rate).
   const double tolerance = CB_SANITIZED ? 0.25 : 0.10;
-  EXPECT_NEAR(fitted / configured, 1.0, tolerance) << "fitted " << fitted << " B/s";
+  // Load only slows the ranks (and the user-space delay of each packet), so a
+  // rate above the link's is a wrong link at once, and one below it is
+  // measured again: a CI run saw 0.74 (test 2x slower than alone, where it
+  // reads 0.93-0.97). A link shaped wrongly is slow every time.
+  constexpr int kAttempts = 3;
+  std::vector<double> ratios;
+  for (int attempt = 1; attempt <= kAttempts; ++attempt) {
+    double fitted = 0;
+    ASSERT_NO_FATAL_FAILURE(sweep_and_fit(attempt, fitted));
+    ratios.push_back(fitted / configured);
+    std::printf("attempt %d: fitted bandwidth %.4g B/s, configured %.4g B/s (ratio %.4f)\n",
+                attempt, fitted, configured, ratios.back());
+    if (ratios.back() >= 1 - tolerance) break;
+  }
+  std::string all;
+  for (double r : ratios) all += (all.empty() ? "" : ", ") + std::to_string(r);
+  EXPECT_LE(ratios.back(), 1 + tolerance) << "fitted / configured per attempt: " << all;
+  EXPECT_GE(ratios.back(), 1 - tolerance) << "fitted / configured per attempt: " << all;
 
   const std::vector<int> pids = processes_in_namespaces();
   ASSERT_EQ(testbed("down").status, 0);
