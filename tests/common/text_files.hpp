@@ -1,5 +1,5 @@
-// Reading what a command under test wrote: a whole file, and text split into
-// lines. Shared by the tests that run collbench as a process.
+// Reading what a command under test wrote: a whole file, text split into
+// lines, and a line split into CSV cells. Shared by the tests that run collbench as a process.
 #pragma once
 
 #include <filesystem>
@@ -23,6 +23,19 @@ inline std::vector<std::string> lines_of(const std::string& text) {
   std::vector<std::string> out;
   std::stringstream in(text);
   for (std::string l; std::getline(in, l);) out.push_back(l);
+  return out;
+}
+
+// The cells of one CSV line split at every ',' (no quoting: collbench's
+// numeric columns); an empty last cell is kept, as a header counts it.
+inline std::vector<std::string> cells_of(const std::string& line) {
+  std::vector<std::string> out(1);
+  for (char ch : line) {
+    if (ch == ',')
+      out.emplace_back();
+    else
+      out.back() += ch;
+  }
   return out;
 }
 

@@ -30,6 +30,7 @@ namespace fs = std::filesystem;
 using cb::test::Result;
 using cb::test::slurp;
 
+using cb::test::cells_of;
 using cb::test::lines_of;
 
 class Cli : public ::testing::Test {
@@ -138,9 +139,7 @@ std::vector<std::string> algorithm_sizes(const std::string& csv_text) {
   std::vector<std::string> out;
   const auto lines = lines_of(csv_text);
   for (std::size_t i = 1; i < lines.size(); ++i) {
-    std::vector<std::string> f;
-    std::stringstream in(lines[i]);
-    for (std::string cell; std::getline(in, cell, ',');) f.push_back(cell);
+    const std::vector<std::string> f = cells_of(lines[i]);
     if (f.size() > 7) out.push_back(f[2] + "@" + f[7]);
   }
   return out;
@@ -209,9 +208,7 @@ TEST_F(Cli, RankSweepUnderMpiexecMarksOversubscribedRows) {
   const auto lines = lines_of(slurp(csv));
   ASSERT_EQ(lines.size(), 1u + 2 * 2 * 2);  // ranks 2 and 3, 2 algorithms, 2 placements
   for (std::size_t i = 1; i < lines.size(); ++i) {
-    std::vector<std::string> f;
-    std::stringstream in(lines[i]);
-    for (std::string cell; std::getline(in, cell, ',');) f.push_back(cell);
+    const std::vector<std::string> f = cells_of(lines[i]);
     ASSERT_GE(f.size(), 22u);
     const int ranks = std::stoi(f[6]);
     EXPECT_EQ(ranks, i <= 4 ? 2 : 3) << lines[i];
@@ -322,11 +319,7 @@ TEST_F(Cli, CalibrateWritesItsProbeAndSaysHowItKeptToItsMode) {
   const auto lines = lines_of(slurp(csv));
   ASSERT_EQ(lines.size(), 2u);
   const auto column = [&](const std::string& name) {
-    std::vector<std::string> head, row;
-    for (auto [line, into] : {std::pair{&lines[0], &head}, std::pair{&lines[1], &row}}) {
-      std::stringstream ss(*line);
-      for (std::string cell; std::getline(ss, cell, ',');) into->push_back(cell);
-    }
+    const std::vector<std::string> head = cells_of(lines[0]), row = cells_of(lines[1]);
     const auto at = std::find(head.begin(), head.end(), name);
     return at == head.end() ? std::string("missing") : row.at(at - head.begin());
   };

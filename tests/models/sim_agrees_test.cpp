@@ -32,21 +32,11 @@
 namespace {
 
 namespace fs = std::filesystem;
+using cb::test::cells_of;
 using cb::test::lines_of;
 using cb::test::slurp;
 
 constexpr double kRelTolerance = 1e-5;
-
-std::vector<std::string> cells(const std::string& line) {
-  std::vector<std::string> out(1);
-  for (char ch : line) {
-    if (ch == ',')
-      out.emplace_back();
-    else
-      out.back() += ch;
-  }
-  return out;
-}
 
 // (algorithm, ranks, bytes) -> microseconds, from a CSV with those columns
 // and `time_column`, which holds to_us microseconds per unit.
@@ -55,14 +45,14 @@ Times times(const fs::path& csv, const std::string& time_column, double to_us) {
   const std::vector<std::string> lines = lines_of(slurp(csv));
   Times out;
   if (lines.empty()) return out;
-  const std::vector<std::string> head = cells(lines[0]);
+  const std::vector<std::string> head = cells_of(lines[0]);
   std::map<std::string, std::size_t> col;
   for (std::size_t i = 0; i < head.size(); ++i) col[head[i]] = i;
   for (const char* c : {"algorithm", "ranks", "bytes"})
     EXPECT_TRUE(col.count(c)) << csv << ": " << c;
   EXPECT_TRUE(col.count(time_column)) << csv << ": " << time_column;
   for (std::size_t i = 1; i < lines.size(); ++i) {
-    const std::vector<std::string> r = cells(lines[i]);
+    const std::vector<std::string> r = cells_of(lines[i]);
     const std::string& t = r.at(col[time_column]);
     if (t.empty()) continue;  // a skipped case: no time to compare
     out[{r.at(col["algorithm"]), r.at(col["ranks"]), r.at(col["bytes"])}] = std::stod(t) * to_us;
@@ -134,7 +124,7 @@ TEST(SimAgrees, CalibratedTermsWithLatencyOffTheCriticalPath) {
   const std::vector<std::string> lines = lines_of(slurp(kIpcCalibration));
   ASSERT_EQ(lines.size(), 2u);
   ASSERT_EQ(lines[0].find("flight_s"), std::string::npos);
-  const double alpha = std::stod(cells(lines[1]).at(0));
+  const double alpha = std::stod(cells_of(lines[1]).at(0));
   const fs::path cal =
       fs::temp_directory_path() / ("cb-sim-agrees-flight-" + std::to_string(::getpid()) + ".csv");
   {
@@ -153,8 +143,8 @@ TEST(SimAgrees, CalibratedTermsWithIncast) {
   const std::vector<std::string> lines = lines_of(slurp(kIpcCalibration));
   ASSERT_EQ(lines.size(), 2u);
   ASSERT_EQ(lines[0].find("incast_k"), std::string::npos);
-  const double alpha = std::stod(cells(lines[1]).at(0));
-  const double beta = std::stod(cells(lines[1]).at(1));
+  const double alpha = std::stod(cells_of(lines[1]).at(0));
+  const double beta = std::stod(cells_of(lines[1]).at(1));
   const fs::path cal =
       fs::temp_directory_path() / ("cb-sim-agrees-incast-" + std::to_string(::getpid()) + ".csv");
   {
@@ -176,7 +166,7 @@ TEST(SimAgrees, ModeProbeIsANoOpWithoutAMeasuredRow) {
   const std::vector<std::string> lines = lines_of(slurp(kIpcCalibration));
   ASSERT_EQ(lines.size(), 2u);
   ASSERT_EQ(lines[0].find("probe_small_s"), std::string::npos);
-  const double alpha = std::stod(cells(lines[1]).at(0));
+  const double alpha = std::stod(cells_of(lines[1]).at(0));
   const std::string tag = std::to_string(::getpid());
   const fs::path cal = fs::temp_directory_path() / ("cb-sim-agrees-probe-" + tag + ".csv");
   {

@@ -17,6 +17,7 @@
 #include "tests/common/text_files.hpp"
 
 namespace fs = std::filesystem;
+using cb::test::cells_of;
 using cb::test::lines_of;
 using cb::test::slurp;
 
@@ -29,13 +30,6 @@ int run(const std::string& cmd, std::string& out) {
   char buf[4096];
   while (fgets(buf, sizeof buf, pipe)) out += buf;
   return pclose(pipe);
-}
-
-std::vector<std::string> cells(const std::string& line) {
-  std::vector<std::string> f;
-  std::stringstream in(line);
-  for (std::string x; std::getline(in, x, ',');) f.push_back(x);
-  return f;
 }
 
 TEST(TestbedReport, SliceOfTheStudyGivesEverySection) {
@@ -55,7 +49,7 @@ TEST(TestbedReport, SliceOfTheStudyGivesEverySection) {
     std::ofstream w(s / "sweep.csv");
     int coll = -1, algo = -1, ranks = -1, bytes = -1;
     for (const std::string& l : lines_of(slurp(src / "sweep.csv"))) {
-      const auto f = cells(l);
+      const auto f = cells_of(l);
       if (coll < 0) {
         for (int i = 0; i < static_cast<int>(f.size()); ++i) {
           const auto& c = f[static_cast<std::size_t>(i)];

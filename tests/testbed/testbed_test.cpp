@@ -31,6 +31,7 @@ struct Result {
 
 using cb::test::slurp;
 
+using cb::test::cells_of;
 using cb::test::lines_of;
 
 Result shell(const std::string& cmd, const fs::path& log) {
@@ -88,10 +89,7 @@ class Testbed : public ::testing::Test {
       std::ofstream w(mins);
       int median_col = -1, min_col = -1;
       for (const auto& l : lines_of(slurp(csv))) {
-        std::vector<std::string> f;
-        std::stringstream in(l);
-        for (std::string x; std::getline(in, x, ',');) f.push_back(x);
-        if (!l.empty() && l.back() == ',') f.emplace_back();  // getline drops an empty last cell
+        std::vector<std::string> f = cells_of(l);
         if (median_col < 0) {
           for (int i = 0; i < static_cast<int>(f.size()); ++i) {
             if (f[static_cast<std::size_t>(i)] == "time_median_us") median_col = i;
@@ -113,9 +111,7 @@ class Testbed : public ::testing::Test {
     double beta = 0;
     for (const auto& l : lines_of(slurp(at / "fit" / "fit.csv"))) {
       if (l.rfind("global,mpi,", 0) != 0) continue;
-      std::vector<std::string> f;
-      std::stringstream in(l);
-      for (std::string x; std::getline(in, x, ',');) f.push_back(x);
+      const std::vector<std::string> f = cells_of(l);
       ASSERT_GT(f.size(), 11u) << l;
       beta = std::stod(f[11]);  // beta_s_per_B
     }
