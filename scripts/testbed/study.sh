@@ -14,7 +14,10 @@
 # 16 B..1 MiB (x4) and 8 B with 5 timed iterations + 1 warm-up, then 4 and
 # 16 MiB with 2 timed iterations and no warm-up (one iteration of every
 # algorithm at 16 MiB is ~400 s of link time at 100 Mbit/s; each pass also
-# verifies once). Durations per pass go to OUTDIR/<setting>/durations.txt.
+# verifies once). Then a refinement pass measures the x4 grid's midpoints
+# (32 B..2 MiB) inside each measured crossover's CI interval, so crossovers
+# are placed between sizes 2x apart (refine_sizes.py). Durations per pass go
+# to OUTDIR/<setting>/durations.txt.
 # Every sweep starts its iterations with --start window (agreed start times on
 # synchronized clocks): after a barrier one rank leaves up to a latency after
 # the other, which made a 1-round collective at p = 2 time as two latencies
@@ -55,6 +58,7 @@ if [ "$quick" = 1 ]; then
   settings=("500us-100Mbit 500us 100Mbit")
   ranks=2,4; hosts=4
   passes=("-b 16 -e 256K -f 16 -n 3 -w 1")
+  refine=(-n 3 -w 1)
 else
   # The issue's setting, and a second one with 4x the latency and 2x the
   # bandwidth (crossovers move 8x in size), swept and judged the same way.
@@ -64,6 +68,7 @@ else
   # (the CI of the median); at 4 and 16 MiB a sample takes seconds, the
   # connection setup is lost in it, and 2 samples bound the spread.
   passes=("-b 16 -e 1M -f 4 -n 5 -w 1" "-b 8 -e 8 -n 5 -w 1" "-b 4M -e 16M -f 4 -n 2 -w 0")
+  refine=(-n 5 -w 1)
 fi
 
 mkdir -p "$out"
@@ -115,6 +120,28 @@ for s in "${settings[@]}"; do
     echo "sweep ${sweep[*]}: $(( $(date +%s) - t0 )) s, load $(cut -d' ' -f1-3 /proc/loadavg)" \
       >>"$d/durations.txt"
   done
+  # Refinement: a crossover on the x4 grid is interpolated between sizes 4x
+  # apart, as coarse as the 2x it is judged by. Fit the grid (fit-grid/, kept
+  # to compare), then measure every algorithm again at the midpoints inside
+  # each measured crossover's CI interval, with pass 1's samples
+  # (scripts/testbed/refine_sizes.py). The list is made once, so a rerun
+  # resumes it.
+  if [ ! -e "$d/refine.txt" ]; then
+    step "$collbench" fit "$d/sweep.csv" --calibration "$d/calibration.csv" --out "$d/fit-grid" \
+      >"$d/fit-grid.txt"
+    echo "/usr/bin/python3 scripts/testbed/refine_sizes.py $d $d/fit-grid >$d/refine.txt" >>"$cmds"
+    /usr/bin/python3 scripts/testbed/refine_sizes.py "$d" "$d/fit-grid" >"$d/refine.txt.partial"
+    mv "$d/refine.txt.partial" "$d/refine.txt"
+  fi
+  t0=$(date +%s)
+  while read -r coll p lo hi; do
+    log "$label: refine $coll p = $p, midpoints $lo..$hi B"
+    step "${tb[@]}" run --name $name -- run --coll "$coll" --algo all --ranks "$p" \
+      -b "$lo" -e "$hi" -f 4 "${refine[@]}" -d float -o sum --placement out --start window \
+      --mode-probe off --csv "$d/sweep.csv" --resume "${quiet[@]}" >>"$d/sweep.txt" </dev/null
+  done <"$d/refine.txt"
+  echo "refine ($(wc -l <"$d/refine.txt") collective x p, ${refine[*]}): $(( $(date +%s) - t0 )) s," \
+    "load $(cut -d' ' -f1-3 /proc/loadavg)" >>"$d/durations.txt"
   step "${tb[@]}" down --name $name
   step "$collbench" fit "$d/sweep.csv" --calibration "$d/calibration.csv" --out "$d/fit" >"$d/fit.txt"
   echo "setting (probe, calibration, sweep, fit): $(( $(date +%s) - started )) s" >>"$d/durations.txt"

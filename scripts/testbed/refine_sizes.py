@@ -1,0 +1,71 @@
+#!/usr/bin/env python3
+"""The sizes at which to measure again so that each measured crossover is
+placed more finely.
+
+    refine_sizes.py SETTING_DIR FIT_DIR [MAX_BYTES]
+
+A crossover on the sweep's x4 grid is interpolated between sizes 4x apart,
+the same factor as the 2x target it is judged by. For every pair that
+crosses (FIT_DIR/crossovers.csv, as `collbench fit` separates them), this
+takes the sizes between which the two algorithms' CIs leave the crossing
+(report.crossover_interval) and prints, per collective and rank count, the
+power-of-two midpoints of every gap wider than 2x inside them, up to
+MAX_BYTES (default 2 MiB: at 8 MiB one sample of every algorithm costs
+minutes on these links). One line each, `COLLECTIVE RANKS MIN MAX`: the
+sweep's grid is 16 B x 4^k, so the midpoints are its odd powers of two and
+`-b MIN -e MAX -f 4` measures exactly those in between.
+"""
+import math
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from report import crossover_interval, read_csv  # noqa: E402
+
+
+def nominal(size):
+    """The power of two a measured size stands for: at p = 3 and 6 a size is
+    rounded down to whole elements per rank (262140 for 256 KiB)."""
+    return 2 ** round(math.log2(size))
+
+
+def midpoints(sizes, lo, hi, max_bytes):
+    """Power-of-two midpoints of the gaps wider than 2x between consecutive
+    sizes in [lo, hi]."""
+    inside = [nominal(s) for s in sizes if lo <= s <= hi]
+    out = set()
+    for a, b in zip(inside, inside[1:]):
+        if b > 2 * a:
+            m = 2 ** round((math.log2(a) + math.log2(b)) / 2)
+            if m <= max_bytes:
+                out.add(m)
+    return out
+
+
+def main():
+    if len(sys.argv) not in (3, 4):
+        sys.exit("usage: refine_sizes.py SETTING_DIR FIT_DIR [MAX_BYTES]")
+    d, fit_dir = sys.argv[1], sys.argv[2]
+    max_bytes = int(sys.argv[3]) if len(sys.argv) == 4 else 2 << 20
+    meas = {}
+    for r in read_csv(os.path.join(d, "sweep.csv")):
+        meas[(r["collective"], int(r["ranks"]), int(r["bytes"]), r["algorithm"])] = (
+            float(r["time_median_us"]), float(r["ci_lo_us"]), float(r["ci_hi_us"]))
+    wanted = {}
+    for r in read_csv(os.path.join(fit_dir, "crossovers.csv")):
+        if r["kind"] != "pair" or not r["measured_crossover_B"]:
+            continue
+        c, p = r["collective"], int(r["ranks"])
+        iv = crossover_interval(meas, c, p, r["algo_a"], r["algo_b"],
+                                float(r["measured_crossover_B"]))
+        if iv is None:
+            continue
+        sizes = sorted({s for (cc, pp, s, _) in meas if cc == c and pp == p})
+        wanted.setdefault((c, p), set()).update(midpoints(sizes, iv[0], iv[1], max_bytes))
+    for (c, p), ms in sorted(wanted.items()):
+        if ms:
+            print(c, p, min(ms), max(ms))
+
+
+if __name__ == "__main__":
+    main()
