@@ -1,6 +1,7 @@
 #include "models/schedule_model.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <iterator>
 #include <map>
 #include <optional>
@@ -10,6 +11,7 @@
 #include "algorithms/schedule_cost.hpp"
 #include "models/mode_probe.hpp"
 #include "models/predict.hpp"
+#include "models/shared_link.hpp"
 
 namespace cb::models {
 namespace {
@@ -111,6 +113,11 @@ void add_step(const Step& st, DataType dtype, std::vector<Written>& written, Ran
     if (l.kind != LocalKind::average) ++x.local_ops;
   }
   std::sort(x.from.begin(), x.from.end());
+  x.from_B.assign(x.from.size(), 0.0);
+  for (const Recv& m : st.recvs) {
+    const auto i = std::lower_bound(x.from.begin(), x.from.end(), m.peer) - x.from.begin();
+    x.from_B[static_cast<std::size_t>(i)] += static_cast<double>(m.dst.count) * esize;
+  }
 }
 
 // Column r (of `ranks` columns) of f from one rank's schedule: its working
@@ -180,6 +187,8 @@ struct PricedStep {
   double forward = 0;  // (e) on the bytes sent
   double incast = 0;   // (h) on the bytes received from k >= 2 senders
   double out = 0;      // the sends alone: latency of the sends + beta(m) * bytes sent + forward
+  double send_latency = 0;  // the latency part of `out`: when its bytes start to leave
+  double beta = 0;          // beta(m) of the step's messages, s/B
   double comm() const { return latency + wire + forward + incast; }
 };
 
@@ -221,8 +230,118 @@ PricedStep price_step(const RankStep& x, double delta, double gamma, const Model
   if (u.h && x.from.size() >= 2)
     p.incast = (x.out_B > 0 ? t.incast_sending : t.incast).at(static_cast<double>(x.from.size())) *
                x.in_B;
-  if (x.sends > 0) p.out = latency(x.sends) + beta * x.out_B + p.forward;
+  p.beta = beta;
+  if (x.sends > 0) {
+    p.send_latency = latency(x.sends);
+    p.out = p.send_latency + beta * x.out_B + p.forward;
+  }
   return p;
+}
+
+}  // namespace
+
+namespace {
+
+// One message's bytes on its receiver's link, as the clocks last placed it.
+struct Inflow {
+  std::size_t receiver = 0;
+  int sender = -1;
+  LinkTransfer link;    // from the sender's first byte, bytes x the sender's beta
+  double alone_s = 0;   // when it arrives with the link to itself
+};
+
+// The clocks of (g) with each message's arrival later by `delay` (seconds,
+// one per message in the order the loop meets them); the collective's
+// seconds. Records every message's inflow.
+double clock_pass(const ScheduleFeatures& f, const std::vector<std::vector<PricedStep>>& steps,
+                  double flight_s, const std::vector<double>& delay, std::vector<Inflow>& in) {
+  const std::size_t p = f.working_set_B.size();
+  std::vector<double> clock(p, 0.0), start(p, 0.0);
+  in.clear();
+  for (std::size_t i = 0; i < f.steps.size(); ++i) {
+    const std::vector<PricedStep>& priced = steps[i];
+    start = clock;
+    for (std::size_t r = 0; r < p; ++r) {
+      const PricedStep& x = priced[r];
+      const RankStep& rs = f.steps[i][r];
+      double arrived = 0;  // latest arrival of what r receives in the step
+      double pending_B = 0;  // of those bytes, what is still on the way at r's clock
+      for (std::size_t j = 0; j < rs.from.size(); ++j) {
+        const int q = rs.from[j];
+        if (q < 0 || static_cast<std::size_t>(q) >= p) continue;
+        const PricedStep& y = priced[static_cast<std::size_t>(q)];
+        const double bytes = j < rs.from_B.size() ? rs.from_B[j]
+                                                  : rs.in_B / static_cast<double>(rs.from.size());
+        const double first = start[static_cast<std::size_t>(q)] + y.send_latency;
+        const double alone = start[static_cast<std::size_t>(q)] + y.out;
+        const double arrive = alone + (in.size() < delay.size() ? delay[in.size()] : 0.0);
+        in.push_back({r, q, {first, y.beta * bytes}, alone});
+        arrived = std::max(arrived, arrive);
+        // Bytes cross the link evenly from the first to the arrival.
+        pending_B += bytes * (arrive <= clock[r] ? 0.0
+                              : first >= clock[r] ? 1.0
+                                                  : (arrive - clock[r]) / (arrive - first));
+      }
+      // What already crossed r's link while r was busy costs its step no
+      // link time: the step's wire is priced on the bytes still pending.
+      const double wire = x.beta * std::max(rs.out_B, std::min(rs.in_B, pending_B));
+      const double ready = std::max(
+          clock[r] + x.comm() - x.wire + std::min(wire, x.wire) - std::min(flight_s, x.latency),
+          arrived);
+      clock[r] = ready + x.local;
+    }
+  }
+  return clock.empty() ? 0.0 : *std::max_element(clock.begin(), clock.end());
+}
+
+// How much later each inflow arrives when a receiver's link is shared by the
+// messages that cross it at once (shared_link.hpp): beyond the time it would
+// arrive alone, never negative. One sender's messages to one receiver follow
+// each other (its own link sends them in order), so each starts no earlier
+// than the one before it arrived.
+std::vector<double> link_delays(std::vector<Inflow> in, std::size_t ranks) {
+  std::vector<std::vector<std::size_t>> by_receiver(ranks);
+  for (std::size_t k = 0; k < in.size(); ++k) by_receiver[in[k].receiver].push_back(k);
+  std::vector<double> delay(in.size(), 0.0);
+  std::vector<LinkTransfer> link;
+  for (const std::vector<std::size_t>& ks : by_receiver) {
+    if (ks.size() < 2) continue;
+    std::vector<double> last(ranks, 0.0);  // per sender: when its previous message arrived
+    link.clear();
+    for (std::size_t k : ks) {
+      Inflow& m = in[k];
+      const auto q = static_cast<std::size_t>(m.sender);
+      m.link.start_s = std::max(m.link.start_s, last[q]);
+      last[q] = m.alone_s;
+      link.push_back(m.link);
+    }
+    const std::vector<double> ends = shared_link_ends(link);
+    for (std::size_t j = 0; j < ks.size(); ++j)
+      delay[ks[j]] = std::max(0.0, ends[j] - in[ks[j]].alone_s);
+  }
+  return delay;
+}
+
+// (g)'s price: clock passes until the links' delays settle. A message that
+// flies early shares its receiver's link with what that receiver is still
+// receiving, which then arrives later, which moves the clocks; a few passes
+// settle it, and with no overlap the first pass is the answer.
+double clocked_seconds(const ScheduleFeatures& f, const std::vector<std::vector<PricedStep>>& steps,
+                       double flight_s) {
+  constexpr int kMaxPasses = 8;
+  std::vector<double> delay;
+  std::vector<Inflow> in;
+  double seconds = 0;
+  for (int pass = 0; pass < kMaxPasses; ++pass) {
+    seconds = clock_pass(f, steps, flight_s, delay, in);
+    std::vector<double> next = link_delays(in, f.working_set_B.size());
+    double moved = 0;
+    for (std::size_t k = 0; k < next.size(); ++k)
+      moved = std::max(moved, std::fabs(next[k] - (k < delay.size() ? delay[k] : 0.0)));
+    if (moved <= 1e-9 * seconds) break;
+    delay = std::move(next);
+  }
+  return seconds;
 }
 
 }  // namespace
@@ -260,21 +379,13 @@ double priced_seconds(const ScheduleFeatures& f, const ModelParams& base, const 
     return total;
   }
   // (g): per-rank clocks along the dependencies (schedule_model.hpp).
-  std::vector<double> clock(p, 0.0), arrive(p, 0.0);
-  for (const auto& step : f.steps) {
-    for (std::size_t r = 0; r < p; ++r) {
-      priced[r] = price_step(step[r], delta[r], gamma[r], base, t, u);
-      arrive[r] = clock[r] + priced[r].out;
-    }
-    for (std::size_t r = 0; r < p; ++r) {
-      const PricedStep& x = priced[r];
-      double ready = clock[r] + x.comm() - std::min(t.flight_s, x.latency);
-      for (int q : step[r].from)
-        if (q >= 0 && static_cast<std::size_t>(q) < p) ready = std::max(ready, arrive[q]);
-      clock[r] = ready + x.local;
-    }
+  std::vector<std::vector<PricedStep>> steps(f.steps.size());
+  for (std::size_t i = 0; i < f.steps.size(); ++i) {
+    steps[i].resize(p);
+    for (std::size_t r = 0; r < p; ++r)
+      steps[i][r] = price_step(f.steps[i][r], delta[r], gamma[r], base, t, u);
   }
-  return run + (clock.empty() ? 0.0 : *std::max_element(clock.begin(), clock.end()));
+  return run + clocked_seconds(f, steps, t.flight_s);
 }
 
 bool same_work(const ScheduleWork& a, const ScheduleWork& b) {

@@ -33,6 +33,9 @@ struct RankStep {
   // The ranks whose messages this rank receives in this step, each once,
   // ascending: the dependencies term (g) follows from step to step.
   std::vector<int> from = {};
+  // Bytes received from each rank of `from`, in its order (empty: in_B split
+  // evenly), for the receiver's link that (g) shares between senders.
+  std::vector<double> from_B = {};
 };
 
 struct ScheduleFeatures {
@@ -89,17 +92,30 @@ inline constexpr int kMaxPricedRanks = 1024;
 // clock S_r, the rank's priced latency, wire and forward as above (C_r) and
 // flight F = terms.flight_s, the part of a one-way latency the sender does
 // not spend (capped at the rank's latency):
-//   r's messages arrive at A_r = S_r + latency(sends) + beta(m) * bytes sent
-//                                + forward
-//   r's step ends at       max(S_r + C_r - F, max over senders q of A_q) + local
+//   r's messages leave from  L_r = S_r + latency(sends)
+//   and arrive alone at     A_r = L_r + beta(m) * bytes sent + forward
+//   r's step ends at        max(S_r + C'_r - F, latest arrival of what r receives) + local
 // where latency(sends) prices r's sends alone (alpha + (sends-1)*o with (d),
-// sends * alpha without). The collective takes the latest clock. A rank's
-// received bytes are counted from its own start (exact when its senders
-// start no later). With every rank's steps on one dependency chain (ring,
-// rhd) this equals the step-synchronous price. Without local work it is
-// never larger; with it, it can be: a receiver's reduce starts when its data
-// has arrived, which the step-synchronous price lets overlap a slower rank's
-// message.
+// sends * alpha without), and C'_r is C_r with its wire priced on
+// max(bytes sent, bytes received still on the way at S_r): a message whose
+// bytes crossed r's link while r was busy costs r's step no link time
+// (each message's bytes are taken to cross evenly from its L to its
+// arrival). An early message shares its receiver's link, though: every
+// message into r is a transfer on r's link from its sender's L with
+// beta(m) * its bytes of work, the transfers that overlap share the link
+// equally (shared_link.hpp, as TCP flows roughly do), and a message arrives
+// as much after A as the sharing ends it later than alone. One sender's
+// messages to r follow each other. Arrivals move clocks, which move
+// transfers: the clocks are priced again until the delays settle (at most 8
+// passes; with no overlap, one). The collective takes the latest clock.
+// With every rank's steps on one dependency chain (ring, rhd at a power of
+// two) this equals the step-synchronous price. Without local work it is
+// never larger except where an early message shares a link (the fold of
+// butterfly and rhd at p not a power of two: the idle core rank's message
+// meets the folded vector at the core's link, 4 transfers where the
+// step-synchronous price has 3); with local work it can be: a receiver's
+// reduce starts when its data has arrived, which the step-synchronous price
+// lets overlap a slower rank's message.
 // With (i), the mode probe, `base` and `terms` are first moved into the
 // mode of the measured row whose probe is `row` (in_mode, mode_probe.hpp);
 // without a measured `row` (predict, map, run --transport sim: no row was
