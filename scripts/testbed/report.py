@@ -207,6 +207,58 @@ def crossover_interval(meas, c, p, group_a, group_b, m):
     return lo, hi, [s for s in sizes if lo < s < hi]
 
 
+def crossover_tally(xcsv, lv, meas, cpu_rows, algos_at):
+    """The measured crossovers of level lv in a fit's crossovers.csv against
+    the model's (CPU-limited ones left out): (within 2x, the same or inside
+    the measured CI interval, measured, table rows, per-p tallies of
+    [measured, within 2x, not predicted, predicted > 2x below])."""
+    xs = [r for r in xcsv if r["kind"] == "pair" and r["params"] == lv and r["measured_crossover_B"]
+          and not crossing_cpu_limited(r, cpu_rows, algos_at)]
+    ok, ok_iv, rows = 0, 0, []
+    per_p = {}
+    for r in xs:
+        m = float(r["measured_crossover_B"])
+        q = float(r["predicted_crossover_B"]) if r["predicted_crossover_B"] else None
+        ratio = max(q / m, m / q) if q else None
+        good = ratio is not None and ratio <= TARGETS["xover"]
+        ok += good
+        # The second count (never the target): also right where the
+        # prediction lies inside the sizes between which the CIs leave the
+        # measured crossing (crossover_interval).
+        iv = crossover_interval(meas, r["collective"], int(r["ranks"]), r["algo_a"],
+                                r["algo_b"], m)
+        ok_iv += good or (q is not None and iv is not None and iv[0] <= q <= iv[1])
+        tally = per_p.setdefault(int(r["ranks"]), [0, 0, 0, 0])
+        tally[0] += 1
+        tally[1] += good
+        tally[2] += q is None
+        tally[3] += q is not None and not good and q < m
+        rows.append(f"| {r['collective']} | {r['ranks']} | {r['algo_a']} / {r['algo_b']} | "
+                    f"{r['measured_faster_below']} | {m:.0f} | "
+                    f"{'none' if q is None else f'{q:.0f}'} | "
+                    f"{'–' if ratio is None else f'{ratio:.2f}×'} | {'yes' if good else 'no'} | "
+                    f"{'–' if iv is None else f'{iv[0]}–{iv[1]}'} |")
+    return ok, ok_iv, len(xs), rows, per_p
+
+
+def grid_line(d, lv, meas, cpu_rows, algos_at):
+    """The crossover counts of the same run on its sweep grid alone (fit-grid/,
+    fitted before the refinement pass), or None when there is no such fit."""
+    gdir = os.path.join(d, "fit-grid")
+    if not os.path.exists(os.path.join(gdir, "crossovers.csv")):
+        return None
+    grid = {(r["collective"], int(r["ranks"]), int(r["bytes"]))
+            for r in read_csv(os.path.join(gdir, "predictions.csv"))}
+    gmeas = {k: v for k, v in meas.items() if k[:3] in grid}
+    galgos_at = {k: v for k, v in algos_at.items() if k in grid}
+    ok, ok_iv, n, _, _ = crossover_tally(read_csv(os.path.join(gdir, "crossovers.csv")), lv,
+                                         gmeas, cpu_rows, galgos_at)
+    refined = sum(1 for k in {k[:3] for k in meas} if k not in grid)
+    return (f"Before the refinement pass, on the sweep's grid alone (`fit-grid/`, the same run's rows "
+            f"without the {refined} (collective, p, size) cells the refinement added), `{lv}` put "
+            f"{ok} of {n} measured crossovers within 2× ({ok_iv} of {n} by the second count).\n")
+
+
 def report_levels(present):
     """The levels the report shows, from the `params` values fit wrote: the
     baseline, the richest level priced step by step, and last (the main
@@ -359,32 +411,7 @@ def report_setting(d, name, out):
               (r["collective"], int(r["ranks"]), int(r["bytes"]), r["algorithm"]) not in cpu_rows]
         big = [abs(float(r["rel_err"])) for r in pr if int(r["bytes"]) >= 65536]
         allr = [abs(float(r["rel_err"])) for r in pr]
-        xs = [r for r in xcsv if r["kind"] == "pair" and r["params"] == lv and r["measured_crossover_B"]
-              and not crossing_cpu_limited(r, cpu_rows, algos_at)]
-        ok, ok_iv, rows = 0, 0, []
-        per_p = {}
-        for r in xs:
-            m = float(r["measured_crossover_B"])
-            q = float(r["predicted_crossover_B"]) if r["predicted_crossover_B"] else None
-            ratio = max(q / m, m / q) if q else None
-            good = ratio is not None and ratio <= TARGETS["xover"]
-            ok += good
-            # The second count (never the target): also right where the
-            # prediction lies inside the sizes between which the CIs leave
-            # the measured crossing (crossover_interval).
-            iv = crossover_interval(meas, r["collective"], int(r["ranks"]), r["algo_a"],
-                                    r["algo_b"], m)
-            ok_iv += good or (q is not None and iv is not None and iv[0] <= q <= iv[1])
-            tally = per_p.setdefault(int(r["ranks"]), [0, 0, 0, 0])
-            tally[0] += 1
-            tally[1] += good
-            tally[2] += q is None
-            tally[3] += q is not None and not good and q < m
-            rows.append(f"| {r['collective']} | {r['ranks']} | {r['algo_a']} / {r['algo_b']} | "
-                        f"{r['measured_faster_below']} | {m:.0f} | "
-                        f"{'none' if q is None else f'{q:.0f}'} | "
-                        f"{'–' if ratio is None else f'{ratio:.2f}×'} | {'yes' if good else 'no'} | "
-                        f"{'–' if iv is None else f'{iv[0]}–{iv[1]}'} |")
+        ok, ok_iv, n_xs, rows, per_p = crossover_tally(xcsv, lv, meas, cpu_rows, algos_at)
         xrows[lv] = rows
         xby_p[lv] = per_p
         best = [r for r in xcsv if r["kind"] == "best" and r["params"] == lv]
@@ -401,8 +428,8 @@ def report_setting(d, name, out):
         figs[lv] = {
             "big": (statistics.median(big) if big else None, len(big)),
             "all": (statistics.median(allr) if allr else None, len(allr)),
-            "xover": (ok, len(xs)),
-            "xover_iv": (ok_iv, len(xs)),
+            "xover": (ok, n_xs),
+            "xover_iv": (ok_iv, n_xs),
             "pick": (right / n if n else None, right, n, left_out),
             "regret": (statistics.median(regrets) if regrets else None,
                        max(regrets) if regrets else None),
@@ -451,6 +478,9 @@ def report_setting(d, name, out):
                "measurement cannot place the crossing more finely than that; a crossover the "
                "model does not predict fails both. Why each strict miss is missed: "
                "`scripts/testbed/classify_crossovers.py`.\n")
+    line = grid_line(d, levels[-1], meas, cpu_rows, algos_at) if levels else None
+    if line:
+        out.append(line)
     if levels and levels[-1] != "calibration":
         out.append(miss_classes(d) + "\n")
     if levels:

@@ -186,6 +186,54 @@ TEST(TestbedReport, SliceOfTheStudyGivesEverySection) {
                 out),
             0);
   EXPECT_NE(out.find("does not hold term (g)"), std::string::npos) << out;
+  // A refinement pass (scripts/testbed/study.sh): the sweep's grid alone was
+  // fitted into fit-grid/ first. Here the grid lacks the 256 KiB cells, as if
+  // the refinement had added them; the report counts the grid's crossovers
+  // beside the refined ones and names how many cells the refinement added.
+  std::set<std::string> dropped;
+  {
+    std::ofstream w(s / "sweep-grid.csv");
+    int coll = -1, ranks = -1, bytes = -1;
+    for (const std::string& l : lines_of(slurp(s / "sweep.csv"))) {
+      const auto f = cells_of(l);
+      if (coll < 0) {
+        for (int i = 0; i < static_cast<int>(f.size()); ++i) {
+          coll = f[static_cast<std::size_t>(i)] == "collective" ? i : coll;
+          ranks = f[static_cast<std::size_t>(i)] == "ranks" ? i : ranks;
+          bytes = f[static_cast<std::size_t>(i)] == "bytes" ? i : bytes;
+        }
+        w << l << '\n';
+        continue;
+      }
+      const auto at = [&](int i) { return f[static_cast<std::size_t>(i)]; };
+      const auto b = std::stoull(at(bytes));
+      if (b > 200000 && b < 300000) {
+        dropped.insert(at(coll) + "," + at(ranks) + "," + at(bytes));
+        continue;
+      }
+      w << l << '\n';
+    }
+  }
+  ASSERT_FALSE(dropped.empty());
+  ASSERT_EQ(run(cb + " fit " + (s / "sweep-grid.csv").string() + " --calibration " +
+                    (s / "calibration-g.csv").string() + " --out " + (s / "fit-grid").string(),
+                out),
+            0)
+      << out;
+  ASSERT_EQ(run("COLLBENCH=" + cb + " " + CB_PYTHON + " " + CB_SOURCE_DIR +
+                    "/scripts/testbed/report.py " + dir.string(),
+                out),
+            0)
+      << out;
+  const std::string refined = slurp(dir / "report.md");
+  const std::size_t grid_at = refined.find("Before the refinement pass");
+  ASSERT_NE(grid_at, std::string::npos) << refined;
+  const std::string grid_line = refined.substr(grid_at, refined.find('\n', grid_at) - grid_at);
+  EXPECT_NE(grid_line.find("without the " + std::to_string(dropped.size()) +
+                           " (collective, p, size) cells"),
+            std::string::npos)
+      << grid_line;
+  EXPECT_NE(grid_line.find("`calibration+abcdg` put "), std::string::npos) << grid_line;
   fs::remove_all(dir);
 }
 
