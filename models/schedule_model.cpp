@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <iterator>
 #include <map>
 #include <optional>
@@ -113,6 +114,7 @@ void add_step(const Step& st, DataType dtype, std::vector<Written>& written, Ran
     if (l.kind != LocalKind::average) ++x.local_ops;
   }
   std::sort(x.from.begin(), x.from.end());
+  if (x.from.size() < 2) return;  // one sender: in_B is its bytes
   x.from_B.assign(x.from.size(), 0.0);
   for (const Recv& m : st.recvs) {
     const auto i = std::lower_bound(x.from.begin(), x.from.end(), m.peer) - x.from.begin();
@@ -242,6 +244,11 @@ PricedStep price_step(const RankStep& x, double delta, double gamma, const Model
 
 namespace {
 
+// Step i's priced ranks, written into `out` (p entries): computed again in
+// each clock pass, so that memory stays at one step whatever the schedule's
+// length.
+using StepPricer = std::function<void(std::size_t i, std::vector<PricedStep>& out)>;
+
 // One message's bytes on its receiver's link, as the clocks last placed it.
 struct Inflow {
   std::size_t receiver = 0;
@@ -250,16 +257,20 @@ struct Inflow {
   double alone_s = 0;   // when it arrives with the link to itself
 };
 
-// The clocks of (g) with each message's arrival later by `delay` (seconds,
-// one per message in the order the loop meets them); the collective's
-// seconds. Records every message's inflow.
-double clock_pass(const ScheduleFeatures& f, const std::vector<std::vector<PricedStep>>& steps,
-                  double flight_s, const std::vector<double>& delay, std::vector<Inflow>& in) {
+// The clocks of (g) with each recorded message's arrival later by `delay`
+// (seconds, one per recorded message in the order the loop meets them); the
+// collective's seconds. Records the inflows of the receivers marked `shared`
+// (those with two or more senders over the schedule: one sender's messages
+// follow each other and never share).
+double clock_pass(const ScheduleFeatures& f, const StepPricer& price, double flight_s,
+                  const std::vector<char>& shared, const std::vector<double>& delay,
+                  std::vector<Inflow>& in) {
   const std::size_t p = f.working_set_B.size();
   std::vector<double> clock(p, 0.0), start(p, 0.0);
+  std::vector<PricedStep> priced(p);
   in.clear();
   for (std::size_t i = 0; i < f.steps.size(); ++i) {
-    const std::vector<PricedStep>& priced = steps[i];
+    price(i, priced);
     start = clock;
     for (std::size_t r = 0; r < p; ++r) {
       const PricedStep& x = priced[r];
@@ -274,8 +285,11 @@ double clock_pass(const ScheduleFeatures& f, const std::vector<std::vector<Price
                                                   : rs.in_B / static_cast<double>(rs.from.size());
         const double first = start[static_cast<std::size_t>(q)] + y.send_latency;
         const double alone = start[static_cast<std::size_t>(q)] + y.out;
-        const double arrive = alone + (in.size() < delay.size() ? delay[in.size()] : 0.0);
-        in.push_back({r, q, {first, y.beta * bytes}, alone});
+        double arrive = alone;
+        if (shared[r]) {
+          arrive += in.size() < delay.size() ? delay[in.size()] : 0.0;
+          in.push_back({r, q, {first, y.beta * bytes}, alone});
+        }
         arrived = std::max(arrived, arrive);
         // Bytes cross the link evenly from the first to the arrival.
         pending_B += bytes * (arrive <= clock[r] ? 0.0
@@ -304,9 +318,9 @@ std::vector<double> link_delays(std::vector<Inflow> in, std::size_t ranks) {
   for (std::size_t k = 0; k < in.size(); ++k) by_receiver[in[k].receiver].push_back(k);
   std::vector<double> delay(in.size(), 0.0);
   std::vector<LinkTransfer> link;
+  std::vector<double> last(ranks, 0.0);  // per sender: when its previous message arrived
   for (const std::vector<std::size_t>& ks : by_receiver) {
     if (ks.size() < 2) continue;
-    std::vector<double> last(ranks, 0.0);  // per sender: when its previous message arrived
     link.clear();
     for (std::size_t k : ks) {
       Inflow& m = in[k];
@@ -316,8 +330,10 @@ std::vector<double> link_delays(std::vector<Inflow> in, std::size_t ranks) {
       link.push_back(m.link);
     }
     const std::vector<double> ends = shared_link_ends(link);
-    for (std::size_t j = 0; j < ks.size(); ++j)
+    for (std::size_t j = 0; j < ks.size(); ++j) {
       delay[ks[j]] = std::max(0.0, ends[j] - in[ks[j]].alone_s);
+      last[static_cast<std::size_t>(in[ks[j]].sender)] = 0.0;  // for the next receiver
+    }
   }
   return delay;
 }
@@ -326,14 +342,22 @@ std::vector<double> link_delays(std::vector<Inflow> in, std::size_t ranks) {
 // flies early shares its receiver's link with what that receiver is still
 // receiving, which then arrives later, which moves the clocks; a few passes
 // settle it, and with no overlap the first pass is the answer.
-double clocked_seconds(const ScheduleFeatures& f, const std::vector<std::vector<PricedStep>>& steps,
-                       double flight_s) {
+double clocked_seconds(const ScheduleFeatures& f, const StepPricer& price, double flight_s) {
   constexpr int kMaxPasses = 8;
+  const std::size_t p = f.working_set_B.size();
+  std::vector<char> shared(p, 0);
+  std::vector<int> first_sender(p, -1);
+  for (const auto& step : f.steps)
+    for (std::size_t r = 0; r < p && r < step.size(); ++r)
+      for (int q : step[r].from) {
+        if (first_sender[r] < 0) first_sender[r] = q;
+        if (q != first_sender[r]) shared[r] = 1;
+      }
   std::vector<double> delay;
   std::vector<Inflow> in;
   double seconds = 0;
   for (int pass = 0; pass < kMaxPasses; ++pass) {
-    seconds = clock_pass(f, steps, flight_s, delay, in);
+    seconds = clock_pass(f, price, flight_s, shared, delay, in);
     std::vector<double> next = link_delays(in, f.working_set_B.size());
     double moved = 0;
     for (std::size_t k = 0; k < next.size(); ++k)
@@ -364,7 +388,6 @@ double priced_seconds(const ScheduleFeatures& f, const ModelParams& base, const 
     gamma[r] = u.b ? t.reduce.at(f.working_set_B[r]) : base.gamma_s_per_B;
   }
   const double run = u.a ? t.run_s : 0;
-  std::vector<PricedStep> priced(p);
   if (!u.g) {
     // Step-synchronous: every step is a global round that takes its slowest rank.
     double total = run;
@@ -379,13 +402,11 @@ double priced_seconds(const ScheduleFeatures& f, const ModelParams& base, const 
     return total;
   }
   // (g): per-rank clocks along the dependencies (schedule_model.hpp).
-  std::vector<std::vector<PricedStep>> steps(f.steps.size());
-  for (std::size_t i = 0; i < f.steps.size(); ++i) {
-    steps[i].resize(p);
+  const StepPricer price = [&](std::size_t i, std::vector<PricedStep>& out) {
     for (std::size_t r = 0; r < p; ++r)
-      steps[i][r] = price_step(f.steps[i][r], delta[r], gamma[r], base, t, u);
-  }
-  return run + clocked_seconds(f, steps, t.flight_s);
+      out[r] = price_step(f.steps[i][r], delta[r], gamma[r], base, t, u);
+  };
+  return run + clocked_seconds(f, price, t.flight_s);
 }
 
 bool same_work(const ScheduleWork& a, const ScheduleWork& b) {

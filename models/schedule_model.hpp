@@ -33,8 +33,9 @@ struct RankStep {
   // The ranks whose messages this rank receives in this step, each once,
   // ascending: the dependencies term (g) follows from step to step.
   std::vector<int> from = {};
-  // Bytes received from each rank of `from`, in its order (empty: in_B split
-  // evenly), for the receiver's link that (g) shares between senders.
+  // Bytes received from each rank of `from`, in its order, for the
+  // receiver's link that (g) shares between senders (empty: in_B split
+  // evenly; left empty with one sender, whose bytes are in_B).
   std::vector<double> from_B = {};
 };
 
