@@ -43,9 +43,19 @@ def midpoints(sizes, lo, hi, max_bytes):
 
 
 def main():
+    def usage(why):
+        print(f"refine_sizes.py: {why} (usage: refine_sizes.py SETTING_DIR FIT_DIR [MAX_BYTES])",
+              file=sys.stderr)
+        sys.exit(2)
+
     if len(sys.argv) not in (3, 4):
-        sys.exit("usage: refine_sizes.py SETTING_DIR FIT_DIR [MAX_BYTES]")
+        usage("needs SETTING_DIR and FIT_DIR")
     d, fit_dir = sys.argv[1], sys.argv[2]
+    for path in (os.path.join(d, "sweep.csv"), os.path.join(fit_dir, "crossovers.csv")):
+        if not os.path.isfile(path):
+            usage(f"'{path}' does not exist")
+    if len(sys.argv) == 4 and not sys.argv[3].isdigit():
+        usage(f"MAX_BYTES '{sys.argv[3]}' is not a byte count")
     max_bytes = int(sys.argv[3]) if len(sys.argv) == 4 else 2 << 20
     meas = {}
     for r in read_csv(os.path.join(d, "sweep.csv")):

@@ -86,5 +86,14 @@ class RefineSizes(unittest.TestCase):
         self.assertEqual(self.refine(sweep, [crossover_row("allreduce", 4, 6000)]), [])
 
 
+    def test_bad_input_is_one_line_and_exit_2(self):
+        with tempfile.TemporaryDirectory() as d:
+            for args in ([], [d, d], [d, d, "2M"]):
+                r = subprocess.run([sys.executable, SCRIPT, *args], capture_output=True, text=True)
+                self.assertEqual(r.returncode, 2, args)
+                self.assertEqual(len(r.stderr.splitlines()), 1, r.stderr)
+                self.assertEqual(r.stdout, "")
+
+
 if __name__ == "__main__":
     unittest.main()
