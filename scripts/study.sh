@@ -4,7 +4,7 @@
 # points results/latest at it.
 #
 #   bash scripts/study.sh                  a new study (about 15 minutes on 2 cores,
-#                                          plus 80-90 for the testbed stage as root)
+#                                          plus about 95 for the testbed stage as root)
 #   bash scripts/study.sh --resume DIR     finish an interrupted study in DIR
 #   bash scripts/study.sh --quick          a 1-minute smoke version (CI, demos)
 #   bash scripts/study.sh --quiet          no per-configuration progress lines
