@@ -299,9 +299,8 @@ double clock_pass(const ScheduleFeatures& f, const StepPricer& price, double fli
       // What already crossed r's link while r was busy costs its step no
       // link time: the step's wire is priced on the bytes still pending.
       const double wire = x.beta * std::max(rs.out_B, std::min(rs.in_B, pending_B));
-      const double ready = std::max(
-          clock[r] + x.comm() - x.wire + std::min(wire, x.wire) - std::min(flight_s, x.latency),
-          arrived);
+      const double ready =
+          std::max(clock[r] + x.comm() - x.wire + wire - std::min(flight_s, x.latency), arrived);
       clock[r] = ready + x.local;
     }
   }

@@ -53,11 +53,7 @@ LATENCY_MAX_B = 64 * 1024
 def load(d):
     st = report.read_setting(d)
     probe = report.read_csv(os.path.join(d, "probe.csv"))[0]
-    meas = {}
-    for r in report.read_csv(os.path.join(d, "sweep.csv")):
-        meas[(r["collective"], int(r["ranks"]), int(r["bytes"]), r["algorithm"])] = (
-            float(r["time_median_us"]) * 1e-6, float(r["ci_lo_us"]) * 1e-6,
-            float(r["ci_hi_us"]) * 1e-6)
+    meas = report.measured_times(report.read_csv(os.path.join(d, "sweep.csv")))
     preds = report.read_csv(os.path.join(d, "fit", "predictions.csv"))
     xcsv = report.read_csv(os.path.join(d, "fit", "crossovers.csv"))
     return st, float(probe["alpha_s"]), meas, preds, xcsv

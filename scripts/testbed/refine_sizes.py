@@ -20,7 +20,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from report import crossover_interval, read_csv  # noqa: E402
+from report import crossover_interval, measured_times, read_csv  # noqa: E402
 
 
 def nominal(size):
@@ -57,10 +57,7 @@ def main():
     if len(sys.argv) == 4 and not sys.argv[3].isdigit():
         usage(f"MAX_BYTES '{sys.argv[3]}' is not a byte count")
     max_bytes = int(sys.argv[3]) if len(sys.argv) == 4 else 2 << 20
-    meas = {}
-    for r in read_csv(os.path.join(d, "sweep.csv")):
-        meas[(r["collective"], int(r["ranks"]), int(r["bytes"]), r["algorithm"])] = (
-            float(r["time_median_us"]), float(r["ci_lo_us"]), float(r["ci_hi_us"]))
+    meas = measured_times(read_csv(os.path.join(d, "sweep.csv")))
     wanted = {}
     for r in read_csv(os.path.join(fit_dir, "crossovers.csv")):
         if r["kind"] != "pair" or not r["measured_crossover_B"]:

@@ -42,6 +42,14 @@ def read_csv(path):
         return list(csv.DictReader(f))
 
 
+def measured_times(sweep_rows):
+    """Per (collective, p, bytes, algorithm): (median, CI low, CI high) in
+    seconds, from a sweep CSV's rows."""
+    return {(r["collective"], int(r["ranks"]), int(r["bytes"]), r["algorithm"]):
+            (float(r["time_median_us"]) * 1e-6, float(r["ci_lo_us"]) * 1e-6,
+             float(r["ci_hi_us"]) * 1e-6) for r in sweep_rows}
+
+
 def read_setting(d):
     out = {}
     with open(os.path.join(d, "setting.txt")) as f:
@@ -383,11 +391,7 @@ def report_setting(d, name, out):
                        "pass):\n\n```\n" + f.read().strip() + "\n```\n")
 
     # ---- rows, CPU-limited region
-    meas = {}
-    for r in sweep:
-        key = (r["collective"], int(r["ranks"]), int(r["bytes"]), r["algorithm"])
-        meas[key] = (float(r["time_median_us"]) * 1e-6, float(r["ci_lo_us"]) * 1e-6,
-                     float(r["ci_hi_us"]) * 1e-6)
+    meas = measured_times(sweep)
     preds = [r for r in read_csv(os.path.join(d, "fit", "predictions.csv"))
              if r["params"] == "calibration"]
     algos_at = {}

@@ -9,6 +9,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <map>
 #include <set>
 #include <sstream>
 #include <string>
@@ -32,6 +34,25 @@ int run(const std::string& cmd, std::string& out) {
   return pclose(pipe);
 }
 
+// A row's cell by its column's name (the header's), out_of_range for a
+// column the file lacks.
+using Cell = std::function<std::string(const std::string&)>;
+
+// Copies the CSV `from` to `to`: its header, and the rows `keep` accepts.
+void copy_rows(const fs::path& from, const fs::path& to, const std::function<bool(const Cell&)>& keep) {
+  std::ofstream w(to);
+  std::map<std::string, std::size_t> column;
+  for (const std::string& l : lines_of(slurp(from))) {
+    const auto f = cells_of(l);
+    if (column.empty()) {
+      for (std::size_t i = 0; i < f.size(); ++i) column[f[i]] = i;
+      w << l << '\n';
+      continue;
+    }
+    if (keep([&](const std::string& name) { return f.at(column.at(name)); })) w << l << '\n';
+  }
+}
+
 TEST(TestbedReport, SliceOfTheStudyGivesEverySection) {
   const fs::path src = fs::path(CB_SOURCE_DIR) / "results/testbed-vm-2026-11-23/500us-100Mbit";
   const fs::path dir = fs::temp_directory_path() /
@@ -45,35 +66,28 @@ TEST(TestbedReport, SliceOfTheStudyGivesEverySection) {
   // allreduce and allgather, 4 schedules, p = 2, 3, 8, up to 1 MiB.
   const std::set<std::string> algos = {"naive", "ring", "tree", "rhd"};
   std::size_t p2_rows = 0;
-  {
-    std::ofstream w(s / "sweep.csv");
-    int coll = -1, algo = -1, ranks = -1, bytes = -1;
-    for (const std::string& l : lines_of(slurp(src / "sweep.csv"))) {
-      const auto f = cells_of(l);
-      if (coll < 0) {
-        for (int i = 0; i < static_cast<int>(f.size()); ++i) {
-          const auto& c = f[static_cast<std::size_t>(i)];
-          coll = c == "collective" ? i : coll;
-          algo = c == "algorithm" ? i : algo;
-          ranks = c == "ranks" ? i : ranks;
-          bytes = c == "bytes" ? i : bytes;
-        }
-        ASSERT_GE(std::min({coll, algo, ranks, bytes}), 0) << l;
-        w << l << '\n';
-        continue;
-      }
-      const auto at = [&](int i) { return f[static_cast<std::size_t>(i)]; };
-      if ((at(coll) != "allreduce" && at(coll) != "allgather") || !algos.count(at(algo)) ||
-          (at(ranks) != "2" && at(ranks) != "3" && at(ranks) != "8") ||
-          std::stoull(at(bytes)) > (1u << 20))
-        continue;
-      p2_rows += at(ranks) == "2";
-      w << l << '\n';
-    }
-  }
+  copy_rows(src / "sweep.csv", s / "sweep.csv", [&](const Cell& at) {
+    if ((at("collective") != "allreduce" && at("collective") != "allgather") ||
+        !algos.count(at("algorithm")) ||
+        (at("ranks") != "2" && at("ranks") != "3" && at("ranks") != "8") ||
+        std::stoull(at("bytes")) > (1u << 20))
+      return false;
+    p2_rows += at("ranks") == "2";
+    return true;
+  });
   ASSERT_GT(p2_rows, 0u);
   const std::string cb = std::string(CB_BUILD_DIR) + "/harness/collbench";
   std::string out;
+  const auto fit = [&](const fs::path& sweep, const fs::path& fit_dir) {
+    return run(cb + " fit " + sweep.string() + " --calibration " +
+                   (s / "calibration-g.csv").string() + " --out " + fit_dir.string(),
+               out);
+  };
+  const auto write_report = [&] {
+    return run("COLLBENCH=" + cb + " " + CB_PYTHON + " " + CB_SOURCE_DIR +
+                   "/scripts/testbed/report.py " + dir.string(),
+               out);
+  };
   // Term (g) for a calibration that predates it, derived as the committed
   // re-fit did (scripts/derive_flight.py: F = alpha - o).
   ASSERT_EQ(run(std::string(CB_PYTHON) + " " + CB_SOURCE_DIR + "/scripts/derive_flight.py " +
@@ -81,16 +95,8 @@ TEST(TestbedReport, SliceOfTheStudyGivesEverySection) {
                 out),
             0)
       << out;
-  ASSERT_EQ(run(cb + " fit " + (s / "sweep.csv").string() + " --calibration " +
-                    (s / "calibration-g.csv").string() + " --out " + (s / "fit").string(),
-                out),
-            0)
-      << out;
-  ASSERT_EQ(run("COLLBENCH=" + cb + " " + CB_PYTHON + " " + CB_SOURCE_DIR +
-                    "/scripts/testbed/report.py " + dir.string(),
-                out),
-            0)
-      << out;
+  ASSERT_EQ(fit(s / "sweep.csv", s / "fit"), 0) << out;
+  ASSERT_EQ(write_report(), 0) << out;
   const std::string report = slurp(dir / "report.md");
   EXPECT_NE(report.find("The global fit used " + std::to_string(p2_rows) + " of "),
             std::string::npos)
@@ -191,40 +197,15 @@ TEST(TestbedReport, SliceOfTheStudyGivesEverySection) {
   // the refinement had added them; the report counts the grid's crossovers
   // beside the refined ones and names how many cells the refinement added.
   std::set<std::string> dropped;
-  {
-    std::ofstream w(s / "sweep-grid.csv");
-    int coll = -1, ranks = -1, bytes = -1;
-    for (const std::string& l : lines_of(slurp(s / "sweep.csv"))) {
-      const auto f = cells_of(l);
-      if (coll < 0) {
-        for (int i = 0; i < static_cast<int>(f.size()); ++i) {
-          coll = f[static_cast<std::size_t>(i)] == "collective" ? i : coll;
-          ranks = f[static_cast<std::size_t>(i)] == "ranks" ? i : ranks;
-          bytes = f[static_cast<std::size_t>(i)] == "bytes" ? i : bytes;
-        }
-        w << l << '\n';
-        continue;
-      }
-      const auto at = [&](int i) { return f[static_cast<std::size_t>(i)]; };
-      const auto b = std::stoull(at(bytes));
-      if (b > 200000 && b < 300000) {
-        dropped.insert(at(coll) + "," + at(ranks) + "," + at(bytes));
-        continue;
-      }
-      w << l << '\n';
-    }
-  }
+  copy_rows(s / "sweep.csv", s / "sweep-grid.csv", [&](const Cell& at) {
+    const auto b = std::stoull(at("bytes"));
+    if (b <= 200000 || b >= 300000) return true;
+    dropped.insert(at("collective") + "," + at("ranks") + "," + at("bytes"));
+    return false;
+  });
   ASSERT_FALSE(dropped.empty());
-  ASSERT_EQ(run(cb + " fit " + (s / "sweep-grid.csv").string() + " --calibration " +
-                    (s / "calibration-g.csv").string() + " --out " + (s / "fit-grid").string(),
-                out),
-            0)
-      << out;
-  ASSERT_EQ(run("COLLBENCH=" + cb + " " + CB_PYTHON + " " + CB_SOURCE_DIR +
-                    "/scripts/testbed/report.py " + dir.string(),
-                out),
-            0)
-      << out;
+  ASSERT_EQ(fit(s / "sweep-grid.csv", s / "fit-grid"), 0) << out;
+  ASSERT_EQ(write_report(), 0) << out;
   const std::string refined = slurp(dir / "report.md");
   const std::size_t grid_at = refined.find("Before the refinement pass");
   ASSERT_NE(grid_at, std::string::npos) << refined;
