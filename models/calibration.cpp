@@ -208,6 +208,26 @@ void fit_incast(Calibration& c, const std::vector<double>& k, const std::vector<
     c.terms.incast = c.terms.incast_sending = {};
 }
 
+void fit_buffering(Calibration& c, const std::vector<double>& sizes_B,
+                   const std::vector<double>& fanout_s) {
+  c.fanout_sizes_B = sizes_B;
+  c.fanout_s = fanout_s;
+  c.terms.buffered = {};
+  if (fanout_s.size() != sizes_B.size()) return;
+  for (std::size_t j = 0; j < sizes_B.size(); ++j) {
+    const double m = sizes_B[j];
+    const auto at = std::find(c.pingpong_sizes_B.begin(), c.pingpong_sizes_B.end(), m);
+    const auto n = static_cast<std::size_t>(at - c.pingpong_sizes_B.begin());
+    if (at == c.pingpong_sizes_B.end() || n >= c.pingpong_s.size()) continue;
+    const SizeRange* r = range_for(c.terms.oneway, m);
+    const double beta = r ? r->beta_s_per_B : c.params.beta_s_per_B;
+    if (!(beta > 0)) continue;
+    c.terms.buffered.size_B.push_back(m);
+    c.terms.buffered.s_per_B.push_back(
+        std::clamp((fanout_s[j] - 2 * c.pingpong_s[n]) / (m * beta), 0.0, 1.0));
+  }
+}
+
 std::string format_calibration(const Calibration& c) {
   std::string out =
       "alpha_s,beta_s_per_B,gamma_s_per_B,transport,ranks,host,timestamp,collbench_version,"
@@ -218,7 +238,8 @@ std::string format_calibration(const Calibration& c) {
       "local_ops_k,local_ops_s,local_op_s,exchange_reduce_s,exchange_reduce_ranges,relay_s,"
       "forward_size_B,forward_s_per_B,exchange_staged_s,exchange_staged_ranges,pipelined_s,"
       "flight_s,fanin_k,fanin_sizes_B,fanin_s,fanin_exchange_s,incast_k,incast_s_per_B,"
-      "incast_sending_s_per_B,probe_small_s,probe_large_s\n";
+      "incast_sending_s_per_B,probe_small_s,probe_large_s,fanout_sizes_B,fanout_s,buffered_size_B,"
+      "buffered_fraction\n";
   const auto optional = [](double v) { return v > 0 ? csv_number(v) : std::string(); };
   out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},",
                      csv_number(c.params.alpha_s), csv_number(c.params.beta_s_per_B),
@@ -250,8 +271,10 @@ std::string format_calibration(const Calibration& c) {
                      join(c.terms.incast.s_per_B), join(c.terms.incast_sending.s_per_B));
   // (i): both cells or neither (shortest exact text: the file round-trips).
   const bool probed = c.terms.probe.measured();
-  out += fmt::format("{},{}\n", probed ? fmt::format("{}", c.terms.probe.small_s) : std::string(),
+  out += fmt::format("{},{},", probed ? fmt::format("{}", c.terms.probe.small_s) : std::string(),
                      probed ? fmt::format("{}", c.terms.probe.large_s) : std::string());
+  out += fmt::format("{},{},{},{}\n", join(c.fanout_sizes_B), join(c.fanout_s), join(c.terms.buffered.size_B),
+                     join(c.terms.buffered.s_per_B));
   return out;
 }
 
@@ -348,6 +371,10 @@ Calibration read_calibration(const std::string& path) {
   if (t.has("probe_small_s") && t.has("probe_large_s") && !t.cell(r, "probe_small_s").empty() &&
       !t.cell(r, "probe_large_s").empty())
     c.terms.probe = {number(t, r, "probe_small_s"), number(t, r, "probe_large_s")};
+  // (j): absent from older files and from calibrations on 2 ranks.
+  c.fanout_sizes_B = numbers(t, r, "fanout_sizes_B");
+  c.fanout_s = numbers(t, r, "fanout_s");
+  c.terms.buffered = curve("buffered_size_B", "buffered_fraction");
   return c;
 }
 

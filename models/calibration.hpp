@@ -54,7 +54,10 @@
 // received byte at each k, >= 0, from the fan-in and from the k-way
 // exchange), `probe_small_s` and `probe_large_s` (i: the mode probe taken
 // right after the microbenchmarks, seconds per exchange step at 8 B and
-// 256 KiB, harness/sweep/mode_probe.hpp; both empty when not measured).
+// 256 KiB, harness/sweep/mode_probe.hpp; both empty when not measured),
+// `fanout_sizes_B` and `fanout_s` (j: time of the fan-out at each m; empty
+// when calibrate ran on 2 ranks) and `buffered_size_B` and `buffered_fraction`
+// (j: the fraction of an m-byte send the transport buffered, 0..1).
 // Readers need
 // only the three SI columns and must ignore columns they do not know
 // (columns are only ever added).
@@ -90,6 +93,7 @@ struct Calibration {
   // (h) fan-in step times (s) per sender count k and size (B), k-major.
   std::vector<double> fanin_k, fanin_sizes_B, fanin_s;
   std::vector<double> fanin_exchange_s;  // (h) the k-way exchange's step times, the same way
+  std::vector<double> fanout_sizes_B, fanout_s;  // (j) fan-out times (s) per size (B)
 };
 
 // What calibrate measures for the richer terms, in seconds net of an empty
@@ -131,6 +135,19 @@ void fit_flight(Calibration& c, double pipelined_s);
 // usable size leaves the term absent.
 void fit_incast(Calibration& c, const std::vector<double>& k, const std::vector<double>& sizes_B,
                 const std::vector<double>& fanin_s, const std::vector<double>& exchange_s);
+
+// (j) from the fan-out's times `fanout_s` (seconds, net of the empty run) at
+// `sizes_B`, after fit_terms (it needs pingpong_s at those sizes): rank 0
+// sends m bytes to rank 1, then m to rank 2 while rank 1 sends its m back to
+// rank 0. A send that completes when its bytes have crossed makes that
+// 2 pingpong(m); one the transport buffered whole lets the second message
+// share rank 0's link with the first, which then arrives a transfer later:
+// 2 pingpong(m) + m * beta(m). So, per m, the fraction buffered is
+//   (T(m) - 2 pingpong(m)) / (m * beta(m)),   kept within [0, 1],
+// beta(m) the ping-pong's for m (term (a)'s range). Sizes the ping-pong did
+// not measure are skipped; none left leaves the term absent.
+void fit_buffering(Calibration& c, const std::vector<double>& sizes_B,
+                   const std::vector<double>& fanout_s);
 
 // The model parameters from calibration measurements (fills params,
 // pingpong_knees_B, the size lists and the gamma references):

@@ -191,11 +191,14 @@ struct PricedStep {
   double out = 0;      // the sends alone: latency of the sends + beta(m) * bytes sent + forward
   double send_latency = 0;  // the latency part of `out`: when its bytes start to leave
   double beta = 0;          // beta(m) of the step's messages, s/B
+  // With (j), the bytes sent that the transport buffers: the sender's step
+  // does not wait for them to cross its link (they still do, at beta).
+  double buffered_B = 0;
   double comm() const { return latency + wire + forward + incast; }
 };
 
 struct Uses {
-  bool a, b, c, d, e, f, g, h;
+  bool a, b, c, d, e, f, g, h, j;
 };
 
 PricedStep price_step(const RankStep& x, double delta, double gamma, const ModelParams& base,
@@ -236,6 +239,7 @@ PricedStep price_step(const RankStep& x, double delta, double gamma, const Model
   if (x.sends > 0) {
     p.send_latency = latency(x.sends);
     p.out = p.send_latency + beta * x.out_B + p.forward;
+    if (u.j) p.buffered_B = std::clamp(t.buffered.at(x.out_B / x.sends), 0.0, 1.0) * x.out_B;
   }
   return p;
 }
@@ -249,22 +253,26 @@ namespace {
 // length.
 using StepPricer = std::function<void(std::size_t i, std::vector<PricedStep>& out)>;
 
-// One message's bytes on its receiver's link, as the clocks last placed it.
+// One message's bytes on the links it crosses, as the clocks last placed it:
+// its receiver's, and with (j) its sender's (the sender may have sent before
+// its previous messages crossed).
 struct Inflow {
   std::size_t receiver = 0;
   int sender = -1;
   LinkTransfer link;    // from the sender's first byte, bytes x the sender's beta
-  double alone_s = 0;   // when it arrives with the link to itself
+  double alone_s = 0;   // when it arrives with the links to itself
+  bool on_receiver_link = false, on_sender_link = false;  // which of them it may share
 };
 
 // The clocks of (g) with each recorded message's arrival later by `delay`
 // (seconds, one per recorded message in the order the loop meets them); the
-// collective's seconds. Records the inflows of the receivers marked `shared`
-// (those with two or more senders over the schedule: one sender's messages
-// follow each other and never share).
+// collective's seconds. Records the messages into the receivers marked in
+// `shared_in` (those with two or more senders over the schedule: one
+// sender's messages follow each other and never share) and out of the
+// senders marked in `shared_out` (with (j): two or more receivers).
 double clock_pass(const ScheduleFeatures& f, const StepPricer& price, double flight_s,
-                  const std::vector<char>& shared, const std::vector<double>& delay,
-                  std::vector<Inflow>& in) {
+                  const std::vector<char>& shared_in, const std::vector<char>& shared_out,
+                  const std::vector<double>& delay, std::vector<Inflow>& in) {
   const std::size_t p = f.working_set_B.size();
   std::vector<double> clock(p, 0.0), start(p, 0.0);
   std::vector<PricedStep> priced(p);
@@ -286,9 +294,10 @@ double clock_pass(const ScheduleFeatures& f, const StepPricer& price, double fli
         const double first = start[static_cast<std::size_t>(q)] + y.send_latency;
         const double alone = start[static_cast<std::size_t>(q)] + y.out;
         double arrive = alone;
-        if (shared[r]) {
+        const bool out_shared = !shared_out.empty() && shared_out[static_cast<std::size_t>(q)];
+        if (shared_in[r] || out_shared) {
           arrive += in.size() < delay.size() ? delay[in.size()] : 0.0;
-          in.push_back({r, q, {first, y.beta * bytes}, alone});
+          in.push_back({r, q, {first, y.beta * bytes}, alone, shared_in[r] != 0, out_shared});
         }
         arrived = std::max(arrived, arrive);
         // Bytes cross the link evenly from the first to the arrival.
@@ -297,8 +306,10 @@ double clock_pass(const ScheduleFeatures& f, const StepPricer& price, double fli
                                                   : (arrive - clock[r]) / (arrive - first));
       }
       // What already crossed r's link while r was busy costs its step no
-      // link time: the step's wire is priced on the bytes still pending.
-      const double wire = x.beta * std::max(rs.out_B, std::min(rs.in_B, pending_B));
+      // link time: the step's wire is priced on the bytes still pending, and
+      // on the bytes sent that the transport does not buffer (j).
+      const double wire =
+          x.beta * std::max(rs.out_B - x.buffered_B, std::min(rs.in_B, pending_B));
       const double ready =
           std::max(clock[r] + x.comm() - x.wire + wire - std::min(flight_s, x.latency), arrived);
       clock[r] = ready + x.local;
@@ -307,31 +318,40 @@ double clock_pass(const ScheduleFeatures& f, const StepPricer& price, double fli
   return clock.empty() ? 0.0 : *std::max_element(clock.begin(), clock.end());
 }
 
-// How much later each inflow arrives when a receiver's link is shared by the
-// messages that cross it at once (shared_link.hpp): beyond the time it would
-// arrive alone, never negative. One sender's messages to one receiver follow
-// each other (its own link sends them in order), so each starts no earlier
-// than the one before it arrived.
-std::vector<double> link_delays(std::vector<Inflow> in, std::size_t ranks) {
-  std::vector<std::vector<std::size_t>> by_receiver(ranks);
-  for (std::size_t k = 0; k < in.size(); ++k) by_receiver[in[k].receiver].push_back(k);
+// How much later each inflow arrives when a link is shared by the messages
+// that cross it at once (shared_link.hpp): beyond the time it would arrive
+// alone, never negative, the larger of its receiver's link's delay and (j)
+// its sender's. Messages between one pair of ranks follow each other (one
+// connection sends them in order), so each starts no earlier than the one
+// before it arrived.
+std::vector<double> link_delays(const std::vector<Inflow>& in, std::size_t ranks) {
   std::vector<double> delay(in.size(), 0.0);
   std::vector<LinkTransfer> link;
-  std::vector<double> last(ranks, 0.0);  // per sender: when its previous message arrived
-  for (const std::vector<std::size_t>& ks : by_receiver) {
-    if (ks.size() < 2) continue;
-    link.clear();
-    for (std::size_t k : ks) {
-      Inflow& m = in[k];
-      const auto q = static_cast<std::size_t>(m.sender);
-      m.link.start_s = std::max(m.link.start_s, last[q]);
-      last[q] = m.alone_s;
-      link.push_back(m.link);
+  std::vector<double> last(ranks, 0.0);  // per peer: when its previous message arrived
+  for (const bool sender_side : {false, true}) {
+    std::vector<std::vector<std::size_t>> by_link(ranks);
+    for (std::size_t k = 0; k < in.size(); ++k) {
+      const Inflow& m = in[k];
+      if (sender_side ? m.on_sender_link : m.on_receiver_link)
+        by_link[sender_side ? static_cast<std::size_t>(m.sender) : m.receiver].push_back(k);
     }
-    const std::vector<double> ends = shared_link_ends(link);
-    for (std::size_t j = 0; j < ks.size(); ++j) {
-      delay[ks[j]] = std::max(0.0, ends[j] - in[ks[j]].alone_s);
-      last[static_cast<std::size_t>(in[ks[j]].sender)] = 0.0;  // for the next receiver
+    const auto peer = [&](const Inflow& m) {
+      return sender_side ? m.receiver : static_cast<std::size_t>(m.sender);
+    };
+    for (const std::vector<std::size_t>& ks : by_link) {
+      if (ks.size() < 2) continue;
+      link.clear();
+      for (std::size_t k : ks) {
+        LinkTransfer t = in[k].link;
+        t.start_s = std::max(t.start_s, last[peer(in[k])]);
+        last[peer(in[k])] = in[k].alone_s;
+        link.push_back(t);
+      }
+      const std::vector<double> ends = shared_link_ends(link);
+      for (std::size_t j = 0; j < ks.size(); ++j) {
+        delay[ks[j]] = std::max(delay[ks[j]], ends[j] - in[ks[j]].alone_s);
+        last[peer(in[ks[j]])] = 0.0;  // for the next link
+      }
     }
   }
   return delay;
@@ -341,22 +361,28 @@ std::vector<double> link_delays(std::vector<Inflow> in, std::size_t ranks) {
 // flies early shares its receiver's link with what that receiver is still
 // receiving, which then arrives later, which moves the clocks; a few passes
 // settle it, and with no overlap the first pass is the answer.
-double clocked_seconds(const ScheduleFeatures& f, const StepPricer& price, double flight_s) {
+// With `buffering` (j), a sender's messages may overlap on its own link too.
+double clocked_seconds(const ScheduleFeatures& f, const StepPricer& price, double flight_s,
+                       bool buffering) {
   constexpr int kMaxPasses = 8;
   const std::size_t p = f.working_set_B.size();
-  std::vector<char> shared(p, 0);
-  std::vector<int> first_sender(p, -1);
+  std::vector<char> shared_in(p, 0), shared_out(buffering ? p : 0, 0);
+  std::vector<int> first_sender(p, -1), first_receiver(p, -1);
   for (const auto& step : f.steps)
     for (std::size_t r = 0; r < p && r < step.size(); ++r)
       for (int q : step[r].from) {
         if (first_sender[r] < 0) first_sender[r] = q;
-        if (q != first_sender[r]) shared[r] = 1;
+        if (q != first_sender[r]) shared_in[r] = 1;
+        if (!buffering || q < 0 || static_cast<std::size_t>(q) >= p) continue;
+        const auto sq = static_cast<std::size_t>(q);
+        if (first_receiver[sq] < 0) first_receiver[sq] = static_cast<int>(r);
+        if (first_receiver[sq] != static_cast<int>(r)) shared_out[sq] = 1;
       }
   std::vector<double> delay;
   std::vector<Inflow> in;
   double seconds = 0;
   for (int pass = 0; pass < kMaxPasses; ++pass) {
-    seconds = clock_pass(f, price, flight_s, shared, delay, in);
+    seconds = clock_pass(f, price, flight_s, shared_in, shared_out, delay, in);
     std::vector<double> next = link_delays(in, f.working_set_B.size());
     double moved = 0;
     for (std::size_t k = 0; k < next.size(); ++k)
@@ -377,8 +403,11 @@ double priced_seconds(const ScheduleFeatures& f, const ModelParams& base, const 
     rest.erase(rest.find('i'), 1);
     return priced_seconds(f, m.base, m.terms, rest);
   }
-  const Uses u{uses(use, 'a', t), uses(use, 'b', t), uses(use, 'c', t), uses(use, 'd', t),
-               uses(use, 'e', t), uses(use, 'f', t), uses(use, 'g', t), uses(use, 'h', t)};
+  // (j) prices through (g)'s clocks: without them a step waits for its
+  // slowest rank, sends and all.
+  const Uses u{uses(use, 'a', t), uses(use, 'b', t), uses(use, 'c', t),
+               uses(use, 'd', t), uses(use, 'e', t), uses(use, 'f', t),
+               uses(use, 'g', t), uses(use, 'h', t), uses(use, 'g', t) && uses(use, 'j', t)};
   if (!u.a && !u.b && !u.c && !u.d && !u.e && !u.f && !u.g && !u.h) return baseline(f, base);
   const std::size_t p = f.working_set_B.size();
   std::vector<double> delta(p), gamma(p);
@@ -405,7 +434,7 @@ double priced_seconds(const ScheduleFeatures& f, const ModelParams& base, const 
     for (std::size_t r = 0; r < p; ++r)
       out[r] = price_step(f.steps[i][r], delta[r], gamma[r], base, t, u);
   };
-  return run + clocked_seconds(f, price, t.flight_s);
+  return run + clocked_seconds(f, price, t.flight_s, u.j);
 }
 
 bool same_work(const ScheduleWork& a, const ScheduleWork& b) {

@@ -117,6 +117,18 @@ inline constexpr int kMaxPricedRanks = 1024;
 // step-synchronous price has 3); with local work it can be: a receiver's
 // reduce starts when its data has arrived, which the step-synchronous price
 // lets overlap a slower rank's message.
+// With (j), send buffering (only with (g): it moves clocks), the fraction
+// b(m) = terms.buffered(m) of a rank's bytes sent that the transport
+// buffers leaves its step's wire: C'_r prices max(bytes sent x (1 - b),
+// bytes received still on the way) at beta(m), so a rank that only sends
+// goes on to its next step before those bytes have crossed (they still
+// arrive at A_r). Its next messages then overlap them on its own link:
+// every message out of a rank that sends to two or more peers over the
+// schedule is also a transfer on its sender's link, shared as a receiver's
+// link is, and arrives as much later as the later of its two links ends it
+// (the broadcast of a binomial tree: the root's second child's message
+// shares the root's link with the first's, which the first child forwards a
+// transfer later than without buffering; tests/models/terms_test.cpp).
 // With (i), the mode probe, `base` and `terms` are first moved into the
 // mode of the measured row whose probe is `row` (in_mode, mode_probe.hpp);
 // without a measured `row` (predict, map, run --transport sim: no row was

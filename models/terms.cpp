@@ -41,6 +41,7 @@ bool ModelTerms::has(char term) const {
     case 'g': return flight_measured;  // F = 0 is a measurement too (steps serialize)
     case 'h': return !incast.empty() && !incast_sending.empty();  // 0 is a measurement too
     case 'i': return probe.measured();
+    case 'j': return !buffered.empty();  // a fraction of 0 is a measurement too
     default: return false;
   }
 }
@@ -86,6 +87,11 @@ std::string term_description(char term) {
              "exchange probe to the calibration's, what forwarding and incast add per byte by "
              "that of the 256 KiB probes (forwarding); a no-op without a probe on the rows "
              "(predict, map, sim)";
+    case 'j':
+      return "(j) send buffering: the fraction of a send the transport buffers, completing it "
+             "before its bytes cross, so a rank's sends in consecutive steps share its link: "
+             "fan-out (one rank sends to a second, then to a third while the second sends "
+             "back), by size; calibrate on 3 or more ranks";
     default:
       return "α-β-γ baseline: one α, one β (ping-pong), one γ (reduce kernel)";
   }

@@ -50,6 +50,16 @@
 //      with the acknowledgements of what comes in) from a k-way exchange
 //      among k + 1 ranks; measured only when calibrate runs on 3 or more
 //      ranks;
+//  (j) send buffering: a transport may take a send's bytes into its own
+//      buffers (TCP's socket buffer, which the testbed lets grow to 64 MiB)
+//      and complete the send before they cross the link, so a rank that
+//      sends again in its next step (a tree's root, one child after the
+//      other) has both messages on its link at once, and the first arrives
+//      later. The fraction of an m-byte message buffered, by m, from a
+//      fan-out (rank 0 sends m bytes to rank 1, then m to rank 2 while rank
+//      1 sends them back to it): 2 one-way times when rank 0's first send
+//      waits for its bytes to cross, up to 3 transfers when it does not;
+//      measured only when calibrate runs on 3 or more ranks;
 //  (i) mode probe: on a VM whose cross-core communication switches between
 //      coherence modes (fast and slow, 3-8x apart) between launches and
 //      between configurations of one launch, one calibration holds for only
@@ -121,6 +131,9 @@ struct ModelTerms {
   Curve incast;                     // (h) extra s/B received, by sender count k (size_B holds k)
   Curve incast_sending;             // (h) the same for a receiver sending to its k peers too
   ModeProbe probe;                  // (i) the mode probe taken beside the calibration
+  // (j) the fraction (0..1, in s_per_B) of an m-byte send the transport
+  // buffers, by m (size_B, bytes); held at the nearest measured size beyond them.
+  Curve buffered;
   // Which terms the calibration measured (a file from an older collbench has
   // none: its model is the baseline).
   bool has(char term) const;
@@ -128,13 +141,13 @@ struct ModelTerms {
 };
 
 // Which terms a prediction uses: a subset of kTermLetters. Ablations add them
-// in order: "" (the alpha-beta-gamma baseline), "a", "ab", ..., "abcdefghi"; a
+// in order: "" (the alpha-beta-gamma baseline), "a", "ab", ..., "abcdefghij"; a
 // level whose last letter the calibration lacks is left out, and a letter
 // it lacks inside a level prices nothing (ModelTerms::has).
-inline constexpr const char* kTermLetters = "abcdefghi";
+inline constexpr const char* kTermLetters = "abcdefghij";
 inline constexpr const char* kTermLevels[] = {"",       "a",       "ab",       "abc",
                                               "abcd",   "abcde",   "abcdef",   "abcdefg",
-                                              "abcdefgh", "abcdefghi"};
+                                              "abcdefgh", "abcdefghi", "abcdefghij"};
 // One line per term for reports: what it prices and where it was measured.
 std::string term_description(char term);
 

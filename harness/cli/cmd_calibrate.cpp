@@ -31,6 +31,11 @@
 //    receiver that only receives and for one that sends at the same time.
 //    The ranks past k have nothing to do in the step; ranks past 1 sleep
 //    during the rest.
+//  - fan-out, only on 3 or more ranks: rank 0 sends m bytes to rank 1, then
+//    m bytes to rank 2 while rank 1 sends its m bytes back to rank 0, m =
+//    4 KiB .. -e, at most 16 MiB: term (j), how much of a send the transport
+//    buffers (completing it before its bytes cross), which lets rank 0's
+//    second message share its link with the first.
 //  - the mode probe (harness/sweep/mode_probe.hpp, term (i)): an 8-byte and
 //    a 256 KiB exchange step, the probe `collbench run` takes before each
 //    configuration, so the file says which coherence mode it was taken in.
@@ -103,6 +108,10 @@ constexpr std::size_t kFanInMin = std::size_t{256} << 10;
 // And its largest: each rank's fan-in buffers hold p messages, so 64 MiB
 // on 8 ranks would take 8 GiB; the incast term is flat past a few MiB.
 constexpr std::size_t kFanInMax = std::size_t{16} << 20;
+// The fan-out's smallest size: below a few KiB its extra time is within the
+// latency's noise, and what buffering changes (a message's bytes at beta)
+// is too.
+constexpr std::size_t kFanOutMin = std::size_t{4} << 10;
 
 // A two-rank schedule that is not a collective: `coll` only sizes the user
 // buffers (alltoall: input and output of 2*count elements each).
@@ -238,6 +247,31 @@ Schedule fan_in(int rank, int p, int k, std::size_t m, bool exchange) {
   return s;
 }
 
+// Term (j): rank 0 sends m bytes to rank 1 in step 0; in step 1 it sends m
+// bytes to rank 2 and receives rank 1's m bytes back (ranks past 2 idle).
+// If rank 0's first send waits for its bytes to cross, this takes two
+// one-way transfers; if the transport buffered them, the second message
+// leaves at once and shares rank 0's link with the first, whose receiver
+// then answers a transfer later. Distinct links for every message else:
+// rank 0 receives only rank 1's answer, rank 2 only rank 0's message.
+Schedule fan_out(int rank, int p, std::size_t m) {
+  std::vector<Step> steps(2);
+  const Region in{kInput, 0, m}, out{kOutput, 0, m};
+  if (rank == 0) {
+    steps[0].sends.push_back({1, in});
+    steps[1].sends.push_back({2, in});
+    steps[1].recvs.push_back({1, out, RecvMode::copy});
+  } else if (rank == 1) {
+    steps[0].recvs.push_back({0, out, RecvMode::copy});
+    steps[1].sends.push_back({0, out});
+  } else if (rank == 2) {
+    steps[1].recvs.push_back({0, out, RecvMode::copy});
+  }
+  Schedule s = micro(Collective::alltoall, DataType::uint8, rank, m, std::move(steps));
+  s.p = p;
+  return s;
+}
+
 // k local copies of `bytes` each in one step (k = 1: one copy).
 Schedule local_copies(int rank, std::size_t bytes, int k) {
   std::vector<Step> steps(1);
@@ -302,6 +336,8 @@ struct Measurements {
   // fanin_k and fanin_B (empty on 2 ranks), and the same for the k-way
   // exchange among k + 1 ranks.
   std::vector<double> fanin_k, fanin_B, fanin_s, fanin_exchange_s;
+  // (j) fan-out times net of the empty run on all ranks, at fanout_B.
+  std::vector<double> fanout_B, fanout_s;
   models::ModeProbe probe;  // (i) the mode probe all of the above were measured in
   // (i) how the calibration kept to that mode (ModeGuard): units measured
   // again, restarts of the message sweep in a new mode, and units kept
@@ -464,9 +500,9 @@ Measurements measure(const TransportSpec& t, const std::string& label, std::size
   return m;
 }
 
-// Term (h) on every rank of `all` (3 or more): k = 2 .. size-1 senders,
-// kFanInMin .. min(max_ping, kFanInMax) bytes, net of an empty run on the
-// same group.
+// Terms (h) and (j) on every rank of `all` (3 or more): k = 2 .. size-1
+// senders, kFanInMin .. min(max_ping, kFanInMax) bytes, and the fan-out at
+// kFanOutMin .. the same, net of an empty run on the same group.
 void measure_fan_in(const TransportSpec& t, const std::string& label, std::size_t max_ping,
                     Group& all, Measurements& m) {
   const int p = all.size(), rank = all.rank();
@@ -484,6 +520,10 @@ void measure_fan_in(const TransportSpec& t, const std::string& label, std::size_
       m.fanin_exchange_s.push_back(timer.net(fan_in(rank, p, k, bytes, true)));
     }
   }
+  for (std::size_t b = std::min(kFanOutMin, most); b <= most; b *= 2) {
+    m.fanout_B.push_back(static_cast<double>(b));
+    m.fanout_s.push_back(timer.net(fan_out(rank, p, b)));
+  }
 }
 
 // The calibration fitted to the measurements, with the run's metadata.
@@ -494,6 +534,7 @@ models::Calibration fit(const Measurements& m, const std::string& label,
   models::fit_terms(c, m.t);
   models::fit_flight(c, m.pipelined_s);
   models::fit_incast(c, m.fanin_k, m.fanin_B, m.fanin_s, m.fanin_exchange_s);
+  models::fit_buffering(c, m.fanout_B, m.fanout_s);
   c.terms.probe = m.probe;
   c.transport = label;
   c.ranks = 2;
@@ -566,11 +607,15 @@ void print_measurements(const Measurements& m, const std::string& label) {
                             "step (GB/s received per rank)", m.fanin_k[i], m.fanin_k[i] + 1).c_str(),
                 m.fanin_B, rows(m.fanin_exchange_s, i), m.fanin_k[i]);
   }
+  if (!m.fanout_B.empty())
+    print_table("fan-out: rank 0 sends m B to rank 1, then m B to rank 2 while rank 1 sends "
+                "them back (GB/s: one transfer of m)",
+                m.fanout_B, m.fanout_s);
   print_table("local copy on both ranks at once", m.t.copy_B, m.t.copy_s);
   print_table("local fp32-sum reduce on both ranks at once", m.t.reduce_B, m.t.reduce_s);
 }
 
-// The fitted baseline and terms (a) to (i), a line each.
+// The fitted baseline and terms (a) to (j), a line each.
 void print_fit(const models::Calibration& c) {
   std::string knees;
   for (double k : c.pingpong_knees_B) knees += fmt::format(" {}", k);
@@ -609,6 +654,12 @@ void print_fit(const models::Calibration& c) {
                           of_beta(c.terms.incast_sending.s_per_B[i]));
   fmt::print("(h) incast adds (fan-in - ping-pong - (k-1) m beta, per received byte): {}\n",
              incast.empty() ? "not measured (calibrate on 3 or more ranks)" : incast);
+  std::string buffered;
+  for (std::size_t i = 0; i < c.terms.buffered.size_B.size(); ++i)
+    buffered += fmt::format("{}{} B: {:.2f}", buffered.empty() ? "" : ", ",
+                            c.terms.buffered.size_B[i], c.terms.buffered.s_per_B[i]);
+  fmt::print("(j) send buffering (fan-out - 2 ping-pongs, in transfers of m): {}\n",
+             buffered.empty() ? "not measured (calibrate on 3 or more ranks)" : buffered);
   fmt::print("(i) mode probe: exchange step (the second forwarding) {:.3f} us at {} B, {:.3f} us at {} B\n",
              c.terms.probe.small_s * 1e6, kProbeSmallBytes, c.terms.probe.large_s * 1e6,
              kProbeLargeBytes);

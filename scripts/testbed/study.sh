@@ -99,9 +99,10 @@ for s in "${settings[@]}"; do
     "$(sed -n 's/^bandwidth_bps=//p' /run/collbench-testbed/$name/config)" \
     "$hosts" "$(nproc)" >"$d/setting.txt"
   if [ ! -s "$d/calibration.csv" ]; then
-    # On every host: the ping-pong still runs between hosts 1 and 2, and the
-    # fan-in (term (h), incast) needs 3 or more ranks sending to one.
-    log "$label: calibrate (ping-pong between hosts 1 and 2, fan-in on all $hosts)"
+    # On every host: the ping-pong still runs between hosts 1 and 2; the
+    # fan-in (term (h), incast) needs 3 or more ranks sending to one, and the
+    # fan-out (term (j), send buffering) one rank sending to two.
+    log "$label: calibrate (ping-pong between hosts 1 and 2, fan-in and fan-out on all $hosts)"
     step "${tb[@]}" run --name $name -- calibrate -e 1M \
       --out "$d/calibration.csv" >"$d/calibration.txt"
   fi

@@ -492,5 +492,87 @@ TEST(Terms, IncastPricesFanInOnly) {
               3000 * 7e-9, 1e-15);
 }
 
+// (j): a send the transport buffers completes before its bytes cross, so a
+// rank that sends again in its next step has both messages on its link at
+// once. Binomial all-gather at p = 4 (unsegmented): the gather's 1/4 + 1/2
+// of the vector, then the broadcast: rank 0 sends the vector to rank 2,
+// then to rank 1 while rank 2 forwards it to rank 3. Unbuffered that is 2
+// transfers; buffered, rank 0's two messages share its link, rank 2 has the
+// vector after 2 and rank 3 after 3. Half buffered: the first message's
+// second half shares, 2.5. Ring has one send per step after a receive:
+// unchanged. Without (g) there are no clocks and (j) prices nothing.
+TEST(Terms, SendBufferingSharesTheSendersLink) {
+  const double alpha = 1e-6, beta = 1e-8;
+  const ModelParams base{alpha, beta, 0};
+  ModelTerms t;
+  t.flight_measured = true;
+  t.flight_s = 0;
+  const std::uint64_t count = 1u << 18;  // per rank: the vector is 4 blocks
+  const double transfer = beta * 4.0 * 4.0 * count;
+  const Scenario s{Collective::allgather, 4, DataType::fp32, ReduceOp::sum, false};
+  const ScheduleFeatures tree = features_for(find_algorithm(Collective::allgather, "tree"), s, count);
+  EXPECT_NEAR(priced_seconds(tree, base, t, "g"), 2.75 * transfer, 8 * alpha);
+  t.buffered = {{4096, 1 << 24}, {1, 1}};
+  EXPECT_TRUE(t.has('j'));
+  EXPECT_NEAR(priced_seconds(tree, base, t, "gj"), 3.75 * transfer, 8 * alpha);
+  EXPECT_NEAR(priced_seconds(tree, base, t, "j"), priced_seconds(tree, base, t, ""), 1e-15);
+  ModelTerms half = t;
+  half.buffered = {{4096, 1 << 24}, {0.5, 0.5}};
+  EXPECT_NEAR(priced_seconds(tree, base, half, "gj"), 3.25 * transfer, 8 * alpha);
+  ModelTerms none = t;
+  none.buffered = {{4096, 1 << 24}, {0, 0}};
+  EXPECT_NEAR(priced_seconds(tree, base, none, "gj"), priced_seconds(tree, base, t, "g"), 1e-12);
+  const ScheduleFeatures ring = features_for(find_algorithm(Collective::allgather, "ring"), s, count);
+  EXPECT_NEAR(priced_seconds(ring, base, t, "gj"), priced_seconds(ring, base, t, "g"),
+              1e-9 * priced_seconds(ring, base, t, "g"));
+}
+
+// (j)'s calibration: the fan-out's time beyond two ping-pongs, in transfers
+// of m at the ping-pong's beta, kept within [0, 1]; sizes the ping-pong
+// lacks are skipped; the file carries it, and a file without it (calibrate
+// on 2 ranks, or older) refuses the letter in one line.
+TEST(Terms, SendBufferingIsCalibratedAndRoundTrips) {
+  Calibration c;
+  const double beta = 1e-8;
+  c.params = {1e-3, beta, 2e-10};
+  c.pingpong_sizes_B = {8, 4096, 8192, 16384};
+  std::vector<double> pp;
+  for (double m : c.pingpong_sizes_B) pp.push_back(1e-3 + m * beta);
+  fit_terms(c, {pp, c.pingpong_sizes_B, pp, {4096, 8192}, {1e-6, 2.2e-6}, {4096, 8192},
+                {2e-6, 4.5e-6}, {1, 2, 4, 8}, {1e-3, 1.01e-3, 1.03e-3, 1.07e-3}, {1, 2, 4},
+                {0.1e-6, 0.15e-6, 0.25e-6}, 0.3e-6, pp});
+  EXPECT_FALSE(c.terms.has('j'));
+  const double b = c.terms.oneway.front().beta_s_per_B;
+  // 4 KiB: nothing buffered (a little faster than 2 ping-pongs: 0); 8 KiB:
+  // half; 16 KiB: more than a whole transfer (1); 32 KiB: no ping-pong.
+  fit_buffering(c, {4096, 8192, 16384, 32768},
+                {2 * pp[1] - 1e-6, 2 * pp[2] + 0.5 * 8192 * b, 2 * pp[3] + 1.3 * 16384 * b, 1.0});
+  ASSERT_TRUE(c.terms.has('j'));
+  EXPECT_EQ(c.terms.buffered.size_B, (std::vector<double>{4096, 8192, 16384}));
+  ASSERT_EQ(c.terms.buffered.s_per_B.size(), 3u);
+  EXPECT_EQ(c.terms.buffered.s_per_B[0], 0);
+  EXPECT_NEAR(c.terms.buffered.s_per_B[1], 0.5, 1e-9);
+  EXPECT_EQ(c.terms.buffered.s_per_B[2], 1);
+  const auto path = std::filesystem::temp_directory_path() / "cb-terms-buffering.csv";
+  std::ofstream(path) << format_calibration(c);
+  const Calibration back = read_calibration(path.string());
+  EXPECT_EQ(back.fanout_sizes_B, c.fanout_sizes_B);
+  EXPECT_EQ(back.fanout_s, c.fanout_s);
+  EXPECT_EQ(back.terms, c.terms);
+  Calibration two_ranks = c;
+  fit_buffering(two_ranks, {}, {});
+  EXPECT_FALSE(two_ranks.terms.has('j'));
+  std::ofstream(path) << format_calibration(two_ranks);
+  try {
+    load_model_terms(path.string(), "abj");
+    ADD_FAILURE() << "term (j) accepted from a file without it";
+  } catch (const UsageError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("does not hold term (j)"), std::string::npos) << what;
+    EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+  }
+  std::filesystem::remove(path);
+}
+
 }  // namespace
 }  // namespace cb::models

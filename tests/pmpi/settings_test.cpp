@@ -121,7 +121,7 @@ TEST(PmpiModelChoice, CalibratedTerms) {
     EXPECT_GT(best, 0);
     env.set("COLLBENCH_TERMS", "abz");
     EXPECT_EQ(read_error(), "COLLBENCH_TERMS=abz: 'z' is not a term (accepted: letters of "
-                            "abcdefghi, each once; see models/README.md)");
+                            "abcdefghij, each once; see models/README.md)");
     // (e) and (f) are terms like the rest: refused only because this file did
     // not measure them.
     env.set("COLLBENCH_TERMS", "abcdf");
