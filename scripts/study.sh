@@ -226,9 +226,9 @@ log "6/6 plots and report"
 
 # The network testbed (network namespaces with shaped links, root only): real
 # multi-host sweeps at p = 2..8 and the model against the configured alpha
-# and beta. 80-90 minutes here (scripts/testbed/README.md); --quick skips it.
+# and beta. About 96 minutes here (scripts/testbed/README.md); --quick skips it.
 if [ "$quick" = 1 ]; then
-  log "testbed: skipped in --quick (it takes 80-90 minutes: 50 + 33 on 2026-11-23 19:14-20:36 at load 5-7; see scripts/testbed/README.md)"
+  log "testbed: skipped in --quick (it takes about 96 minutes: 56 + 40 on 2026-11-24 07:38-09:14 at load 2-3.5; see scripts/testbed/README.md)"
 else
   log "testbed: multi-host sweeps over shaped links (scripts/testbed/study.sh)"
   bash scripts/testbed/study.sh "$out/testbed" "${quiet[@]}"
