@@ -344,6 +344,38 @@ TEST_F(Cli, CalibrateWritesItsProbeAndSaysHowItKeptToItsMode) {
   EXPECT_GE(off, 0);
 }
 
+// On 3 ranks calibrate also runs the fan-out of term (j): the file holds its
+// times at 4 KiB .. -e and a buffered fraction in [0, 1] at each, the output
+// a line for it. (Ranks share the cores here, so the fractions say nothing
+// about a network; their range and count are what is checked.)
+TEST_F(Cli, CalibrateOnThreeRanksMeasuresSendBuffering) {
+  const char* mpiexec = std::getenv("MPIEXEC");
+  if (mpiexec == nullptr || *mpiexec == '\0') GTEST_SKIP() << "no mpiexec in this build";
+  const fs::path csv = dir_ / "c3.csv";
+  const std::string cmd = std::string(mpiexec) + " -n 3 " + bin_ + " calibrate -e 16K --out " +
+                          csv.string() + " > " + (dir_ / "out").string() + " 2> " +
+                          (dir_ / "err").string();
+  ASSERT_EQ(std::system(cmd.c_str()), 0) << slurp(dir_ / "err");
+  const auto lines = lines_of(slurp(csv));
+  ASSERT_EQ(lines.size(), 2u);
+  const std::vector<std::string> head = cells_of(lines[0]), row = cells_of(lines[1]);
+  const auto column = [&](const std::string& name) {
+    const auto at = std::find(head.begin(), head.end(), name);
+    return at == head.end() ? std::string("missing") : row.at(at - head.begin());
+  };
+  EXPECT_EQ(column("fanout_sizes_B"), "4096;8192;16384");
+  EXPECT_EQ(column("buffered_size_B"), "4096;8192;16384");
+  std::istringstream fractions(column("buffered_fraction"));
+  int n = 0;
+  for (std::string f; std::getline(fractions, f, ';'); ++n) {
+    EXPECT_GE(std::stod(f), 0) << f;
+    EXPECT_LE(std::stod(f), 1) << f;
+  }
+  EXPECT_EQ(n, 3);
+  EXPECT_NE(slurp(dir_ / "out").find("(j) send buffering (fan-out - 2 ping-pongs"),
+            std::string::npos);
+}
+
 TEST_F(Cli, InterruptedSweepKeepsWholeRowsAndNoFinalFile) {
   const fs::path csv = dir_ / "r.csv";
   const fs::path json = dir_ / "r.json";
