@@ -4,6 +4,7 @@
 
 #include <charconv>
 #include <algorithm>
+#include <optional>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -168,6 +169,21 @@ void fit_flight(Calibration& c, double pipelined_s) {
 
 namespace {
 
+// What the ping-pong measured at m bytes: its half round trip (seconds) and
+// the beta (s/B) term (a)'s range gives m (the baseline's without ranges);
+// nullopt where the ping-pong has no m. (h) and (j) compare against both.
+struct PingPongAt {
+  double s = 0;
+  double beta_s_per_B = 0;
+};
+std::optional<PingPongAt> pingpong_at(const Calibration& c, double m) {
+  const auto at = std::find(c.pingpong_sizes_B.begin(), c.pingpong_sizes_B.end(), m);
+  const auto n = static_cast<std::size_t>(at - c.pingpong_sizes_B.begin());
+  if (at == c.pingpong_sizes_B.end() || n >= c.pingpong_s.size()) return std::nullopt;
+  const SizeRange* r = range_for(c.terms.oneway, m);
+  return PingPongAt{c.pingpong_s[n], r ? r->beta_s_per_B : c.params.beta_s_per_B};
+}
+
 // (h) per k: the median over sizes of the time beyond the ping-pong and the
 // other k - 1 messages' bytes at beta, per received byte, never below 0.
 // Empty when a k has no size the ping-pong measured or the lists disagree.
@@ -179,12 +195,9 @@ Curve incast_curve(const Calibration& c, const std::vector<double>& k,
     std::vector<double> extra;
     for (std::size_t j = 0; j < sizes_B.size(); ++j) {
       const double m = sizes_B[j];
-      const auto at = std::find(c.pingpong_sizes_B.begin(), c.pingpong_sizes_B.end(), m);
-      const auto n = static_cast<std::size_t>(at - c.pingpong_sizes_B.begin());
-      if (at == c.pingpong_sizes_B.end() || n >= c.pingpong_s.size()) continue;
-      const SizeRange* r = range_for(c.terms.oneway, m);
-      const double beta = r ? r->beta_s_per_B : c.params.beta_s_per_B;
-      const double expected = c.pingpong_s[n] + (k[i] - 1) * m * beta;
+      const std::optional<PingPongAt> ping = pingpong_at(c, m);
+      if (!ping) continue;
+      const double expected = ping->s + (k[i] - 1) * m * ping->beta_s_per_B;
       extra.push_back((s[i * sizes_B.size() + j] - expected) / (k[i] * m));
     }
     if (extra.empty()) return {};
@@ -216,15 +229,11 @@ void fit_buffering(Calibration& c, const std::vector<double>& sizes_B,
   if (fanout_s.size() != sizes_B.size()) return;
   for (std::size_t j = 0; j < sizes_B.size(); ++j) {
     const double m = sizes_B[j];
-    const auto at = std::find(c.pingpong_sizes_B.begin(), c.pingpong_sizes_B.end(), m);
-    const auto n = static_cast<std::size_t>(at - c.pingpong_sizes_B.begin());
-    if (at == c.pingpong_sizes_B.end() || n >= c.pingpong_s.size()) continue;
-    const SizeRange* r = range_for(c.terms.oneway, m);
-    const double beta = r ? r->beta_s_per_B : c.params.beta_s_per_B;
-    if (!(beta > 0)) continue;
+    const std::optional<PingPongAt> ping = pingpong_at(c, m);
+    if (!ping || !(ping->beta_s_per_B > 0)) continue;
     c.terms.buffered.size_B.push_back(m);
     c.terms.buffered.s_per_B.push_back(
-        std::clamp((fanout_s[j] - 2 * c.pingpong_s[n]) / (m * beta), 0.0, 1.0));
+        std::clamp((fanout_s[j] - 2 * ping->s) / (m * ping->beta_s_per_B), 0.0, 1.0));
   }
 }
 

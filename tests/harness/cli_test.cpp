@@ -33,6 +33,14 @@ using cb::test::slurp;
 using cb::test::cells_of;
 using cb::test::lines_of;
 
+// The cell under column `name` in the first data row of a CSV's `lines`
+// (header first), "missing" when there is no such column.
+std::string cell_of(const std::vector<std::string>& lines, const std::string& name) {
+  const std::vector<std::string> head = cells_of(lines.at(0)), row = cells_of(lines.at(1));
+  const auto at = std::find(head.begin(), head.end(), name);
+  return at == head.end() ? std::string("missing") : row.at(at - head.begin());
+}
+
 class Cli : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -42,6 +50,15 @@ class Cli : public ::testing::Test {
     dir_ = cb::test::fresh_test_dir("collbench-cli");
   }
   void TearDown() override { fs::remove_all(dir_); }
+
+  // `MPIEXEC -n RANKS collbench calibrate -e MAX_BYTES --out dir_/c.csv`, its
+  // output in dir_/out and dir_/err; its exit status.
+  int calibrate(const char* mpiexec, int ranks, const std::string& max_bytes) {
+    const std::string cmd = std::string(mpiexec) + " -n " + std::to_string(ranks) + " " + bin_ +
+                            " calibrate -e " + max_bytes + " --out " + (dir_ / "c.csv").string() +
+                            " > " + (dir_ / "out").string() + " 2> " + (dir_ / "err").string();
+    return std::system(cmd.c_str());
+  }
 
   // Runs collbench with `args` (shell words), waiting for it.
   Result run(const std::string& args) { return cb::test::run_shell(bin_ + " " + args, dir_); }
@@ -311,18 +328,10 @@ TEST_F(Cli, ModeProbeFillsItsColumnsOnTwoRanksAndOffLeavesThemEmpty) {
 TEST_F(Cli, CalibrateWritesItsProbeAndSaysHowItKeptToItsMode) {
   const char* mpiexec = std::getenv("MPIEXEC");
   if (mpiexec == nullptr || *mpiexec == '\0') GTEST_SKIP() << "no mpiexec in this build";
-  const fs::path csv = dir_ / "c.csv";
-  const std::string cmd = std::string(mpiexec) + " -n 2 " + bin_ + " calibrate -e 64K --out " +
-                          csv.string() + " > " + (dir_ / "out").string() + " 2> " +
-                          (dir_ / "err").string();
-  ASSERT_EQ(std::system(cmd.c_str()), 0) << slurp(dir_ / "err");
-  const auto lines = lines_of(slurp(csv));
+  ASSERT_EQ(calibrate(mpiexec, 2, "64K"), 0) << slurp(dir_ / "err");
+  const auto lines = lines_of(slurp(dir_ / "c.csv"));
   ASSERT_EQ(lines.size(), 2u);
-  const auto column = [&](const std::string& name) {
-    const std::vector<std::string> head = cells_of(lines[0]), row = cells_of(lines[1]);
-    const auto at = std::find(head.begin(), head.end(), name);
-    return at == head.end() ? std::string("missing") : row.at(at - head.begin());
-  };
+  const auto column = [&](const std::string& name) { return cell_of(lines, name); };
   EXPECT_GT(std::stod(column("probe_small_s")), 0);
   EXPECT_GT(std::stod(column("probe_large_s")), 0);
   const std::string out = slurp(dir_ / "out");
@@ -351,18 +360,10 @@ TEST_F(Cli, CalibrateWritesItsProbeAndSaysHowItKeptToItsMode) {
 TEST_F(Cli, CalibrateOnThreeRanksMeasuresSendBuffering) {
   const char* mpiexec = std::getenv("MPIEXEC");
   if (mpiexec == nullptr || *mpiexec == '\0') GTEST_SKIP() << "no mpiexec in this build";
-  const fs::path csv = dir_ / "c3.csv";
-  const std::string cmd = std::string(mpiexec) + " -n 3 " + bin_ + " calibrate -e 16K --out " +
-                          csv.string() + " > " + (dir_ / "out").string() + " 2> " +
-                          (dir_ / "err").string();
-  ASSERT_EQ(std::system(cmd.c_str()), 0) << slurp(dir_ / "err");
-  const auto lines = lines_of(slurp(csv));
+  ASSERT_EQ(calibrate(mpiexec, 3, "16K"), 0) << slurp(dir_ / "err");
+  const auto lines = lines_of(slurp(dir_ / "c.csv"));
   ASSERT_EQ(lines.size(), 2u);
-  const std::vector<std::string> head = cells_of(lines[0]), row = cells_of(lines[1]);
-  const auto column = [&](const std::string& name) {
-    const auto at = std::find(head.begin(), head.end(), name);
-    return at == head.end() ? std::string("missing") : row.at(at - head.begin());
-  };
+  const auto column = [&](const std::string& name) { return cell_of(lines, name); };
   EXPECT_EQ(column("fanout_sizes_B"), "4096;8192;16384");
   EXPECT_EQ(column("buffered_size_B"), "4096;8192;16384");
   std::istringstream fractions(column("buffered_fraction"));

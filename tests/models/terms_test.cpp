@@ -334,6 +334,20 @@ TEST(Terms, LatencyOffTheCriticalPathSharesTheReceiversLink) {
   EXPECT_NEAR(priced_seconds(ring, base, t, "g"), priced_seconds(ring, base, t, ""), 1e-12);
 }
 
+// `use` names `term`, which the calibration file at `path` lacks: refused in
+// one line that names the term.
+void expect_term_refused(const std::filesystem::path& path, const char* use, char term) {
+  try {
+    load_model_terms(path.string(), use);
+    ADD_FAILURE() << "term (" << term << ") accepted from a file without it";
+  } catch (const UsageError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find(std::string("does not hold term (") + term + ")"), std::string::npos)
+        << what;
+    EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+  }
+}
+
 // (g)'s calibration: the pipelined ping-pong takes 2 alpha plus the
 // sender's time per message, the rest of alpha is in flight; the file
 // carries it, and a file without it refuses the letter in one line.
@@ -372,14 +386,7 @@ TEST(Terms, FlightIsCalibratedAndRoundTrips) {
   old.terms.flight_s = 0;
   std::ofstream(path) << format_calibration(old);
   EXPECT_TRUE(load_model_terms(path.string(), "abcd").has('d'));
-  try {
-    load_model_terms(path.string(), "abcdg");
-    ADD_FAILURE() << "term (g) accepted from a file without it";
-  } catch (const UsageError& e) {
-    const std::string what = e.what();
-    EXPECT_NE(what.find("does not hold term (g)"), std::string::npos) << what;
-    EXPECT_EQ(what.find('\n'), std::string::npos) << what;
-  }
+  expect_term_refused(path, "abcdg", 'g');
   std::filesystem::remove(path);
 }
 
@@ -442,12 +449,7 @@ TEST(Terms, IncastIsCalibratedAndRoundTrips) {
   fit_incast(short_list, {2, 3}, sizes, fan, {1.0});
   EXPECT_FALSE(short_list.terms.has('h'));
   std::ofstream(path) << format_calibration(two_ranks);
-  try {
-    load_model_terms(path.string(), "abcdh");
-    ADD_FAILURE() << "term (h) accepted from a file without it";
-  } catch (const UsageError& e) {
-    EXPECT_NE(std::string(e.what()).find("does not hold term (h)"), std::string::npos) << e.what();
-  }
+  expect_term_refused(path, "abcdh", 'h');
   std::filesystem::remove(path);
 }
 
@@ -563,14 +565,7 @@ TEST(Terms, SendBufferingIsCalibratedAndRoundTrips) {
   fit_buffering(two_ranks, {}, {});
   EXPECT_FALSE(two_ranks.terms.has('j'));
   std::ofstream(path) << format_calibration(two_ranks);
-  try {
-    load_model_terms(path.string(), "abj");
-    ADD_FAILURE() << "term (j) accepted from a file without it";
-  } catch (const UsageError& e) {
-    const std::string what = e.what();
-    EXPECT_NE(what.find("does not hold term (j)"), std::string::npos) << what;
-    EXPECT_EQ(what.find('\n'), std::string::npos) << what;
-  }
+  expect_term_refused(path, "abj", 'j');
   std::filesystem::remove(path);
 }
 
