@@ -87,12 +87,8 @@ def model_within_ratio_ci(meas, pred, c, p, a, b, s):
 
 def classify(d):
     st, overhead, meas, preds, xcsv = load(d)
-    lat, bw, cores = st["latency_us"] * 1e-6, st["bandwidth_bps"] / 8, st.get("cores", 2)
-    cal = [r for r in preds if r["params"] == "calibration"]
-    cpu_rows = report.cpu_limited_rows(meas, cal, overhead, lat, bw, cores)
-    algos_at = {}
-    for (c, p, s, a) in meas:
-        algos_at.setdefault((c, p, s), []).append(a)
+    cores = st.get("cores", 2)
+    cpu_rows, algos_at = report.cpu_context(st, overhead, meas, preds)
     lv = level_of(preds)
     pred = {(r["collective"], int(r["ranks"]), int(r["bytes"]), r["algorithm"]):
             float(r["predicted_s"]) for r in preds if r["params"] == lv}

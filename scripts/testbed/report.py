@@ -174,6 +174,20 @@ def cpu_limited_rows(meas, preds, overhead, lat, bw, cores):
     return cpu_rows
 
 
+def cpu_context(st, overhead, meas, preds):
+    """(cpu_rows, algos_at) of a setting: its CPU-limited rows (cpu_limited_rows
+    with the setting's link and the calibration level's predictions) and the
+    algorithms measured per (collective, p, size), which
+    crossing_cpu_limited takes."""
+    cal = [r for r in preds if r["params"] == "calibration"]
+    cpu_rows = cpu_limited_rows(meas, cal, overhead, st["latency_us"] * 1e-6,
+                                st["bandwidth_bps"] / 8, st.get("cores", 2))
+    algos_at = {}
+    for (c, p, s, a) in meas:
+        algos_at.setdefault((c, p, s), []).append(a)
+    return cpu_rows, algos_at
+
+
 def miss_classes(d):
     """One sentence: classify_crossovers.py's classes of the main calibrated
     column's strict misses (its rules are stated there and in the README)."""
@@ -392,16 +406,12 @@ def report_setting(d, name, out):
 
     # ---- rows, CPU-limited region
     meas = measured_times(sweep)
-    preds = [r for r in read_csv(os.path.join(d, "fit", "predictions.csv"))
-             if r["params"] == "calibration"]
-    algos_at = {}
-    for (c, p, size, a) in meas:
-        algos_at.setdefault((c, p, size), []).append(a)
-    cpu_rows = cpu_limited_rows(meas, preds, overhead, lat, bw, cores)
+    allpreds = read_csv(os.path.join(d, "fit", "predictions.csv"))
+    preds = [r for r in allpreds if r["params"] == "calibration"]
+    cpu_rows, algos_at = cpu_context(st, overhead, meas, allpreds)
 
     # ---- the model's figures, per calibrated level (models' own rules:
     # separated crossovers and tie sets from crossovers.csv, recomputed nothing)
-    allpreds = read_csv(os.path.join(d, "fit", "predictions.csv"))
     xcsv = read_csv(os.path.join(d, "fit", "crossovers.csv"))
     # The baseline, the richest level step by step (fit writes pair
     # crossovers for it: abcd on an older calibration, abcdef on a newer one)

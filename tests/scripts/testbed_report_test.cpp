@@ -2,7 +2,7 @@
 // (results/testbed-vm-2026-11-23, 500 µs / 100 Mbit/s): which rows the global
 // fit used, the latency table at p = 2 and 3 (p = 3 all-gather sizes lie on
 // no doubling grid, so each is priced on its own), and the CPU-limited rows
-// at p = 8.
+// at p = 8; classify_crossovers.py and repeat_agreement.py on the same slice.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -37,6 +37,13 @@ int run(const std::string& cmd, std::string& out) {
 // A row's cell by its column's name (the header's), out_of_range for a
 // column the file lacks.
 using Cell = std::function<std::string(const std::string&)>;
+
+// A CSV cell for x, as exact as the file's own.
+std::string number(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.10g", x);
+  return buf;
+}
 
 // Copies the CSV `from` to `to`: its header, and the rows `keep` accepts.
 void copy_rows(const fs::path& from, const fs::path& to, const std::function<bool(const Cell&)>& keep) {
@@ -192,6 +199,91 @@ TEST(TestbedReport, SliceOfTheStudyGivesEverySection) {
                 out),
             0);
   EXPECT_NE(out.find("does not hold term (g)"), std::string::npos) << out;
+  // repeat_agreement.py: one run's measured crossovers as the prediction of
+  // another's. Against an exact copy every counted crossover agrees; in a
+  // copy where one of them (at >= 64 KiB, so that it stays clear of the
+  // CPU-limited small sizes) was measured 5x higher, exactly that one does
+  // not, and it is named as measured more than 4x apart.
+  const std::string main_level = "calibration+abcdg";
+  const std::size_t details = report.find("<details><summary>" + main_level + ": ");
+  ASSERT_NE(details, std::string::npos);
+  std::string moved_key;   // "allreduce,3,naive,ring"
+  std::string moved_line;  // how the report names it: "- allreduce p = 3 naive / ring: "
+  int counted = 0;
+  for (const std::string& l : lines_of(report.substr(details, report.find("</details>", details) - details))) {
+    std::vector<std::string> c;  // "| allreduce | 3 | naive / ring | naive | 123 | ..."
+    for (std::size_t at = 1, bar; (bar = l.find(" |", at)) != std::string::npos; at = bar + 2)
+      c.push_back(l.substr(at + 1, bar - at - 1));
+    if (c.size() != 9 || c[1].find_first_not_of("0123456789") != std::string::npos ||
+        c[2].find(" / ") == std::string::npos)
+      continue;
+    ++counted;
+    const double m = std::stod(c[4]);
+    if (moved_key.empty() && m >= 65536) {
+      moved_key = c[0] + "," + c[1] + "," + c[2].substr(0, c[2].find(" / ")) + "," +
+                  c[2].substr(c[2].find(" / ") + 3);
+      moved_line = "- " + c[0] + " p = " + c[1] + " " + c[2] + ": ";
+    }
+  }
+  ASSERT_GT(counted, 1) << report;
+  ASSERT_FALSE(moved_key.empty()) << report;
+  const fs::path same = dir.string() + "-same", moved = dir.string() + "-moved";
+  for (const fs::path& d : {same, moved}) {
+    fs::remove_all(d);
+    fs::create_directories(d);
+    fs::copy(s, d / s.filename(), fs::copy_options::recursive);
+  }
+  {
+    std::ofstream w(moved / s.filename() / "fit/crossovers.csv");
+    std::map<std::string, std::size_t> column;
+    for (const std::string& l : lines_of(slurp(s / "fit/crossovers.csv"))) {
+      auto f = cells_of(l);
+      if (column.empty())
+        for (std::size_t i = 0; i < f.size(); ++i) column[f[i]] = i;
+      const auto at = [&](const char* name) -> std::string& { return f.at(column.at(name)); };
+      std::string& m = at("measured_crossover_B");
+      if (at("kind") == "pair" && !m.empty() &&
+          at("collective") + "," + at("ranks") + "," + at("algo_a") + "," + at("algo_b") == moved_key)
+        m = number(5 * std::stod(m));
+      std::string row;
+      for (const std::string& x : f) row += (row.empty() ? "" : ",") + x;
+      w << row << '\n';
+    }
+  }
+  ASSERT_EQ(run("COLLBENCH=" + cb + " " + CB_PYTHON + " " + CB_SOURCE_DIR +
+                    "/scripts/testbed/repeat_agreement.py " + dir.string() + " " + same.string() +
+                    " " + moved.string(),
+                out),
+            0)
+      << out;
+  const auto row_of = [&](const fs::path& measured_in, const fs::path& predicted_by) {
+    const std::string head = "| `" + measured_in.filename().string() + "` | `" +
+                             predicted_by.filename().string() + "` | ";
+    const std::size_t at = out.find(head);
+    return at == std::string::npos ? std::string()
+                                   : out.substr(at + head.size(), out.find('\n', at) - at - head.size());
+  };
+  const std::string n = std::to_string(counted), n1 = std::to_string(counted - 1);
+  EXPECT_EQ(row_of(same, dir).rfind(n + " | " + n + " (100.0%) | ", 0), 0u) << out;
+  EXPECT_EQ(row_of(dir, same).rfind(n + " | " + n + " (100.0%) | ", 0), 0u) << out;
+  EXPECT_EQ(row_of(moved, dir).rfind(n + " | " + n1 + " (", 0), 0u) << out;
+  EXPECT_EQ(row_of(dir, moved).rfind(n + " | " + n1 + " (", 0), 0u) << out;
+  const std::string pair_names = "`" + dir.filename().string() + "` and `";
+  EXPECT_NE(out.find(pair_names + same.filename().string() + "`: 0 pair(s) measured more than 4× apart"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find(pair_names + moved.filename().string() + "`: 1 pair(s) measured more than 4× apart"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find(moved_line), std::string::npos) << out;
+  ASSERT_EQ(run(std::string(CB_PYTHON) + " " + CB_SOURCE_DIR + "/scripts/testbed/repeat_agreement.py " +
+                    dir.string(),
+                out),
+            2 << 8)
+      << out;
+  EXPECT_EQ(lines_of(out).size(), 1u) << out;
+  fs::remove_all(same);
+  fs::remove_all(moved);
   // A refinement pass (scripts/testbed/study.sh): the sweep's grid alone was
   // fitted into fit-grid/ first. Here the grid lacks the 256 KiB cells, as if
   // the refinement had added them; the report counts the grid's crossovers

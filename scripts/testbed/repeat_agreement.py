@@ -1,0 +1,109 @@
+#!/usr/bin/python3
+"""How well one testbed run's measured crossovers predict another's: the
+ceiling that the measurement itself puts on issue #10's target "every
+measured crossover predicted within 2x in size".
+
+  /usr/bin/python3 scripts/testbed/repeat_agreement.py RUN RUN [RUN...]
+
+Each RUN is a testbed study folder as report.py reads it. Settings are the
+folders that every RUN has. For each ordered pair of runs (A, B), B's
+measured crossovers are counted by report.py's rules (its main calibrated
+level, CPU-limited ones left out) and A's measured crossover for the same
+(collective, p, pair) is taken as the prediction: within 2x in size or not.
+Beside it, B's own model by the same rule, and the model on the crossovers
+that A reproduces. A pair whose measured crossovers in two runs lie more
+than 4x apart cannot be predicted within 2x of both by any one size.
+
+Prints a markdown report on standard output; nothing is written.
+"""
+import itertools
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import classify_crossovers  # noqa: E402  (loads a setting as report.py reads it)
+import report  # noqa: E402  (the CPU rule and the 2x target)
+
+
+def key(r):
+    return r["collective"], int(r["ranks"]), r["algo_a"], r["algo_b"]
+
+
+def within(x, y, factor):
+    return x is not None and y is not None and max(x / y, y / x) <= factor
+
+
+def measured(d):
+    """The run's measured crossovers that report.py counts, by key, each with
+    the model's prediction at report.py's main level: {key: (measured,
+    predicted or None)}."""
+    st, overhead, meas, preds, xcsv = classify_crossovers.load(d)
+    cpu_rows, algos_at = report.cpu_context(st, overhead, meas, preds)
+    lv = classify_crossovers.level_of(preds)
+    out = {}
+    for r in xcsv:
+        if (r["kind"] == "pair" and r["params"] == lv and r["measured_crossover_B"]
+                and not report.crossing_cpu_limited(r, cpu_rows, algos_at)):
+            q = float(r["predicted_crossover_B"]) if r["predicted_crossover_B"] else None
+            out[key(r)] = (float(r["measured_crossover_B"]), q)
+    return lv, out
+
+
+def any_measured(d):
+    """Every measured crossover of the run, CPU-limited or not, by key."""
+    xcsv = report.read_csv(os.path.join(d, "fit", "crossovers.csv"))
+    return {key(r): float(r["measured_crossover_B"]) for r in xcsv
+            if r["kind"] == "pair" and r["params"] == "global" and r["measured_crossover_B"]}
+
+
+def main():
+    runs = sys.argv[1:]
+    if len(runs) < 2 or not all(os.path.isdir(r) for r in runs):
+        print("usage: repeat_agreement.py RUN RUN [RUN...] (two or more testbed study folders)",
+              file=sys.stderr)
+        sys.exit(2)
+    settings = sorted(set.intersection(*(
+        {x for x in os.listdir(r) if os.path.exists(os.path.join(r, x, "fit", "crossovers.csv"))}
+        for r in runs)))
+    if not settings:
+        print("repeat_agreement.py: no setting with fit/crossovers.csv in every run",
+              file=sys.stderr)
+        sys.exit(2)
+    factor = report.TARGETS["xover"]
+    name = {r: os.path.basename(os.path.normpath(r)) for r in runs}
+    print("# Measured crossovers, one run against another\n")
+    print(f"Runs: {', '.join(f'`{name[r]}`' for r in runs)}. A run's measured crossover "
+          f"taken as the prediction of another run's, within {factor:g}× in size; the model "
+          "(report.py's main calibrated level) by the same rule; CPU-limited crossovers left "
+          "out of the run being predicted, as report.py does.\n")
+    for s in settings:
+        counted = {r: measured(os.path.join(r, s)) for r in runs}
+        every = {r: any_measured(os.path.join(r, s)) for r in runs}
+        print(f"## {s}\n")
+        print("| measured in | predicted by | crossovers | the other run within 2× | "
+              "model within 2× | model within 2× where the other run is |")
+        print("|---|---|---|---|---|---|")
+        for a, b in itertools.permutations(runs, 2):
+            lv, xs = counted[b]
+            repeat_ok = {k for k, (m, _) in xs.items() if within(every[a].get(k), m, factor)}
+            model_ok = {k for k, (m, q) in xs.items() if within(q, m, factor)}
+            n = len(xs)
+            pct = (lambda x: f"{x} ({100 * x / n:.1f}%)") if n else str
+            print(f"| `{name[b]}` | `{name[a]}` | {n} | {pct(len(repeat_ok))} | "
+                  f"{pct(len(model_ok))} ({lv}) | {len(model_ok & repeat_ok)} of {len(repeat_ok)} |")
+        print()
+        for a, b in itertools.combinations(runs, 2):
+            far = sorted((k, every[a][k], every[b][k]) for k in set(every[a]) & set(every[b])
+                         if not within(every[a][k], every[b][k], factor * factor))
+            one = sorted(k for k in set(every[a]) ^ set(every[b]))
+            print(f"`{name[a]}` and `{name[b]}`: {len(far)} pair(s) measured more than "
+                  f"{factor * factor:g}× apart (no one size is within {factor:g}× of both); "
+                  f"{len(one)} pair(s) measured to cross in only one of the two.\n")
+            for k, x, y in far:
+                print(f"- {k[0]} p = {k[1]} {k[2]} / {k[3]}: {x:.3g} B and {y:.3g} B")
+            if far:
+                print()
+
+
+if __name__ == "__main__":
+    main()
