@@ -70,7 +70,11 @@ def main():
               file=sys.stderr)
         sys.exit(2)
     factor = report.TARGETS["xover"]
-    name = {r: os.path.basename(os.path.normpath(r)) for r in runs}
+    # Each run by its path below the runs' common folder, so that
+    # results/vm-DATE/testbed is told from results/testbed-vm-DATE.
+    common = os.path.commonpath([os.path.abspath(r) for r in runs])
+    name = {r: os.path.relpath(os.path.abspath(r), common) for r in runs}
+    name = {r: n if n != "." else os.path.basename(os.path.abspath(r)) for r, n in name.items()}
     print("# Measured crossovers, one run against another\n")
     print(f"Runs: {', '.join(f'`{name[r]}`' for r in runs)}. A run's measured crossover "
           f"taken as the prediction of another run's, within {factor:g}× in size; the model "
