@@ -1,5 +1,5 @@
 #!/bin/bash
-# Naive at p = 4 on the 2 ms / 200 Mbit/s testbed, as run 2026-11-24 13:14-13:43 UTC
+# Naive at p = 4 on the 2 ms / 200 Mbit/s testbed, as run 2026-11-24 13:14-13:46 UTC
 # from a clone at 2e0a6aa (repository root as the working directory):
 #   bash results/testbed-naive-history-2026-11-24/measure.sh OUTDIR
 # 1. A launch that carries at most 4 MiB: naive and ring at 1-4 MiB with the
@@ -54,8 +54,8 @@ for algos in naive naive,ring naive,mpi; do
 done
 $T down --name cbexp
 # 5. (13:39-13:43 UTC) the same with a warm-up run (-w 1): naive alone, beside ps and tree,
-#    beside butterfly and rhd.
+#    beside butterfly and rhd, and every algorithm.
 $T up --name cbexp --hosts 8 --latency 2ms --bandwidth 200Mbit || exit 1
-for algos in naive naive,ps,tree naive,butterfly,rhd; do
+for algos in naive naive,ps,tree naive,butterfly,rhd all; do
   $T run --name cbexp -- run --coll allreduce,reduce_scatter --algo $algos --ranks 4 -b 4M -e 16M -f 4 -n 2 -w 1 -d float -o sum --placement out --start window --mode-probe off --csv "$O/bisect-w1-${algos//,/-}.csv" --quiet
 done
