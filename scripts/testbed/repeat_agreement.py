@@ -34,26 +34,24 @@ def within(x, y, factor):
 
 
 def measured(d):
-    """The run's measured crossovers that report.py counts, by key, each with
-    the model's prediction at report.py's main level: {key: (measured,
-    predicted or None)}."""
+    """The run's measured crossovers by key: those report.py counts, each with
+    the model's prediction at report.py's main level, {key: (measured,
+    predicted or None)}; and every one, CPU-limited or not, {key: measured}.
+    Measured crossovers are the same at every level; `global` has them all."""
     st, overhead, meas, preds, xcsv = classify_crossovers.load(d)
     cpu_rows, algos_at = report.cpu_context(st, overhead, meas, preds)
     lv = classify_crossovers.level_of(preds)
-    out = {}
+    counted, every = {}, {}
     for r in xcsv:
-        if (r["kind"] == "pair" and r["params"] == lv and r["measured_crossover_B"]
-                and not report.crossing_cpu_limited(r, cpu_rows, algos_at)):
+        if r["kind"] != "pair" or not r["measured_crossover_B"]:
+            continue
+        m = float(r["measured_crossover_B"])
+        if r["params"] == "global":
+            every[key(r)] = m
+        if r["params"] == lv and not report.crossing_cpu_limited(r, cpu_rows, algos_at):
             q = float(r["predicted_crossover_B"]) if r["predicted_crossover_B"] else None
-            out[key(r)] = (float(r["measured_crossover_B"]), q)
-    return lv, out
-
-
-def any_measured(d):
-    """Every measured crossover of the run, CPU-limited or not, by key."""
-    xcsv = report.read_csv(os.path.join(d, "fit", "crossovers.csv"))
-    return {key(r): float(r["measured_crossover_B"]) for r in xcsv
-            if r["kind"] == "pair" and r["params"] == "global" and r["measured_crossover_B"]}
+            counted[key(r)] = (m, q)
+    return lv, counted, every
 
 
 def main():
@@ -81,14 +79,14 @@ def main():
           "(report.py's main calibrated level) by the same rule; CPU-limited crossovers left "
           "out of the run being predicted, as report.py does.\n")
     for s in settings:
-        counted = {r: measured(os.path.join(r, s)) for r in runs}
-        every = {r: any_measured(os.path.join(r, s)) for r in runs}
+        found = {r: measured(os.path.join(r, s)) for r in runs}
+        every = {r: found[r][2] for r in runs}
         print(f"## {s}\n")
         print("| measured in | predicted by | crossovers | the other run within 2× | "
               "model within 2× | model within 2× where the other run is |")
         print("|---|---|---|---|---|---|")
         for a, b in itertools.permutations(runs, 2):
-            lv, xs = counted[b]
+            lv, xs, _ = found[b]
             repeat_ok = {k for k, (m, _) in xs.items() if within(every[a].get(k), m, factor)}
             model_ok = {k for k, (m, q) in xs.items() if within(q, m, factor)}
             n = len(xs)
