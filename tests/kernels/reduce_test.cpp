@@ -11,6 +11,7 @@
 #include <cstring>
 #include <limits>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "algorithms/check.hpp"
@@ -189,11 +190,15 @@ double float_reference(const FloatCase& fc, ReduceOp op, double a, double b) {
     case ReduceOp::prod:
       return fc.round(a * b);
     // NaN from either side propagates; otherwise the smaller/larger value,
-    // and between equal values (+0, -0) dst's.
+    // and between equal values (+0, -0) min's -0 and max's +0.
     case ReduceOp::min:
-      return std::isnan(b) ? b : std::isnan(a) ? a : (b < a ? b : a);
+      if (std::isnan(b) || std::isnan(a)) return std::isnan(b) ? b : a;
+      if (a == b) return std::signbit(b) ? b : a;
+      return b < a ? b : a;
     case ReduceOp::max:
-      return std::isnan(b) ? b : std::isnan(a) ? a : (a < b ? b : a);
+      if (std::isnan(b) || std::isnan(a)) return std::isnan(b) ? b : a;
+      if (a == b) return std::signbit(b) ? a : b;
+      return a < b ? b : a;
   }
   return 0;
 }
@@ -301,10 +306,24 @@ TEST(ReduceFloats, RoundingAndSpecialCases) {
     EXPECT_TRUE(std::isnan(bf16(op, 1, nan)));
     EXPECT_TRUE(std::isnan(bf16(op, nan, 1)));
   }
-  float d = 0.0f, s = -0.0f;
-  reduce_inplace(DataType::fp32, ReduceOp::min, &d, &s, 1);
-  EXPECT_FALSE(std::signbit(d)) << "equal zeros keep dst's";
-  d = -3, s = -7;
+  // Equal zeros: min is -0 and max +0 whichever operand is dst, so the op
+  // commutes bit for bit (ranks combining in opposite roles agree).
+  for (const auto& [dz, sz] : {std::pair{0.0f, -0.0f}, std::pair{-0.0f, 0.0f}}) {
+    float d = dz, s = sz;
+    reduce_inplace(DataType::fp32, ReduceOp::min, &d, &s, 1);
+    EXPECT_TRUE(std::signbit(d)) << "min of " << dz << " and " << sz;
+    d = dz, s = sz;
+    reduce_inplace(DataType::fp32, ReduceOp::max, &d, &s, 1);
+    EXPECT_FALSE(std::signbit(d)) << "max of " << dz << " and " << sz;
+    double dd = dz, ds = sz;
+    reduce_inplace(DataType::fp64, ReduceOp::min, &dd, &ds, 1);
+    EXPECT_TRUE(std::signbit(dd));
+    EXPECT_TRUE(std::signbit(bf16(ReduceOp::min, dz, sz)));
+    EXPECT_FALSE(std::signbit(bf16(ReduceOp::max, dz, sz)));
+    EXPECT_EQ(fp16(ReduceOp::min, dz, sz), 0x8000u);
+    EXPECT_EQ(fp16(ReduceOp::max, dz, sz), 0x0000u);
+  }
+  float d = -3, s = -7;
   reduce_inplace(DataType::fp32, ReduceOp::min, &d, &s, 1);
   EXPECT_EQ(d, -7);
   reduce_inplace(DataType::fp32, ReduceOp::max, &d, &s, 1);

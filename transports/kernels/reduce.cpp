@@ -74,24 +74,37 @@ struct Prod {
 };
 
 // `b != b` is true only for a NaN src, `b < a` is false when either is NaN:
-// together they propagate a NaN from either side (see the header).
+// together they propagate a NaN from either side (see the header). Equal
+// operands that differ in bits are +0 and -0: min takes the bitwise OR (-0)
+// and max the AND (+0) of the two, so min(a, b) and min(b, a) have the same
+// bits and an all-reduce whose partners each compute "mine (op) theirs"
+// (butterfly) still agrees on every rank.
+template <class C>
+using FloatBits = std::conditional_t<sizeof(C) == 4, std::uint32_t, std::uint64_t>;
+
 struct Min {
   template <class C>
   static C apply(C a, C b) {
-    if constexpr (std::is_floating_point_v<C>)
-      return (b < a || b != b) ? b : a;
-    else
+    if constexpr (std::is_floating_point_v<C>) {
+      using U = FloatBits<C>;
+      const C tie = std::bit_cast<C>(static_cast<U>(std::bit_cast<U>(a) | std::bit_cast<U>(b)));
+      return (b < a || b != b) ? b : (a == b ? tie : a);
+    } else {
       return b < a ? b : a;
+    }
   }
 };
 
 struct Max {
   template <class C>
   static C apply(C a, C b) {
-    if constexpr (std::is_floating_point_v<C>)
-      return (a < b || b != b) ? b : a;
-    else
+    if constexpr (std::is_floating_point_v<C>) {
+      using U = FloatBits<C>;
+      const C tie = std::bit_cast<C>(static_cast<U>(std::bit_cast<U>(a) & std::bit_cast<U>(b)));
+      return (a < b || b != b) ? b : (a == b ? tie : a);
+    } else {
       return a < b ? b : a;
+    }
   }
 };
 
@@ -203,10 +216,16 @@ __attribute__((target("avx2,f16c"))) __m256 apply8(__m256 a, __m256 b) {
   if constexpr (std::is_same_v<Op, Prod>) return _mm256_mul_ps(a, b);
   // Same selection as Min/Max::apply: take src on (src < dst) / (dst < src)
   // or when src is NaN.
+  // Equal operands (+0 and -0) give their OR (min) or AND (max), as there.
   const __m256 src_nan = _mm256_cmp_ps(b, b, _CMP_UNORD_Q);
+  const __m256 equal = _mm256_cmp_ps(a, b, _CMP_EQ_OQ);
   if constexpr (std::is_same_v<Op, Min>)
-    return _mm256_blendv_ps(a, b, _mm256_or_ps(_mm256_cmp_ps(b, a, _CMP_LT_OQ), src_nan));
-  return _mm256_blendv_ps(a, b, _mm256_or_ps(_mm256_cmp_ps(a, b, _CMP_LT_OQ), src_nan));
+    return _mm256_blendv_ps(
+        _mm256_blendv_ps(a, b, _mm256_or_ps(_mm256_cmp_ps(b, a, _CMP_LT_OQ), src_nan)),
+        _mm256_or_ps(a, b), equal);
+  return _mm256_blendv_ps(
+      _mm256_blendv_ps(a, b, _mm256_or_ps(_mm256_cmp_ps(a, b, _CMP_LT_OQ), src_nan)),
+      _mm256_and_ps(a, b), equal);
 }
 
 template <class Op>

@@ -12,9 +12,10 @@
 //  - A NaN operand gives a NaN result. Which payload a sum or product of two
 //    NaNs carries is unspecified (the compiler may evaluate a + b as b + a).
 //  - Float min / max propagate NaN: if either operand is a NaN the result is a
-//    NaN (src's if src is one, else dst's). Between -0 and +0 the result is
-//    dst's zero (they compare equal), so the sign of a zero result may depend on
-//    the reduction order.
+//    NaN (src's if src is one, else dst's). Between -0 and +0 min gives -0 and
+//    max +0, whichever is dst: every op but a NaN payload is commutative bit
+//    for bit, so two ranks that combine the same two operands in opposite
+//    roles get the same bits (all-reduce results must agree on every rank).
 //  - ReduceOp::avg reduces as sum; the single division by p at the end is
 //    divide_inplace.
 #pragma once

@@ -58,15 +58,41 @@ struct Sum {
 struct Prod {
   template <class C> __device__ static C apply(C a, C b) { return wrap_prod(a, b); }
 };
+// Equal operands (+0 and -0) give their bitwise OR (min: -0) or AND (max:
+// +0), as on the host: min and max commute bit for bit.
+template <class C>
+using FloatBits = std::conditional_t<sizeof(C) == 4, std::uint32_t, std::uint64_t>;
+template <class C>
+__device__ C float_bits_or(C a, C b) {
+  using U = FloatBits<C>;
+  U x, y;
+  memcpy(&x, &a, sizeof x);
+  memcpy(&y, &b, sizeof y);
+  x |= y;
+  memcpy(&a, &x, sizeof x);
+  return a;
+}
+template <class C>
+__device__ C float_bits_and(C a, C b) {
+  using U = FloatBits<C>;
+  U x, y;
+  memcpy(&x, &a, sizeof x);
+  memcpy(&y, &b, sizeof y);
+  x &= y;
+  memcpy(&a, &x, sizeof x);
+  return a;
+}
 struct Min {
   template <class C> __device__ static C apply(C a, C b) {
-    if constexpr (std::is_floating_point_v<C>) return (b < a || b != b) ? b : a;
+    if constexpr (std::is_floating_point_v<C>)
+      return (b < a || b != b) ? b : (a == b ? float_bits_or(a, b) : a);
     else return b < a ? b : a;
   }
 };
 struct Max {
   template <class C> __device__ static C apply(C a, C b) {
-    if constexpr (std::is_floating_point_v<C>) return (a < b || b != b) ? b : a;
+    if constexpr (std::is_floating_point_v<C>)
+      return (a < b || b != b) ? b : (a == b ? float_bits_and(a, b) : a);
     else return a < b ? b : a;
   }
 };
