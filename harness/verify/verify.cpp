@@ -413,4 +413,75 @@ std::size_t count_wrong_within(const VerifySpec& s, std::span<const std::byte> g
   return wrong;
 }
 
+bool order_probe_applies(const VerifySpec& s) {
+  return s.coll == Collective::allreduce && is_floating(s.dtype) && s.p >= 3 &&
+         (s.op == ReduceOp::sum || s.op == ReduceOp::avg || s.op == ReduceOp::prod);
+}
+
+std::vector<std::byte> make_order_probe_input(const VerifySpec& s, int rank) {
+  check_rank(s, rank);
+  CB_CHECK(order_probe_applies(s), "order probe for {} {} {} p = {}", to_string(s.coll),
+           to_string(s.dtype), to_string(s.op), s.p);
+  const bool prod = s.op == ReduceOp::prod;
+  double big = 0, little = 0;
+  switch (s.dtype) {
+    case DataType::fp16:
+      big = prod ? 0x1p10 : 2048;
+      little = 0.25;
+      break;
+    case DataType::bf16:
+      big = prod ? 0x1p70 : 1024;
+      little = 1;
+      break;
+    case DataType::fp32:
+      big = prod ? 0x1p70 : 1e8;
+      little = 0.01;
+      break;
+    default:
+      big = prod ? 0x1p600 : 1e20;
+      little = 0.01;
+      break;
+  }
+  const std::size_t n = input_count(s.coll, s.p, s.count);
+  const auto p = static_cast<std::uint64_t>(s.p);
+  const std::uint64_t shift = mix(s.seed ^ 0x0dd5ull) % p;
+  Bytes out(n * element_size(s.dtype));
+  for (std::size_t j = 0; j < n; ++j) {
+    const std::uint64_t a = (j * 7 + shift) % p;
+    const std::uint64_t role = (static_cast<std::uint64_t>(rank) + p - a) % p;
+    double v = 0;
+    if (prod)
+      v = role <= 1 ? big : role == 2 ? 1 / big : 1;
+    else
+      v = role == 0 ? big : role == 1 ? little : role == 2 ? -big : 0;
+    store_double(s.dtype, out.data(), j, v);
+  }
+  return out;
+}
+
+std::uint64_t bytes_digest(std::span<const std::byte> bytes) {
+  // 8 bytes at a time through splitmix64's mix: fast next to the collective,
+  // and any flipped bit changes the digest with probability ~1 - 2^-64.
+  std::uint64_t h = mix(bytes.size());
+  std::size_t i = 0;
+  for (; i + 8 <= bytes.size(); i += 8) {
+    std::uint64_t w = 0;
+    std::memcpy(&w, bytes.data() + i, 8);
+    h = mix(h ^ w);
+  }
+  std::uint64_t tail = 0;
+  if (i < bytes.size()) std::memcpy(&tail, bytes.data() + i, bytes.size() - i);
+  return mix(h ^ tail);
+}
+
+std::size_t count_different(const VerifySpec& s, std::span<const std::byte> got,
+                            std::span<const std::byte> reference) {
+  check_sizes(s, got, reference);
+  const std::size_t size = element_size(s.dtype);
+  std::size_t differ = 0;
+  for (std::size_t i = 0; i < got.size(); i += size)
+    differ += std::memcmp(got.data() + i, reference.data() + i, size) != 0 ? 1 : 0;
+  return differ;
+}
+
 }  // namespace cb

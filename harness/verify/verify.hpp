@@ -93,4 +93,37 @@ std::vector<double> error_bounds(const VerifySpec& spec, int rank);
 std::size_t count_wrong_within(const VerifySpec& spec, std::span<const std::byte> got,
                                std::span<const std::byte> expected, std::span<const double> bounds);
 
+// ---- agreement across ranks -------------------------------------------------
+//
+// Exact inputs give the same bits in every reduction order, so they cannot
+// show an all-reduce whose ranks combine the operands in different orders and
+// so end with different results (issue 31: naive did, and MPICH's
+// allred_float saw 0.01 on one rank and 0 on another). The order probe's
+// inputs make the order visible: for element j, three ranks a, a+1, a+2
+// (a rotating with j and the seed) hold
+//   sum, avg: L, s, -L, the rest 0, with s below half an ulp of L (fp32: 1e8
+//             and 0.01; fp64 1e20 and 0.01; fp16 2048 and 0.25; bf16 1024
+//             and 1), so the result is s or 0 depending on the order;
+//   prod:     B, B, 1/B, the rest 1, B*B overflowing (fp16 2^10, fp64
+//             2^600, fp32/bf16 2^70): B or inf.
+// No reference result exists (it depends on the algorithm's order); what is
+// checked is that every rank has the same bits as rank 0.
+
+// Whether the probe applies: an all-reduce (one result for every rank) of a
+// float datatype with sum, avg or prod on p >= 3 ranks (min/max, integers and
+// fewer ranks cannot differ by order: their ops are associative or there is
+// only one pair).
+bool order_probe_applies(const VerifySpec& spec);
+
+// Rank `rank`'s probe input: input_count(coll, p, count) elements (checked:
+// order_probe_applies(spec)).
+std::vector<std::byte> make_order_probe_input(const VerifySpec& spec, int rank);
+
+// A 64-bit digest of bytes, for comparing ranks' outputs without moving them.
+std::uint64_t bytes_digest(std::span<const std::byte> bytes);
+
+// Elements of `got` whose bits differ from `reference` (equal sizes).
+std::size_t count_different(const VerifySpec& spec, std::span<const std::byte> got,
+                            std::span<const std::byte> reference);
+
 }  // namespace cb

@@ -324,5 +324,64 @@ TEST(VerifySpecChecks, RejectsBadRankAndSizes) {
   EXPECT_TRUE(expected_output(empty, 2).empty());
 }
 
+// The order probe: combining every rank's input in each rank's own order (the
+// old naive all-reduce: rank r folds r, r-1, ..., r+1) gives different bits
+// on different ranks for every float type and for sum, avg's sum and prod,
+// while rank order on every rank agrees; count_different counts the elements.
+TEST(VerifyOrderProbe, OwnOrderDisagreesRankOrderAgrees) {
+  for (DataType t : {DataType::fp32, DataType::fp64, DataType::fp16, DataType::bf16}) {
+    for (ReduceOp op : {ReduceOp::sum, ReduceOp::prod}) {
+      for (int p : {3, 4, 5, 8, 17}) {
+        const VerifySpec s{Collective::allreduce, t, op, p, 40, 9};
+        ASSERT_TRUE(order_probe_applies(s));
+        std::vector<Bytes> in;
+        for (int r = 0; r < p; ++r) in.push_back(make_order_probe_input(s, r));
+        std::vector<Bytes> own(static_cast<std::size_t>(p));
+        for (int r = 0; r < p; ++r) {
+          own[r] = in[r];
+          for (int i = 1; i < p; ++i)
+            reduce_inplace(t, op, own[r].data(), in[(r - i + p) % p].data(), s.count);
+        }
+        std::size_t differ = 0;
+        for (int r = 1; r < p; ++r) differ += count_different(s, own[r], own[0]);
+        EXPECT_GT(differ, 0u) << to_string(t) << " " << to_string(op) << " p=" << p;
+        EXPECT_NE(bytes_digest(own[1]), bytes_digest(own[0]));
+      }
+    }
+  }
+}
+
+TEST(VerifyOrderProbe, AppliesToFloatAllreduceSumAvgProdOnly) {
+  const VerifySpec base{Collective::allreduce, DataType::fp32, ReduceOp::sum, 3, 8, 0};
+  EXPECT_TRUE(order_probe_applies(base));
+  VerifySpec s = base;
+  s.op = ReduceOp::avg;
+  EXPECT_TRUE(order_probe_applies(s));
+  s.op = ReduceOp::min;
+  EXPECT_FALSE(order_probe_applies(s));
+  s = base;
+  s.dtype = DataType::int32;
+  EXPECT_FALSE(order_probe_applies(s));
+  s = base;
+  s.p = 2;
+  EXPECT_FALSE(order_probe_applies(s));
+  s = base;
+  s.coll = Collective::reduce_scatter;
+  EXPECT_FALSE(order_probe_applies(s));
+  EXPECT_THROW(make_order_probe_input(s, 0), InternalError);
+}
+
+TEST(VerifyOrderProbe, DigestSeesEveryByte) {
+  Bytes a(37, std::byte{0x11});
+  const std::uint64_t d = bytes_digest(a);
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    Bytes b = a;
+    b[i] ^= std::byte{0x01};
+    EXPECT_NE(bytes_digest(b), d) << "byte " << i;
+  }
+  EXPECT_NE(bytes_digest(Bytes(8)), bytes_digest(Bytes(9)));
+  EXPECT_EQ(bytes_digest(Bytes{}), bytes_digest(Bytes{}));
+}
+
 }  // namespace
 }  // namespace cb
