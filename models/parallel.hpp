@@ -1,17 +1,30 @@
-// A small work-sharing loop for models/ (fit's per-configuration lines,
-// crossover grouping, bootstrap resamples): the callers' results are indexed
-// by i, so they do not depend on the number of threads.
+// A small work-sharing loop for models/ and the simulator (fit's
+// per-configuration lines, crossover grouping, bootstrap resamples, the
+// simulator's window parts): the callers' results are indexed by i, so they
+// do not depend on the number of threads.
+//
+// The threads are one process-wide pool, started on first use and kept: a
+// `map` over thousands of (ranks, size) cells used to create and join a
+// thread per cell, and under load each clone/join waited for a core.
 #pragma once
 
 #include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <exception>
-#include <thread>
+#include <functional>
 #include <type_traits>
 #include <vector>
 
 namespace cb::models {
+
+// Runs task(t) on a pool thread for each t in [first, last), and waits for
+// every call that started. A call still queued when the caller has finished
+// its own share is withdrawn instead of waited for, so nested loops (a
+// pooled task that itself calls for_each_index) cannot deadlock on a pool
+// whose threads are all busy. Tasks must not throw.
+void run_on_pool(unsigned first, unsigned last, const std::function<void(unsigned)>& task,
+                 const std::function<void()>& caller_share);
 
 // Runs fn(i) for i in [0, n) on up to `threads` threads (the caller's
 // thread is one of them), each taking the next index as it finishes one
@@ -21,6 +34,7 @@ namespace cb::models {
 template <class Fn>
 void for_each_index(std::size_t n, unsigned threads, const Fn& fn) {
   threads = static_cast<unsigned>(std::min<std::size_t>(std::max(threads, 1u), n));
+  if (threads == 0) return;
   std::atomic<std::size_t> next{0};
   std::vector<std::exception_ptr> errors(threads);
   const auto work = [&](unsigned t) {
@@ -36,10 +50,10 @@ void for_each_index(std::size_t n, unsigned threads, const Fn& fn) {
       next = n;
     }
   };
-  std::vector<std::thread> pool;
-  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work, t);
-  if (threads > 0) work(0);
-  for (std::thread& th : pool) th.join();
+  if (threads == 1)
+    work(0);
+  else
+    run_on_pool(1, threads, work, [&] { work(0); });
   for (const std::exception_ptr& e : errors)
     if (e) std::rethrow_exception(e);
 }

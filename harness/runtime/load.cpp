@@ -4,6 +4,7 @@
 #include <sched.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 
 namespace cb {
@@ -20,6 +21,18 @@ std::optional<MachineLoad> read_machine_load() {
   cpu_set_t set;
   if (sched_getaffinity(0, sizeof set, &set) == 0) l.cores = std::max(1, CPU_COUNT(&set));
   return l;
+}
+
+std::optional<MachineLoad> recent_machine_load(double max_age_s) {
+  using clock = std::chrono::steady_clock;
+  static std::optional<clock::time_point> read_at;
+  static std::optional<MachineLoad> last;
+  const clock::time_point now = clock::now();
+  if (!read_at || std::chrono::duration<double>(now - *read_at).count() >= max_age_s) {
+    last = read_machine_load();
+    read_at = now;
+  }
+  return last;
 }
 
 bool is_loaded(const MachineLoad& load, int own_ranks) {

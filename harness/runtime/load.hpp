@@ -19,6 +19,12 @@ struct MachineLoad {
 // Reads /proc/loadavg; nullopt where it does not exist (non-Linux).
 std::optional<MachineLoad> read_machine_load();
 
+// read_machine_load(), read again only once `max_age_s` seconds (steady
+// clock) have passed since the last read: a simulated sweep emits thousands
+// of rows a second, and a /proc read per row cost more than the row. The
+// 1-minute average changes little in that time. Not thread-safe.
+std::optional<MachineLoad> recent_machine_load(double max_age_s = 0.5);
+
 // Whether work other than our `own_ranks` ranks on this node competes for the
 // cores: more runnable threads than our ranks and the idle cores can hold, or
 // a 1-minute load average above the core count.

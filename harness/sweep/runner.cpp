@@ -101,7 +101,7 @@ std::vector<Measurement> measure_chunk(const std::vector<Case>& cases,
 void emit_row(const Case& c, const Measurement& m, const TransportSpec& t,
               std::vector<std::unique_ptr<Reporter>>& reporters, RunOutcome& outcome) {
   Row row = make_row(c, m);
-  if (const auto load = read_machine_load()) {
+  if (const auto load = recent_machine_load()) {
     row.load_avg_1m = load->avg_1m;
     row.procs_running = load->runnable;
   }
