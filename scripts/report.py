@@ -1,36 +1,37 @@
 #!/usr/bin/python3
-"""Writes DIR/report.md: the headline numbers of a study or run, from its CSVs alone.
+"""Writes DIR/report.md: the answer of a study or run first, then its evidence,
+from its CSVs alone.
 
     /usr/bin/python3 scripts/report.py RESULTS_DIR        (also: collbench report DIR)
 
-Reads sweep-*.csv (or, outside a study, every results CSV in DIR) and, where
-present, repeat-*.csv (repeated runs for the headline's spread),
-calibration.csv, fit/{fit,predictions,crossovers,accuracy}.csv, plots/*.png
-(scripts/plot.py) and fit/model-report.md; a section whose input is absent
-says so. Every figure is computed from those files; nothing is measured here.
-A malformed input is one line on stderr and exit status 1; report.md is
-replaced atomically. Needs only the Python standard library.
+report.md opens with the recommendation (recommendations.csv of collbench
+recommend), the winners maps (plots/winners-*.png, drawn by plot.py from
+winners.csv), how well α-β predicts it (fit/{fit,accuracy,crossovers}.csv) and
+the best schedule against the library's own (recommendations.csv); the rest
+(bandwidth, fitted parameters, ablation, per-row errors, crossovers, plots)
+follows in an appendix. It reads sweep-*.csv (or, outside a study, every
+results CSV in DIR), calibration*.csv, fit/*.csv, spread-*/ and plots/*.png;
+a section whose input is absent says so. Nothing is measured here.
+A malformed input is one line on stderr and exit status 2; a failed write
+exit 4; report.md is replaced atomically and never written through a link.
+Needs only the Python standard library.
 """
 import argparse
-import math
 import os
 import statistics
 import sys
 from collections import defaultdict
 
+from output_file import (EXIT_BAD_INPUT, EXIT_WRITE_FAILED, BadOutput, WriteFailed,
+                         prepare_directory, write_atomically)
+from report_answer import answer_first, md
 from model_spread_summary import (TARGET_LARGE, TARGET_PICKS, TARGET_REGRET, TARGET_SMALL,
                                   TARGET_WORST, over_pairs, pair_rows)
 from results_csv import (InputError, PREDICTION_COLUMNS, find_sweeps, load_sweep_files, num,
                          read_csv, size_label)
 
 BASELINES = {"mpi", "nccl"}
-LARGE = 1 << 20  # bytes: "large message" threshold for bandwidth ratios
 MODEL_MIN = 64 << 10  # bytes: model error is graded from here up
-
-
-def md(text):
-    """A markdown table cell: characters that would split or format it get a backslash."""
-    return "".join("\\" + c if c in "\\|*`<>[]" else c for c in str(text))
 
 
 def sign_sentence(what, value):
@@ -69,128 +70,26 @@ def peak_busbw(rows):
     return peak
 
 
-def large_ratio(rows, transport, coll, ranks, algo, baseline, sizes=None):
-    """Median over sizes >= 1 MiB (or over `sizes`) of busbw(algo) / busbw(baseline),
-    both from the same run."""
-    by = defaultdict(dict)
-    for r in rows:
-        if (r["transport"], r["collective"], int(r["ranks"])) != (transport, coll, ranks):
-            continue
-        b = num(r["_path"], r, "bytes")
-        if b >= LARGE and (sizes is None or b in sizes):
-            by[b][r["algorithm"]] = num(r["_path"], r, "busbw_GBps")
-    ratios = [v[algo] / v[baseline] for v in by.values()
-              if algo in v and baseline in v and v[baseline] > 0]
-    return statistics.median(ratios) if ratios else None
-
-
-def large_sizes(rows, transport, coll, ranks):
-    return {num(r["_path"], r, "bytes") for r in rows
-            if (r["transport"], r["collective"], int(r["ranks"])) == (transport, coll, ranks)
-            and num(r["_path"], r, "bytes") >= LARGE}
-
-
-def median_interval(values):
-    """(median, lo, hi, how): the nonparametric 95% CI of the median (order
-    statistics, Hoefler & Belli) when it is tighter than the range, else the range."""
-    v = sorted(values)
-    n = len(v)
-    med = statistics.median(v)
-    if n > 5:
-        lo = max(1, math.floor((n - 1.96 * math.sqrt(n)) / 2))
-        hi = min(n, math.ceil(1 + (n + 1.96 * math.sqrt(n)) / 2))
-        if lo > 1 or hi < n:
-            return med, v[lo - 1], v[hi - 1], "95% CI"
-    return med, v[0], v[-1], f"range of {n} runs"
-
-
-def load_repeats(directory):
-    """{transport: [rows of one run]} of repeat-<transport>-<i>.csv (study.sh)."""
-    runs = defaultdict(list)
-    for name in sorted(os.listdir(directory)):
-        if name.startswith("repeat-") and name.endswith(".csv"):
-            rows = load_sweep_files([os.path.join(directory, name)])
-            runs[rows[0]["transport"]].append(rows)
-    return runs
-
-
-def calibration(directory):
-    """calibration.csv's row, or {} when the directory has none."""
-    path = os.path.join(directory, "calibration.csv")
-    if not os.path.exists(path):
-        return {}
-    return read_csv(path, ["alpha_s", "beta_s_per_B", "gamma_s_per_B"])[0]
-
-
-def at_largest(rows, transport, coll, ranks):
-    """(bytes, algorithm, busbw) of the best schedule or baseline at the largest size."""
-    sel = [r for r in rows if (r["transport"], r["collective"], int(r["ranks"])) ==
-           (transport, coll, ranks)]
-    top = max(num(r["_path"], r, "bytes") for r in sel)
-    best = max((r for r in sel if num(r["_path"], r, "bytes") == top),
-               key=lambda r: num(r["_path"], r, "busbw_GBps"))
-    return top, best["algorithm"], num(best["_path"], best, "busbw_GBps")
-
-
-def section_bandwidth(rows, memcpy, memcpy_in_cache, repeats):
+def section_bandwidth(rows, memcpy, memcpy_in_cache):
     out = ["## Peak bus bandwidth", ""]
     if memcpy:
         out.append(f"memcpy bandwidth measured in the same study (calibrate, both ranks copying "
-                   f"at once): **{memcpy:.2f} GB/s** out of cache (64 MiB), "
-                   f"**{memcpy_in_cache:.2f} GB/s** in cache (256 KiB); the busbw plots draw "
-                   "both as ceilings.")
+                   f"at once): **{memcpy:.2f} GB/s** out of cache (64 MiB)"
+                   + (f", **{memcpy_in_cache:.2f} GB/s** in cache (256 KiB)"
+                      if memcpy_in_cache else "") + "; the busbw plots draw both as ceilings.")
     out += ["", "busbw uses nccl-tests' factors (all-reduce 2(p-1)/p; the others (p-1)/p); "
-            "each cell is the algorithm's best over all sizes (usually a cache-resident size). "
-            "The last column is the best algorithm's busbw at the largest size, where buffers "
-            "no longer fit in cache, against out-of-cache memcpy.", ""]
+            "each cell is the algorithm's best over all sizes and the size it was reached at "
+            "(usually one whose buffers fit in cache, so it is not comparable with the "
+            "out-of-cache memcpy above).", ""]
     peak = peak_busbw(rows)
     algos = sorted({a for v in peak.values() for a in v}, key=lambda a: (a in BASELINES, a))
-    out.append("| transport | collective | ranks | " + " | ".join(algos) +
-               " | largest S: best busbw / memcpy |")
-    out.append("|---" * (len(algos) + 4) + "|")
+    out.append("| transport | collective | ranks | " + " | ".join(algos) + " |")
+    out.append("|---" * (len(algos) + 3) + "|")
     for (transport, coll, ranks), per in sorted(peak.items()):
-        cells = [fmt_bw(per[a][0]) if a in per else "–" for a in algos]
-        vs = "–"
-        if memcpy and transport != "sim":
-            size, algo, bw = at_largest(rows, transport, coll, ranks)
-            vs = f"{bw / memcpy:.0%} ({algo} at {size_label(size)})"
-        out.append(f"| {transport} | {coll} | {ranks} | " + " | ".join(cells) + f" | {vs} |")
+        cells = [f"{fmt_bw(per[a][0])} ({size_label(per[a][1])})" if a in per else "–"
+                 for a in algos]
+        out.append(f"| {md(transport)} | {md(coll)} | {ranks} | " + " | ".join(cells) + " |")
     out.append("")
-    lines = []
-    for (transport, coll, ranks), per in sorted(peak.items()):
-        if "mpi" not in per:
-            continue
-        sched = {a: v for a, v in per.items() if a not in BASELINES}
-        if not sched:
-            continue
-        best = max(sched, key=lambda a: sched[a][0])
-        # Every run of the same sweep (the sweep and its repeats) over the sizes
-        # all of them measured: the ratio's spread, not one run's luck.
-        # The sweep counts as a run only where its sizes meet the repeats'
-        # (a quick study's sweep stops below them).
-        runs = repeats.get(transport, []) or [rows]
-        common = set.intersection(*(large_sizes(run, transport, coll, ranks) for run in runs))
-        if runs[0] is not rows and common & large_sizes(rows, transport, coll, ranks):
-            common &= large_sizes(rows, transport, coll, ranks)
-            runs = [rows] + runs
-        ratios = [large_ratio(run, transport, coll, ranks, best, "mpi", common) for run in runs]
-        ratios = [x for x in ratios if x is not None]
-        if not ratios:
-            continue
-        sizes = (f"{size_label(min(common))}–{size_label(max(common))}" if common
-                 else ">= 1 MiB")
-        if len(ratios) == 1:
-            lines.append(f"- {coll}, {ranks} ranks over {transport}: best schedule **{best}** "
-                         f"reaches {ratios[0]:.2f}x the busbw of MPI's own {coll} (median over "
-                         f"sizes {sizes}, one run: no spread measured)")
-        else:
-            med, lo, hi, how = median_interval(ratios)
-            lines.append(f"- {coll}, {ranks} ranks over {transport}: best schedule **{best}** "
-                         f"reaches **{med:.2f}x** the busbw of MPI's own {coll} ({how}: "
-                         f"{lo:.2f}–{hi:.2f}x; per run the median over sizes {sizes}, "
-                         f"both measured in that run)")
-    if lines:
-        out += ["Best schedule vs MPI, as ratios measured in the same run:", ""] + lines + [""]
     return out
 
 
@@ -438,67 +337,102 @@ def section_load(rows):
     return [text, ""]
 
 
+def calibration(directory):
+    """calibration.csv's row, or {} when the directory has none."""
+    path = os.path.join(directory, "calibration.csv")
+    if not os.path.exists(path):
+        return {}
+    return read_csv(path, ["alpha_s", "beta_s_per_B", "gamma_s_per_B"])[0]
+
+
+def header_lines(directory, paths, rows):
+    first = rows[0]
+    lines = [f"# collbench results: {md(os.path.basename(os.path.normpath(directory)))}", "",
+             f"Host `{first.get('host') or '?'}`, collbench {first.get('collbench_version') or '?'} "
+             f"(git {first.get('git_rev') or '?'}), {(first.get('mpi_version') or '').strip() or 'MPI ?'}. "
+             f"Files: {', '.join(os.path.basename(p) for p in paths)}; every row verified "
+             f"(wrong elements in all rows: {sum(int(r.get('wrong') or 0) for r in rows)}).", ""]
+    over = {r["transport"] for r in rows if r.get("oversubscribed") == "1"}
+    if over:
+        lines += [f"**Warning:** ranks outnumbered cores in {', '.join(sorted(over))} rows: "
+                  "those timings measure the OS scheduler more than the algorithms.", ""]
+    return lines
+
+
+def appendix(directory, rows, cal):
+    memcpy = num(cal["_path"], cal, "memcpy_GBps") if cal.get("memcpy_GBps") else None
+    memcpy_in_cache = (num(cal["_path"], cal, "memcpy_in_cache_GBps")
+                       if cal.get("memcpy_in_cache_GBps") else None)
+    lines = ["# Appendix: the evidence", ""]
+    measured = [r for r in rows if r["transport"] != "sim"]
+    if measured:  # a simulator's times do not depend on the machine's load
+        lines += section_load(measured)
+    lines += section_bandwidth(rows, memcpy, memcpy_in_cache)
+    lines += section_params(directory, cal)
+    lines += section_accuracy(directory)
+    lines += section_spread(directory)
+    lines += section_calibration_stability(directory)
+    lines += section_error(directory)
+    lines += section_crossovers(directory)
+    plots = os.path.join(directory, "plots")
+    pngs = sorted(p for p in os.listdir(plots) if p.endswith(".png")
+                  and not p.startswith(("winners-", "crossover-"))) \
+        if os.path.isdir(plots) else []
+    lines += ["## Plots", ""]
+    if not pngs:
+        lines += ["None yet: `/usr/bin/python3 scripts/plot.py DIR` (or `collbench plot DIR`) "
+                  "draws them.", ""]
+    for png in pngs:
+        lines += [f"![{png[:-4]}](plots/{png})", ""]
+    if os.path.exists(os.path.join(directory, "fit", "model-report.md")):
+        lines += ["Full model report (per-configuration lines, knees, MPICH selection): "
+                  "[fit/model-report.md](fit/model-report.md)", ""]
+    return lines
+
+
+def build(directory):
+    """report.md's lines; InputError for a missing or malformed input."""
+    if not os.path.isdir(directory):
+        raise InputError(f"{directory}: not a directory")
+    paths = find_sweeps(directory)
+    if not paths:
+        raise InputError(f"{directory}: no sweep-*.csv or other results CSV found")
+    rows = load_sweep_files(paths)
+    lines = header_lines(directory, paths, rows)
+    lines += answer_first(
+        directory, os.path.join(directory, "plots"),
+        how_to="`collbench recommend DIR --out DIR` writes it from the sweeps here "
+               "(scripts/study.sh does); then `collbench report DIR` again.",
+        plot_hint="`collbench plot DIR` draws them.")
+    lines += appendix(directory, rows, calibration(directory))
+    return lines
+
+
 def main(argv):
     parser = argparse.ArgumentParser(
         prog="report.py", description=__doc__.split("\n\n")[0],
-        epilog="Writes RESULTS_DIR/report.md. Exit status 1 on a missing or malformed input.")
+        epilog="Writes RESULTS_DIR/report.md. Exit status 2 on a missing or malformed input, "
+               "4 when the write fails.")
     parser.add_argument("results_dir", metavar="RESULTS_DIR",
                         help="a study directory (scripts/study.sh) or a directory of results CSVs")
     args = parser.parse_args(argv)
     directory = args.results_dir
-    try:
-        if not os.path.isdir(directory):
-            raise InputError(f"{directory}: not a directory")
-        paths = find_sweeps(directory)
-        if not paths:
-            raise InputError(f"{directory}: no sweep-*.csv or other results CSV found")
-        rows = load_sweep_files(paths)
-        cal = calibration(directory)
-        memcpy = float(cal["memcpy_GBps"]) if cal.get("memcpy_GBps") else None
-        memcpy_in_cache = (float(cal["memcpy_in_cache_GBps"])
-                           if cal.get("memcpy_in_cache_GBps") else None)
-        first = rows[0]
-        lines = [f"# collbench results: {os.path.basename(os.path.normpath(directory))}", "",
-                 f"Host `{first.get('host', '?')}`, collbench {first.get('collbench_version', '?')} "
-                 f"(git {first.get('git_rev', '?')}), {first.get('mpi_version', '').strip() or 'MPI ?'}. "
-                 f"Files: {', '.join(os.path.basename(p) for p in paths)}; every row verified "
-                 f"(wrong elements in all rows: {sum(int(r.get('wrong') or 0) for r in rows)}).", ""]
-        over = {r["transport"] for r in rows if r.get("oversubscribed") == "1"}
-        if over:
-            lines += [f"**Warning:** ranks outnumbered cores in {', '.join(sorted(over))} rows: "
-                      "those timings measure the OS scheduler more than the algorithms.", ""]
-        measured = [r for r in rows if r["transport"] != "sim"]
-        if measured:  # a simulator's times do not depend on the machine's load
-            lines += section_load(measured)
-        lines += section_bandwidth(rows, memcpy, memcpy_in_cache, load_repeats(directory))
-        lines += section_params(directory, cal)
-        lines += section_accuracy(directory)
-        lines += section_spread(directory)
-        lines += section_calibration_stability(directory)
-        lines += section_error(directory)
-        lines += section_crossovers(directory)
-        plots = os.path.join(directory, "plots")
-        pngs = sorted(p for p in os.listdir(plots) if p.endswith(".png")) \
-            if os.path.isdir(plots) else []
-        lines += ["## Plots", ""]
-        if not pngs:
-            lines += ["None yet: `/usr/bin/python3 scripts/plot.py DIR` (or `collbench plot DIR`) "
-                      "draws them.", ""]
-        for png in pngs:
-            lines += [f"![{png[:-4]}](plots/{png})", ""]
-        if os.path.exists(os.path.join(directory, "fit", "model-report.md")):
-            lines += ["Full model report (per-configuration lines, knees, MPICH selection): "
-                      "[fit/model-report.md](fit/model-report.md)", ""]
-    except InputError as e:
-        print(f"report.py: {e}", file=sys.stderr)
-        return 1
     target = os.path.join(directory, "report.md")
-    with open(target + ".tmp", "w") as f:
-        f.write("\n".join(lines))
-    os.replace(target + ".tmp", target)
+    try:
+        if os.path.isdir(directory):  # refused before any work, as collbench's outputs are
+            prepare_directory(directory, "report.md into")
+        text = "\n".join(build(directory))
+        write_atomically(target, lambda f: f.write(text), binary=False)
+    except (InputError, BadOutput) as e:
+        print(f"report.py: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except WriteFailed as e:
+        print(f"report.py: {e}", file=sys.stderr)
+        return EXIT_WRITE_FAILED
     print(f"report written to {target}", file=sys.stderr)
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    import script_main
+    sys.exit(script_main.run("report.py", main, sys.argv[1:]))

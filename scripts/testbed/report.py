@@ -21,11 +21,18 @@ are listed and left out of every target below, and so is a measured crossover
 next to one (at the measured sizes on either side of it); nothing else is
 left out.
 """
-import csv
 import os
 import statistics
 import subprocess
 import sys
+
+# scripts/ for the shared readers and writers; appended, so that `report` stays
+# this file for the testbed scripts that import it (refine_sizes.py, ...).
+sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from output_file import (EXIT_BAD_INPUT, EXIT_WRITE_FAILED, BadOutput,  # noqa: E402
+                         WriteFailed, write_atomically)
+from report_answer import answer_first  # noqa: E402
+import results_csv  # noqa: E402
 
 TARGETS = {"bw": 0.05, "alpha": 0.20, "err_big": 0.10, "err_all": 0.20, "xover": 2.0,
            "pick": 0.90, "regret": 0.05}
@@ -38,8 +45,9 @@ PAYLOAD_SHARE = 8948 / 9014
 
 
 def read_csv(path):
-    with open(path, newline="") as f:
-        return list(csv.DictReader(f))
+    """Rows of a CSV, its numeric columns checked (results_csv.read_csv): a malformed
+    file is one InputError line, not a traceback."""
+    return results_csv.read_csv(path, [])
 
 
 def measured_times(sweep_rows):
@@ -540,11 +548,22 @@ def report_setting(d, name, out):
     out.append("")
 
 
-def main():
-    if len(sys.argv) != 2 or not os.path.isdir(sys.argv[1]):
-        print("usage: report.py DIR (a testbed study folder)", file=sys.stderr)
-        sys.exit(2)
-    d = sys.argv[1]
+def setting_answer(d, name):
+    """The answer-first sections of one setting, when its recommendation is there."""
+    if not os.path.isfile(os.path.join(d, "recommendations.csv")):
+        return []
+    st = read_setting(d)
+    probe = read_csv(os.path.join(d, "probe.csv"))[0]
+    configured = {"mpi": (st["latency_us"] * 1e-6 + float(probe["alpha_s"]),
+                          st["bandwidth_bps"] / 8)}
+    out = [f"# {name}: the answer\n"]
+    out += answer_first(d, os.path.join(d, "plots"),
+                        how_to="`collbench recommend DIR --out DIR` writes it.",
+                        plot_hint=f"`collbench plot {name}` draws them.", configured=configured)
+    return out
+
+
+def build(d):
     settings = sorted(x for x in os.listdir(d)
                       if os.path.exists(os.path.join(d, x, "fit", "fit.csv")))
     out = ["# Testbed study: the model against the configured network\n",
@@ -552,12 +571,53 @@ def main():
            "(scripts/testbed.sh) with a configured one-way latency and bandwidth; collbench "
            "calibrated, swept and fitted there exactly as on a cluster. Targets from issue #10; "
            "the same sweep and rules for every setting, nothing tuned per setting.\n"]
+    answers = []
+    if os.path.isfile(os.path.join(d, "recommendations.csv")):
+        answers += answer_first(d, os.path.join(d, "plots"),
+                                how_to="`collbench recommend DIR --out DIR` writes it.",
+                                plot_hint="`collbench plot DIR` draws them.")
+    for s in settings:
+        answers += setting_answer(os.path.join(d, s), s)
+    if not answers:
+        answers = ["## Which algorithm to use\n",
+                   "**No recommendation here:** `recommendations.csv` is absent from this "
+                   "directory and from every setting in it. `collbench recommend SETTING "
+                   "--out SETTING` writes it (with `winners.csv`, whose maps `collbench plot "
+                   "SETTING` draws); then run this report again.\n"]
+    out += answers
+    out.append("# Appendix: each setting in detail\n")
     for s in settings:
         report_setting(os.path.join(d, s), s, out)
+    return out
+
+
+def main():
+    if len(sys.argv) != 2 or not os.path.isdir(sys.argv[1]):
+        print("usage: report.py DIR (a testbed study folder)", file=sys.stderr)
+        sys.exit(EXIT_BAD_INPUT)
+    d = sys.argv[1]
     path = os.path.join(d, "report.md")
-    with open(path + ".tmp", "w") as f:
-        f.write("\n".join(out) + "\n")
-    os.replace(path + ".tmp", path)
+    try:
+        text = "\n".join(build(d)) + "\n"
+        write_atomically(path, lambda f: f.write(text), binary=False)
+    except (results_csv.InputError, BadOutput) as e:
+        print(f"report.py: {e}", file=sys.stderr)
+        sys.exit(EXIT_BAD_INPUT)
+    except (KeyError, ValueError, IndexError, StopIteration, ZeroDivisionError) as e:
+        # A file short of a column or a row the testbed study always writes.
+        print(f"report.py: {d}: malformed testbed study ({type(e).__name__}: "
+              f"{results_csv.shown(e)})", file=sys.stderr)
+        sys.exit(EXIT_BAD_INPUT)
+    except WriteFailed as e:
+        print(f"report.py: {e}", file=sys.stderr)
+        sys.exit(EXIT_WRITE_FAILED)
+    except OSError as e:  # an input file the study writes is missing or unreadable
+        print(f"report.py: cannot read {e.filename or d}: {e.strerror}", file=sys.stderr)
+        sys.exit(EXIT_BAD_INPUT)
+    except subprocess.CalledProcessError as e:
+        print(f"report.py: {' '.join(e.cmd[:2])} failed with exit status {e.returncode}",
+              file=sys.stderr)
+        sys.exit(EXIT_BAD_INPUT)
     print(f"wrote {path}")
 
 

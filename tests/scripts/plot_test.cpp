@@ -1,8 +1,10 @@
-// scripts/plot.py must regenerate every plot from CSVs alone and reject a
-// missing or malformed input with one clear line; scripts/report.py writes the
-// headline figures (best schedule vs MPI with its spread over repeated runs);
-// both answer --help, and under a Python without matplotlib plot.py says so in
-// one line.
+// scripts/plot.py must regenerate every plot from CSVs alone, each readable
+// (tests/scripts/check_plots.py: at most 2400 px wide, >= 3 labelled ticks per
+// axis, no overlapping text), and reject a missing or malformed input with one
+// clear line and exit status 2; scripts/report.py opens with the answer
+// (recommendation, winners, α-β, library) and says so when
+// recommendations.csv is absent; both answer --help, and under a Python
+// without matplotlib plot.py says so in one line.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
@@ -65,16 +67,32 @@ bool is_png(const fs::path& p) {
   return in.gcount() == 8 && sig == kPng;
 }
 
+constexpr const char* kPlots[] = {"latency-mpi.png",       "busbw-mpi.png",
+                                  "winners-mpi.png",       "crossover-allreduce.png",
+                                  "crossover-alltoall.png", "model-error.png",
+                                  "rank-comparison.png",   "crossovers.png"};
+
 TEST_F(PlotTest, WritesEveryPlotAsValidPng) {
   const Result r = plot();
   ASSERT_EQ(r.status, 0) << r.output;
-  for (const char* name : {"latency-mpi.png", "busbw-mpi.png", "crossover-allreduce.png",
-                           "model-error.png", "rank-comparison.png", "crossovers.png"}) {
+  for (const char* name : kPlots) {
     const fs::path png = dir_ / "plots" / name;
     ASSERT_TRUE(fs::exists(png)) << png;
     EXPECT_GT(fs::file_size(png), 1000u) << png;
     EXPECT_TRUE(is_png(png)) << png;
   }
+}
+
+// The plot test proper: every plot rendered from the fixture is at most 2400 px
+// wide, has >= 3 labelled ticks on every axis, and no two texts overlap.
+TEST_F(PlotTest, EveryPlotIsReadable) {
+  std::string expect;
+  for (const char* name : kPlots) expect += std::string(" ") + name;
+  const Result r = run(std::string(CB_PYTHON) + " " + CB_SOURCE_DIR +
+                       "/tests/scripts/check_plots.py " + dir_.string() + " " +
+                       (dir_ / "checked").string() + " --expect" + expect);
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find(", 0 problem(s)"), std::string::npos) << r.output;
 }
 
 TEST_F(PlotTest, MissingSweepIsOneClearError) {
@@ -116,7 +134,7 @@ TEST_F(PlotTest, HelpPrintsUsageAndNoMatplotlibIsOneLine) {
   // -S: no site-packages, so no matplotlib (as under a bare pyenv python3).
   const Result bare = run(std::string(CB_PYTHON) + " -S " + CB_SOURCE_DIR + "/scripts/plot.py " +
                           dir_.string());
-  EXPECT_EQ(WEXITSTATUS(bare.status), 1);
+  EXPECT_EQ(WEXITSTATUS(bare.status), 2);
   EXPECT_EQ(bare.output, "plot.py: needs matplotlib, which this python lacks: run it with "
                          "/usr/bin/python3 (apt-get install python3-matplotlib)\n");
   // The report needs no matplotlib at all.
@@ -148,28 +166,54 @@ TEST_F(PlotTest, OneResultsCsvGetsItsOwnPlotsAndNoSingleRankComparison) {
   ASSERT_EQ(m.status, 0) << m.output;
   EXPECT_TRUE(is_png(dir_ / "m" / "crossover-allreduce.png"));
   const Result bad = script("plot.py", (dir_ / "calibration.csv").string());
-  EXPECT_EQ(WEXITSTATUS(bad.status), 1);
+  EXPECT_EQ(WEXITSTATUS(bad.status), 2);
   EXPECT_NE(bad.output.find("neither a results CSV"), std::string::npos) << bad.output;
 }
 
-TEST_F(PlotTest, ReportGivesBestScheduleVsMpiWithItsSpreadOverRuns) {
-  // Two repeats of the sweep (copies here): three runs' ratios, reported as
-  // their median and range instead of one run's figure.
-  for (int i = 1; i <= 2; ++i) {
-    std::ifstream in(sweep());
-    std::string line, text;
-    std::getline(in, line);
-    text = line + "\n";
-    while (std::getline(in, line)) text += line + "\n";
-    std::ofstream(dir_ / ("repeat-mpi-" + std::to_string(i) + ".csv")) << text;
-  }
+std::string read_file(const fs::path& p) {
+  std::ifstream in(p);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+TEST_F(PlotTest, ReportOpensWithTheAnswerThenTheEvidence) {
+  ASSERT_EQ(plot().status, 0);
   const Result r = script("report.py", dir_.string());
   ASSERT_EQ(r.status, 0) << r.output;
-  std::ifstream in(dir_ / "report.md");
-  const std::string md((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  EXPECT_NE(md.find("allreduce, 2 ranks over mpi: best schedule **"), std::string::npos) << md;
-  EXPECT_NE(md.find("(range of 3 runs: "), std::string::npos) << md;
+  const std::string md = read_file(dir_ / "report.md");
+  // In this order: recommendation, winners, α-β, library, then the appendix.
+  std::size_t at = 0;
+  for (const char* heading :
+       {"## Which algorithm to use", "| mpi | allreduce | fp32 | 4 | 16 B – 16 KiB | **rhd** |",
+        "## Winners per rank count and size", "![winners-mpi](plots/winners-mpi.png)",
+        "## How well α-β predicts it", "## Best schedule vs the library's own",
+        "# Appendix: the evidence", "## Peak bus bandwidth"}) {
+    const std::size_t found = md.find(heading, at);
+    ASSERT_NE(found, std::string::npos) << heading << " (after offset " << at << ")\n" << md;
+    at = found;
+  }
+  // The library's ratio only where it is not tied with the winner.
+  EXPECT_NE(md.find("| rhd | **1.80×** |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| ring | not significant (mpi tied with the winner) |"), std::string::npos)
+      << md;
+  // No in-cache busbw divided by an out-of-cache memcpy.
+  EXPECT_EQ(md.find("busbw / memcpy"), std::string::npos) << md;
   EXPECT_EQ(md.find("issue #"), std::string::npos);
+}
+
+TEST_F(PlotTest, ReportSaysPlainlyWhenTheRecommendationIsAbsent) {
+  fs::remove(dir_ / "recommendations.csv");
+  fs::remove(dir_ / "winners.csv");
+  const Result r = script("report.py", dir_.string());
+  ASSERT_EQ(r.status, 0) << r.output;
+  const std::string md = read_file(dir_ / "report.md");
+  EXPECT_NE(md.find("**No recommendation here:** `recommendations.csv` is absent"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("**No measured winners map:** `winners.csv` is absent"), std::string::npos)
+      << md;
+  EXPECT_NE(md.find("`recommendations.csv` is absent: no comparison with the library here."),
+            std::string::npos)
+      << md;
 }
 
 }  // namespace
