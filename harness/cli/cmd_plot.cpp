@@ -1,6 +1,8 @@
 // `collbench plot FILE.csv|DIR [--out DIR]` and `collbench report DIR`: the
 // plotting and report scripts reached from the CLI, for one run's CSV as well
-// as a whole study directory (python_scripts.hpp finds them).
+// as a whole study directory (python_scripts.hpp finds them). The scripts
+// exit with the CLI's statuses (2 bad input, 4 a failed write: commands.hpp)
+// and print their one line themselves, so their status is passed on as is.
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
@@ -32,7 +34,8 @@ void add_report_command(CLI::App& app) {
   auto dir = std::make_shared<std::string>();
   CLI::App* cmd = app.add_subcommand(
       "report",
-      "Write DIR/report.md (headline figures, fit, crossovers) after drawing DIR/plots "
+      "Write DIR/report.md (the recommendation, winners maps, how well α-β predicts them, the "
+      "library comparison; the evidence in an appendix) after drawing DIR/plots "
       "(scripts/report.py, scripts/plot.py)");
   cmd->add_option("DIR", *dir, "A study directory or a directory of results CSVs")->required();
   cmd->callback([dir] {
