@@ -536,12 +536,25 @@ def plot_rank_comparison(rows, out):
     return save(fig, target)
 
 
+def check_inputs(directory):
+    """Reads every other CSV the plots use before any PNG is written, so a malformed
+    one stops the run with nothing half-drawn."""
+    for path in find_maps(directory):
+        read_csv(path, MAP_COLUMNS)
+    for name, columns in (("winners.csv", WINNER_COLUMNS),
+                          (os.path.join("fit", "crossovers.csv"), CROSSOVER_COLUMNS)):
+        if os.path.isfile(os.path.join(directory, name)):
+            read_csv(os.path.join(directory, name), columns)
+
+
 def plot_directory(directory, out):
     sweeps = load_sweeps(directory)
     preds = load_predictions(directory)
     fit = load_fit_params(directory)
+    ceiling = memcpy_ceiling(directory)
+    check_inputs(directory)
     written = plot_latency(sweeps, preds, fit, out)
-    written += plot_busbw(sweeps, memcpy_ceiling(directory), out)
+    written += plot_busbw(sweeps, ceiling, out)
     written += plot_winners(directory, out)
     written += [plot_map(p, out) for p in find_maps(directory)]
     written.append(plot_prediction_error(preds, fit, out) if preds else None)
