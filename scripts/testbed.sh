@@ -3,7 +3,7 @@
 # one veth into a bridge namespace, links shaped to a set one-way latency and
 # bandwidth, driven by collbench through MPICH's ordinary multi-host launch.
 #
-#   scripts/testbed.sh up --hosts N --latency 500us --bandwidth 100Mbit [--name NAME]
+#   scripts/testbed.sh up --hosts N --latency 500us --bandwidth 100Mbit [--name NAME] [--dry-run]
 #   scripts/testbed.sh run [--np K] [--grace S] [--name NAME] -- <collbench args>
 #   scripts/testbed.sh status [--name NAME]
 #   scripts/testbed.sh down [--name NAME]
@@ -27,32 +27,46 @@ die() { echo "testbed: $*" >&2; exit 1; }
 
 # ---- argument parsing -------------------------------------------------------
 
+# The accepted ranges: a one-way latency of 0..10 s (cb-nfq-delay's
+# --delay-us range; netem takes the same), and a bandwidth of 1 Mbit/s..10
+# Gbit/s (the range scripts/testbed/README.md documents; below it a 9000 B
+# frame takes over 72 ms to serialize).
+# Both are checked here, up front, so a bad value gets one line and exit 2
+# instead of a failure inside `up` after half the testbed is built.
+max_latency_us=10000000
+min_rate_bps=1000000
+max_rate_bps=10000000000
+
 # "500us", "2ms", "0.5ms", "1s", "0" -> microseconds (integer).
 parse_latency() {
-  local v=$1 num unit
+  local v=$1 num unit m
   [[ $v =~ ^([0-9]+(\.[0-9]+)?)(us|ms|s)?$ ]] ||
-    die_usage "--latency '$v' is not a time (accepted: a number with us, ms or s, e.g. 500us, 2ms)"
+    die_usage "--latency '$v' is not a time (accepted: 0..10s as a number with us, ms or s, e.g. 500us, 2ms)"
   num=${BASH_REMATCH[1]}; unit=${BASH_REMATCH[3]:-us}
   case $unit in us) m=1 ;; ms) m=1000 ;; s) m=1000000 ;; esac
-  awk -v n="$num" -v m="$m" 'BEGIN { printf "%d\n", n * m + 0.5 }'
+  # The range is checked in awk's floating point, and the value printed with
+  # %.0f: mawk's %d stops at 2^31 - 1, and bash's tests at 2^63 - 1.
+  awk -v n="$num" -v m="$m" -v hi="$max_latency_us" \
+    'BEGIN { us = n * m; if (us > hi) exit 1; printf "%.0f\n", us }' ||
+    die_usage "--latency '$v' is outside the accepted 0..10s"
 }
 
 # tc-style rates "100Mbit", "1gbit", "500kbit", "2.5Gbit" -> bits per second.
 parse_rate() {
   local v=$1 num unit m
   [[ ${v,,} =~ ^([0-9]+(\.[0-9]+)?)(bit|kbit|mbit|gbit)$ ]] ||
-    die_usage "--bandwidth '$v' is not a rate (accepted: a number with bit, kbit, mbit or gbit, e.g. 100Mbit)"
+    die_usage "--bandwidth '$v' is not a rate (accepted: 1Mbit..10Gbit as a number with bit, kbit, mbit or gbit, e.g. 100Mbit)"
   num=${BASH_REMATCH[1]}; unit=${BASH_REMATCH[3]}
   case $unit in bit) m=1 ;; kbit) m=1000 ;; mbit) m=1000000 ;; gbit) m=1000000000 ;; esac
-  local bps
-  bps=$(awk -v n="$num" -v m="$m" 'BEGIN { printf "%d\n", n * m + 0.5 }')
-  [ "$bps" -ge 1000000 ] && [ "$bps" -le 10000000000 ] ||
-    die_usage "--bandwidth '$v' is outside 1Mbit..10Gbit"
-  echo "$bps"
+  awk -v n="$num" -v m="$m" -v lo="$min_rate_bps" -v hi="$max_rate_bps" \
+    'BEGIN { bps = n * m; if (bps < lo || bps > hi) exit 1; printf "%.0f\n", bps }' ||
+    die_usage "--bandwidth '$v' is outside the accepted 1Mbit..10Gbit"
 }
 
 parse_int() {  # flag value lo hi
-  [[ $2 =~ ^[0-9]+$ ]] && [ "$2" -ge "$3" ] && [ "$2" -le "$4" ] ||
+  # At most 9 digits before comparing: bash's arithmetic wraps, and `[`
+  # answers a longer number with its own "integer expression expected".
+  [[ $2 =~ ^[0-9]{1,9}$ ]] && (( 10#$2 >= $3 && 10#$2 <= $4 )) ||
     die_usage "$1 '$2' is not an integer in $3..$4"
 }
 
@@ -66,7 +80,7 @@ case $cmd in
   *) die_usage "unknown command '$cmd' (accepted: up, run, status, down)" ;;
 esac
 
-hosts=""; latency=""; bandwidth=""; np=""; grace=10; job=()
+hosts=""; latency=""; bandwidth=""; np=""; grace=10; job=(); dry_run=0
 while [ $# -gt 0 ]; do
   case "$cmd:$1" in
     *:--name) [ $# -ge 2 ] || die_usage "--name needs a value"
@@ -78,6 +92,7 @@ while [ $# -gt 0 ]; do
       latency=$(parse_latency "$2"); shift 2 ;;
     up:--bandwidth) [ $# -ge 2 ] || die_usage "--bandwidth needs a value"
       bandwidth=$(parse_rate "$2"); shift 2 ;;
+    up:--dry-run) dry_run=1; shift ;;
     run:--np) [ $# -ge 2 ] || die_usage "--np needs a value"
       parse_int --np "$2" 1 64; np=$2; shift 2 ;;
     run:--grace) [ $# -ge 2 ] || die_usage "--grace needs a value"
@@ -86,6 +101,18 @@ while [ $# -gt 0 ]; do
     *) die_usage "unknown argument '$1' for '$cmd' (see scripts/testbed.sh --help)" ;;
   esac
 done
+
+if [ "$cmd" = up ]; then
+  [ -n "$hosts" ] || die_usage "up needs --hosts N (2..64)"
+  [ -n "$latency" ] || die_usage "up needs --latency (e.g. 500us)"
+  [ -n "$bandwidth" ] || die_usage "up needs --bandwidth (e.g. 100Mbit)"
+  # The setting as `up` would build it, checked and converted, without root:
+  # a script (or a test) validates its values before asking for namespaces.
+  if [ "$dry_run" = 1 ]; then
+    echo "testbed: '$name' would be: $hosts hosts, one-way latency ${latency} us, bandwidth ${bandwidth} bit/s (--dry-run: nothing built)"
+    exit 0
+  fi
+fi
 
 [ "$(id -u)" -eq 0 ] || die_usage "needs root (network namespaces, tc and iptables); run it as root"
 
@@ -157,9 +184,6 @@ fi
 # ---- up ---------------------------------------------------------------------
 
 if [ "$cmd" = up ]; then
-  [ -n "$hosts" ] || die_usage "up needs --hosts N (2..64)"
-  [ -n "$latency" ] || die_usage "up needs --latency (e.g. 500us)"
-  [ -n "$bandwidth" ] || die_usage "up needs --bandwidth (e.g. 100Mbit)"
   if [ -e "$state" ] || [ -n "$(our_namespaces)" ]; then
     die_usage "'$name' is already up (scripts/testbed.sh down --name $name first)"
   fi

@@ -211,6 +211,17 @@ TEST_F(Testbed, BadInputGetsOneLineAndExitTwo) {
   expect_refused("up", "--hosts 2 --latency 1ms --bandwidth 100Mbps", "'100Mbps'");
   expect_refused("up", "--hosts 2 --latency fast --bandwidth 100Mbit", "'fast'");
   expect_refused("launch", "", "'launch'");
+  // The documented ranges, refused before anything is built: a latency past
+  // 10 s (it failed inside the delay daemon), a rate past 10 Gbit (accepted
+  // and shown as mawk's 2147483647), a host count past bash's integers.
+  expect_refused("up", "--hosts 2 --latency 11s --bandwidth 100Mbit", "'11s' is outside the accepted 0..10s");
+  expect_refused("up", "--hosts 2 --latency 1ms --bandwidth 11Gbit", "'11Gbit' is outside the accepted 1Mbit..10Gbit");
+  expect_refused("up", "--hosts 2 --latency 1ms --bandwidth 9999999999999999999999Gbit",
+                 "is outside the accepted 1Mbit..10Gbit");
+  expect_refused("up", "--hosts 2 --latency 1ms --bandwidth 999kbit", "'999kbit' is outside");
+  expect_refused("up", "--hosts 99999999999999999999 --latency 1ms --bandwidth 1Gbit",
+                 "--hosts '99999999999999999999' is not an integer in 2..64");
+  expect_refused("run", "--np 99999999999999999999 -- list", "--np '99999999999999999999'");
   if (::geteuid() != 0) GTEST_SKIP() << "the rest needs root";
   expect_refused("run", "-- list", "is not up");
   // Without root: one line, exit 2 (run as nobody). The script comes on stdin,
@@ -222,6 +233,29 @@ TEST_F(Testbed, BadInputGetsOneLineAndExitTwo) {
   EXPECT_EQ(r.status, 2) << r.out;
   ASSERT_EQ(lines_of(r.out).size(), 1u) << r.out;
   EXPECT_NE(r.out.find("needs root"), std::string::npos) << r.out;
+}
+
+// --dry-run converts and checks the setting without root or namespaces: the
+// ends of the documented ranges are accepted, and a rate past 2^31 bit/s is
+// printed whole (mawk's %d printed 2147483647 for 3Gbit).
+TEST_F(Testbed, DryRunPrintsTheSettingAsUpWouldBuildIt) {
+  const Result r = testbed("up", "--hosts 3 --latency 2.5ms --bandwidth 3Gbit --dry-run");
+  EXPECT_EQ(r.status, 0) << r.out;
+  ASSERT_EQ(lines_of(r.out).size(), 1u) << r.out;
+  EXPECT_NE(r.out.find("3 hosts, one-way latency 2500 us, bandwidth 3000000000 bit/s"),
+            std::string::npos)
+      << r.out;
+  const Result top = testbed("up", "--hosts 64 --latency 10s --bandwidth 10Gbit --dry-run");
+  EXPECT_EQ(top.status, 0) << top.out;
+  EXPECT_NE(top.out.find("64 hosts, one-way latency 10000000 us, bandwidth 10000000000 bit/s"),
+            std::string::npos)
+      << top.out;
+  const Result bottom = testbed("up", "--hosts 2 --latency 0 --bandwidth 1Mbit --dry-run");
+  EXPECT_EQ(bottom.status, 0) << bottom.out;
+  EXPECT_NE(bottom.out.find("one-way latency 0 us, bandwidth 1000000 bit/s"), std::string::npos)
+      << bottom.out;
+  // Nothing was built.
+  EXPECT_FALSE(fs::exists("/run/collbench-testbed/" + name_));
 }
 
 TEST_F(Testbed, UpTwiceIsRefusedAndDownLeavesNothing) {
