@@ -1,85 +1,112 @@
 #!/usr/bin/env bash
-# README's main command: installs what is missing, builds, and runs the default
-# study into results/<host>-<date>/ (never overwriting an earlier run), then
-# points results/latest at it.
+# README's main command: installs what is missing, builds, and runs a study
+# into results/<host>-<date>/ (never overwriting an earlier run), then points
+# results/latest at it. Stages, durations and modes: docs/study.md.
 #
-#   bash scripts/study.sh                  a new study (about 15 minutes on 2 cores,
-#                                          plus about 95 for the testbed stage as root)
-#   bash scripts/study.sh --resume DIR     finish an interrupted study in DIR
-#   bash scripts/study.sh --quick          a 1-minute smoke version (CI, demos)
-#   bash scripts/study.sh --quiet          no per-configuration progress lines
+#   bash scripts/study.sh                 the default study (about 13 minutes on 2 idle
+#                                         cores: host study, then one testbed setting as root)
+#   bash scripts/study.sh --quick         a smoke version (about a minute; no testbed)
+#   bash scripts/study.sh --full          the long validation (about 2 hours: model spread,
+#                                         both testbed settings to 16 MiB, refinement)
+#   bash scripts/study.sh --resume DIR    finish an interrupted study in DIR
+#   bash scripts/study.sh --refit DIR     regenerate fits, recommendations, plots and reports
+#                                         from DIR's raw measurements (no measuring)
 #
-# Steps: calibrate (MPI ping-pong + reduction kernel) -> measured sweeps over
-# MPI and IPC/host (all collectives, every algorithm plus the MPI baseline,
-# fp32 sum, verified) -> fit (in-sample, and out-of-sample from the
-# calibration) -> 4 more calibrate + sweep + fit pairs per transport (the
-# model's accuracy over runs) -> simulated sweep and crossover map at scale with the fitted
-# parameters -> plots -> report.md -> the network testbed (root only:
-# testbed/report.md, the model against a configured latency and bandwidth).
-set -Eeuo pipefail  # -E: functions inherit the ERR trap below
+# Every stage runs in its own process group: the first INT, TERM or HUP stops
+# it (the stage's group gets TERM), prints where the finished measurements are
+# and the resume command, and exits 128 + signal. A stage counts as done only
+# when the files it must write exist whole (no FILE.partial left): MPICH
+# 4.0.2's mpiexec returns 0 at random after a signal, so its status alone
+# proves nothing. results/latest moves only when every stage is done.
+set -Eeuo pipefail
+caller_dir=$PWD
 cd "$(dirname "$0")/.."
 
 usage() {
   cat <<'EOF'
-usage: bash scripts/study.sh [--quick] [--quiet] [--resume DIR]
+usage: bash scripts/study.sh [--quick | --full] [--quiet] [--resume DIR]
+       bash scripts/study.sh --refit DIR
 
-Installs what is missing, builds, and runs the default study into
-results/<host>-<date>/ (results/latest points at it): calibrate, measured
-sweeps over MPI and IPC, repeats of the large sizes (the headline's spread),
-fit, 4 more calibrate + sweep + fit pairs per transport (the model over
-runs), simulated sweep and crossover map, plots, report.md, and as root the
-network testbed.
+Installs what is missing, builds, and measures into results/<host>-<date>/
+(results/latest points at it once the study is complete): calibrate, measured
+sweeps over MPI and IPC with repeats of the large sizes, calibrate again, fit,
+simulated sweep and crossover map, recommendations, plots and report.md; as
+root also the network testbed (DIR/testbed/). docs/study.md has the details.
 
-  --quick        a one-minute smoke version (CI, demos)
+  (default)      one testbed setting (500 us, 100 Mbit/s), p = 2..6, sizes to 1 MiB
+  --quick        smoke version: smaller grids, no testbed (CI, demos)
+  --full         the long validation: 4 model-spread pairs per transport, both
+                 testbed settings, p = 2..8, sizes to 16 MiB, refinement pass
   --quiet        no per-configuration progress lines
-  --resume DIR   finish an interrupted study in DIR (Ctrl-C prints this command)
+  --resume DIR   finish an interrupted study in DIR (an interrupted study prints this)
+  --refit DIR    regenerate DIR's fits, recommendations, plots and reports from its
+                 raw measurements (byte-identical to what the study wrote)
   -h, --help     this text
 EOF
 }
 
-resume=""
-quick=0
-quiet=()
+bad_usage() { echo "study: $*" >&2; exit 2; }
+# DIR as the study names its files: relative to the repository root when it
+# lies inside it (the fit's model-report.md names its input by that path, so
+# --refit must give the same one), with symbolic links (results/latest)
+# resolved. Relative DIRs are taken from where the command was run.
+study_dir() {
+  local abs
+  abs=$(cd "$caller_dir" && realpath -e -- "$1") || return 1
+  realpath --relative-base="$PWD" -- "$abs"
+}
+resume=""; refit=""; mode=default; quiet=()
 while [ $# -gt 0 ]; do
   case "$1" in
-    --resume) [ $# -ge 2 ] || { echo "study: --resume needs a results directory" >&2; exit 2; }
-              resume="$2"; shift 2 ;;
-    --quick) quick=1; shift ;;
+    --resume|--refit)
+      [ $# -ge 2 ] || bad_usage "$1 needs a results directory"
+      d=$(study_dir "$2" 2>/dev/null) && [ -d "$d" ] || bad_usage "$1: '$2' is not a directory"
+      if [ "$1" = --resume ]; then resume=$d; else refit=$d; fi
+      shift 2 ;;
+    --quick|--full)
+      [ "$mode" = default ] || [ "$mode" = "${1#--}" ] || bad_usage "--quick and --full exclude each other"
+      mode=${1#--}; shift ;;
     --quiet) quiet=(--quiet); shift ;;
     -h|--help) usage; exit 0 ;;
-    *) echo "study: unknown argument '$1' (valid: --resume DIR, --quick, --quiet)" >&2; exit 2 ;;
+    *) bad_usage "unknown argument '$1' (accepted: --quick, --full, --quiet, --resume DIR, --refit DIR)" ;;
   esac
 done
+[ -z "$refit" ] || { [ -z "$resume" ] && [ "$mode" = default ]; } ||
+  bad_usage "--refit DIR measures nothing: it takes no --resume, --quick or --full"
 
-bash scripts/build.sh
-collbench="$PWD/build/harness/collbench"
-python=/usr/bin/python3
+# CB_BUILD_DIR: an existing build to use as it is (the tests' scratch trees);
+# otherwise ./build, configured and brought up to date first.
+if [ -n "${CB_BUILD_DIR:-}" ]; then
+  build_dir=$CB_BUILD_DIR
+else
+  bash scripts/build.sh
+  build_dir=$PWD/build
+fi
+collbench=$build_dir/harness/collbench
+[ -x "$collbench" ] || bad_usage "$collbench is not built (bash scripts/build.sh)"
+# shellcheck source=scripts/study/stages.sh
+. scripts/study/stages.sh
+# shellcheck source=scripts/study/analyse.sh
+. scripts/study/analyse.sh
+
+log() { progress_clear; echo "study: $*" >&2; }
+
+if [ -n "$refit" ]; then
+  refit_study "$refit"
+  exit 0
+fi
 
 if [ -n "$resume" ]; then
-  [ -d "$resume" ] || { echo "study: --resume: '$resume' is not a directory" >&2; exit 2; }
-  out="$resume"
+  out=$resume
+  # The mode is the interrupted study's, whatever this command says.
+  mode=$(study_mode_of "$out")
 else
   base="results/$(hostname -s)-$(date -u +%Y-%m-%d)"
   out="$base"; n=2
   while [ -e "$out" ]; do out="$base-$n"; n=$((n + 1)); done
   mkdir -p "$out"
-fi
-log() { echo "study: $*" >&2; }
-
-# collbench's progress lines ("[3/40] ... ETA 0:12", "map: [..] ... ETA ..")
-# arrive as plain lines (mpiexec pipes stderr). On a terminal they become one
-# line rewritten in place, prefixed with the study step; everything else
-# (notes, warnings) passes through. Off a terminal: plain lines, unchanged.
-if [ -t 2 ]; then
-  progress() {  # step label, e.g. "2/6"
-    awk -v step="$1" '
-      /^\[[0-9]+\/[0-9]+\] |^map: \[[0-9]+\/[0-9]+\] / {
-        printf "\r\033[Kstudy %s: %s", step, $0 > "/dev/stderr"; fflush("/dev/stderr"); open = 1; next }
-      { if (open) printf "\r\033[K" > "/dev/stderr"; open = 0; print > "/dev/stderr"; fflush("/dev/stderr") }
-      END { if (open) printf "\r\033[K" > "/dev/stderr" }'
-  }
-else
-  progress() { cat >&2; }
+  # The run's metadata: the mode sized its grids (scripts/study/analyse.sh).
+  echo "mode=$mode" >"$out/study.txt"
 fi
 
 # Ranks: MPI timings with more ranks than cores measure the OS scheduler, not
@@ -88,151 +115,153 @@ fi
 cores=$(nproc)
 ranks=2
 while [ $((ranks * 2)) -le "$cores" ]; do ranks=$((ranks * 2)); done
-if [ "$cores" -lt 4 ]; then
-  log "this machine has $cores usable cores: measuring with 2 ranks only (more would oversubscribe and time the scheduler); the simulator covers larger p"
-fi
 rank_list=2; r=4
 while [ "$r" -le "$ranks" ]; do rank_list="$rank_list,$r"; r=$((r * 2)); done
 
-if [ "$quick" = 1 ]; then
-  sweep=(-b 8 -e 1M -f 8 --time-budget 0.05); map_max=256M; sim_ranks=2,16,128; map_ranks=2..256
-  repeat=(-b 1M -e 1M --time-budget 0.05); repeats=2
-  # The calibration covers the sweep's sizes and some: its 64 MiB default
-  # would triple the smoke run for sizes it never measures.
-  cal_max=(-e 4M)
-else
-  sweep=(-b 8 -e 64M -f 4 --time-budget 0.2); map_max=1G; sim_ranks=2,8,64,512; map_ranks=2..4096
-  # On the sweep's own grid (8·4^k), so the sweep is a fifth run of the same sizes.
-  repeat=(-b 2M -e 32M -f 4 --time-budget 0.1); repeats=4
-  cal_max=()  # calibrate's default, 64 MiB: past the sweep's 32 MiB and the bend out of cache
-fi
-resume_flag=(); [ -n "$resume" ] && resume_flag=(--resume)
+# The grids of each mode. The default's sweeps are the full study's (they are
+# minutes on 2 cores); it leaves out what only the long validation needs: the
+# model spread (4 more calibrate + sweep + fit pairs per transport, ~5.5 min),
+# 2 of the 4 repeats, the second testbed setting, p = 8 on the testbed, 4 and
+# 16 MiB there (~25 min per setting) and the refinement (~9 min per setting).
+case $mode in
+  quick)
+    sweep=(-b 8 -e 1M -f 8 --time-budget 0.05); repeat=(-b 1M -e 1M --time-budget 0.05); repeats=2
+    # The calibration covers the sweep's sizes and some: its 64 MiB default
+    # would triple the smoke run for sizes it never measures.
+    cal_max=(-e 4M); spread_pairs=0; testbed=skip ;;
+  default|full)
+    sweep=(-b 8 -e 64M -f 4 --time-budget 0.2)
+    # On the sweep's own grid (8·4^k), so each repeat is one more run of the same sizes.
+    repeat=(-b 2M -e 32M -f 4 --time-budget 0.1)
+    cal_max=()  # calibrate's default, 64 MiB: past the sweep's 32 MiB and the bend out of cache
+    if [ "$mode" = full ]; then repeats=4; spread_pairs=4; testbed=full
+    else repeats=2; spread_pairs=0; testbed=default; fi ;;
+esac
 
-interrupted() {
-  log "interrupted: every finished measurement is kept in $out"
-  log "resume with: bash scripts/study.sh --resume $out"
-  exit 130
-}
-# Ctrl-C reaches collbench too, which stops at a configuration boundary and
-# exits 128+signal; bash then sees a failed command rather than a signal of
-# its own, so the ERR trap has to recognise it.
-failed() {
-  local status=$?
-  [ "$status" -ge 128 ] && interrupted
-  log "a step failed (exit status $status); finished measurements are kept in $out"
-  log "resume with: bash scripts/study.sh --resume $out"
-  exit "$status"
-}
-trap interrupted INT TERM
-trap failed ERR
-
-start=$(date +%s)
-log "writing to $out"
-
+have_ipc=0
 # Not `grep -q`: it stops reading at the first match, and collbench reports
 # the broken pipe as a write error, which pipefail then takes for "no IPC".
-have_ipc=0; "$collbench" list | grep '^  ipc ' >/dev/null && have_ipc=1
-if [ ! -s "$out/calibration.csv" ]; then
-  log "1/6 calibrate: microbenchmarks (ping-pong, exchange, k messages, copy, reduce) over MPI (2 ranks)"
-  mpiexec -bind-to core -n 2 "$collbench" calibrate "${cal_max[@]}" --out "$out/calibration.csv" >"$out/calibration.txt"
-fi
-if [ "$have_ipc" = 1 ] && [ ! -s "$out/calibration-ipc.csv" ]; then
-  log "1/6 calibrate: the same microbenchmarks over IPC (host shared memory)"
-  mpiexec -bind-to core -n 2 "$collbench" calibrate "${cal_max[@]}" --transport ipc --out "$out/calibration-ipc.csv" \
-    >"$out/calibration-ipc.txt"
-fi
+"$collbench" list | grep '^  ipc ' >/dev/null && have_ipc=1
 
-measure() {  # transport, extra flags...
-  local transport=$1; shift
-  mpiexec -bind-to core -n "$ranks" "$collbench" run --transport "$transport" "$@" --coll all --algo all \
-    "${sweep[@]}" -d float -o sum --placement out --ranks "$rank_list" \
-    --csv "$out/sweep-$transport.csv" --json "$out/sweep-$transport.json" \
-    "${resume_flag[@]}" "${quiet[@]}" 2>&1 >"$out/sweep-$transport.txt" | progress "$step"
+# ---- stages ---------------------------------------------------------------
+# Each stage: a function run in its own process group, the files it must
+# leave whole, and its predicted seconds on 2 idle cores (the ETA's weights;
+# from the committed reference run's timestamps, results/vm-2026-11-24-3, and
+# its testbed durations.txt scaled to the smaller grids; docs/study.md).
+
+calibrate_stage() {  # suffix ("" or "-after")
+  local s=$1
+  [ -s "$out/calibration$s.csv" ] ||
+    mpiexec -bind-to core -n 2 "$collbench" calibrate "${cal_max[@]}" --out "$out/calibration$s.csv" \
+      >"$out/calibration$s.txt"
+  [ "$have_ipc" = 1 ] || return 0
+  [ -s "$out/calibration-ipc$s.csv" ] ||
+    mpiexec -bind-to core -n 2 "$collbench" calibrate "${cal_max[@]}" --transport ipc \
+      --out "$out/calibration-ipc$s.csv" >"$out/calibration-ipc$s.txt"
 }
-log "2/6 measured sweep over MPI: every algorithm + MPI's own collectives, verified"
-step=2/6 measure mpi
-# The headline "best schedule vs MPI" is a ratio of two measurements; the
-# same large sizes measured again give its spread over runs (report.py).
-for i in $(seq 1 "$repeats"); do
-  [ -s "$out/repeat-mpi-$i.csv" ] && continue
-  log "2/6 repeat $i/$repeats of the large sizes over MPI (spread of best schedule vs MPI)"
-  mpiexec -bind-to core -n "$ranks" "$collbench" run --transport mpi --coll all --algo all \
-    "${repeat[@]}" -d float -o sum --placement out --ranks "$rank_list" \
-    --csv "$out/repeat-mpi-$i.csv" "${quiet[@]}" >"$out/repeat-mpi-$i.txt"
-done
-if [ "$have_ipc" = 1 ]; then
-  log "3/6 measured sweep over IPC (host shared memory)"
-  step=3/6 measure ipc --mem host
-else
-  log "3/6 IPC transport not built: skipped"
-fi
 
-# The latency of these virtual machines flips between modes minutes apart
-# (models/README.md, the reference study): calibrate again after the sweeps,
-# and report.py flags the parameters that moved.
-log "3/6 calibrate again after the sweeps (report.md compares before and after)"
-mpiexec -bind-to core -n 2 "$collbench" calibrate "${cal_max[@]}" --out "$out/calibration-after.csv" \
-  >"$out/calibration-after.txt"
-if [ "$have_ipc" = 1 ]; then
-  mpiexec -bind-to core -n 2 "$collbench" calibrate "${cal_max[@]}" --transport ipc \
-    --out "$out/calibration-ipc-after.csv" >"$out/calibration-ipc-after.txt"
-fi
+# --resume for a sweep that left rows in FILE.partial.
+resume_of() { [ -e "$1.partial" ] && echo --resume || true; }
 
-log "4/6 fit: in-sample (global and per configuration) and out-of-sample (calibration)"
-measured="$out/measured.csv"
-"$python" - "$measured" "$out"/sweep-mpi.csv "$out"/sweep-ipc.csv <<'EOF'
-import os, sys
-out, parts = sys.argv[1], [p for p in sys.argv[2:] if os.path.exists(p)]
-with open(out + ".tmp", "w") as w:
-    for i, p in enumerate(parts):
-        with open(p) as f:
-            lines = f.readlines()
-        w.writelines(lines if i == 0 else lines[1:])
-os.replace(out + ".tmp", out)
-EOF
-calibrations=(--calibration "$out/calibration.csv")
-[ -s "$out/calibration-ipc.csv" ] && calibrations+=(--calibration "$out/calibration-ipc.csv")
-"$collbench" fit "$measured" "${calibrations[@]}" --mpich-json --out "$out/fit" >"$out/fit.txt"
+sweep_stage() {  # transport, extra flags...
+  local t=$1; shift
+  # shellcheck disable=SC2046  # resume_of prints one flag or nothing
+  mpiexec -bind-to core -n "$ranks" "$collbench" run --transport "$t" "$@" --coll all --algo all \
+    "${sweep[@]}" -d float -o sum --placement out --ranks "$rank_list" \
+    --csv "$out/sweep-$t.csv" --json "$out/sweep-$t.json" $(resume_of "$out/sweep-$t.csv") \
+    "${quiet[@]}" 2>&1 >"$out/sweep-$t.txt" | progress_filter
+}
+
+# The headline "best schedule vs MPI" is a ratio of two measurements; the same
+# large sizes measured again give its spread over runs (report.py).
+repeat_stage() {
+  local i
+  for i in $(seq 1 "$repeats"); do
+    [ -s "$out/repeat-mpi-$i.csv" ] && continue
+    progress_part "$((i - 1))" "$repeats"
+    # shellcheck disable=SC2046
+    mpiexec -bind-to core -n "$ranks" "$collbench" run --transport mpi --coll all --algo all \
+      "${repeat[@]}" -d float -o sum --placement out --ranks "$rank_list" \
+      --csv "$out/repeat-mpi-$i.csv" $(resume_of "$out/repeat-mpi-$i.csv") "${quiet[@]}" \
+      2>&1 >"$out/repeat-mpi-$i.txt" | progress_filter
+  done
+}
 
 # One calibrate + sweep pair can meet or miss a model target by a few points
-# on this VM, whose cross-core speed drifts between runs (models/README.md,
-# spreads 1-6): more pairs of the same commands, whose medians report.py
-# judges beside this pair's figures. About 30 s per pair at load 2.
-spread_pairs=4
-if [ "$quick" = 1 ]; then
-  log "4/6 model spread: skipped in --quick ($spread_pairs more calibrate + sweep + fit pairs per transport, ~5 minutes)"
-else
+# on a VM whose cross-core speed drifts between runs (docs/model.md): more
+# pairs of the same commands, whose medians report.py judges beside this
+# pair's figures. About 40 s per pair at load 2.
+spread_stage() {
+  local t i=0
   for t in mpi ipc; do
     [ "$t" = ipc ] && [ "$have_ipc" != 1 ] && continue
+    progress_part "$i" 2; i=$((i + 1))
     [ -s "$out/spread-$t/summary.md" ] && continue
     rm -rf "$out/spread-$t"  # an interrupted spread starts again
-    log "4/6 model spread: $spread_pairs more calibrate + sweep + fit pairs over $t (report.md gives their medians)"
     bash scripts/model_spread.sh "$out/spread-$t" --transport "$t" --pairs "$spread_pairs" >/dev/null
   done
+}
+
+testbed_stage() {
+  STUDY_PROGRESS=1 bash scripts/testbed/study.sh "$out/testbed" --mode "$testbed" "${quiet[@]}" 2>&1 |
+    progress_filter
+}
+
+# The files each stage must leave whole, one a line.
+cal_files() {
+  echo "$out/calibration$1.csv"
+  [ "$have_ipc" = 1 ] && echo "$out/calibration-ipc$1.csv"
+  return 0
+}
+sweep_files() { printf '%s\n' "$out/sweep-$1.csv" "$out/sweep-$1.json"; }
+repeat_files() { local i; for i in $(seq 1 "$repeats"); do echo "$out/repeat-mpi-$i.csv"; done; }
+spread_files() {
+  echo "$out/spread-mpi/summary.md"
+  [ "$have_ipc" = 1 ] && echo "$out/spread-ipc/summary.md"
+  return 0
+}
+testbed_files() { bash scripts/testbed/study.sh "$out/testbed" --mode "$testbed" --outputs; }
+
+# The testbed needs root and network namespaces; without them the study says
+# why and leaves it out (the host study still answers for this machine).
+if [ "$testbed" != skip ] && ! why=$(bash scripts/testbed/study.sh --check); then
+  log "testbed: left out: $why"
+  testbed=skip
 fi
 
-log "5/6 simulated sweep (p = $sim_ranks) and crossover map (p = $map_ranks) with the fitted parameters"
-"$collbench" run --transport sim --params "$out/fit/fit.csv" --params-transport mpi --coll all --algo all \
-  -b 8 -e "$map_max" -f 8 -d float -o sum --placement out --ranks "$sim_ranks" \
-  --csv "$out/sweep-sim.csv" "${resume_flag[@]}" "${quiet[@]}" 2>&1 >"$out/sweep-sim.txt" | progress 5/6
-if [ ! -s "$out/map-allreduce.csv" ]; then
-  "$collbench" map --coll allreduce --params "$out/fit/fit.csv" --params-transport mpi --ranks "$map_ranks" \
-    -b 8 -e "$map_max" -f 4 --csv "$out/map-allreduce.csv" "${quiet[@]}" 2>&1 >"$out/map.txt" | progress 5/6
-fi
-
-log "6/6 plots and report"
-"$python" scripts/plot.py "$out"
-"$python" scripts/report.py "$out"
-
-# The network testbed (network namespaces with shaped links, root only): real
-# multi-host sweeps at p = 2..8 and the model against the configured alpha
-# and beta. About 96 minutes here (scripts/testbed/README.md); --quick skips it.
-if [ "$quick" = 1 ]; then
-  log "testbed: skipped in --quick (it takes about 96 minutes: 56 + 40 on 2026-11-24 07:38-09:14 at load 2-3.5; see scripts/testbed/README.md)"
+# NAME|WEIGHT|COMMAND|FILES: the weight is the stage's predicted seconds on 2
+# idle cores. Default and full: from the committed reference run
+# (results/vm-2026-11-24-3: its rows' timestamps, and testbed/*/durations.txt
+# scaled to the smaller grid); quick: its stages in the same proportions,
+# about 90 s in all. Only their ratios matter: the ETA scales them by the
+# measured pace.
+if [ "$mode" = quick ]; then
+  w_cal=15 w_sweep=12 w_repeat=4 w_ipc=10 w_after=12 w_analyse=30
 else
-  log "testbed: multi-host sweeps over shaped links (scripts/testbed/study.sh)"
-  bash scripts/testbed/study.sh "$out/testbed" "${quiet[@]}"
+  w_cal=40 w_sweep=35 w_repeat=30 w_ipc=30 w_after=26 w_analyse=90
 fi
+ipc_too=""; [ "$have_ipc" = 1 ] && ipc_too=" and IPC"
+stages=(
+  "calibrate (ping-pong, exchange, k messages, copy, reduce) over MPI$ipc_too|$w_cal|calibrate_stage ''|cal_files ''"
+  "measured sweep over MPI: every algorithm + MPI's own, verified|$w_sweep|sweep_stage mpi|sweep_files mpi"
+  "$repeats repeats of the large sizes over MPI (spread of best schedule vs MPI)|$((repeats * w_repeat))|repeat_stage|repeat_files"
+)
+[ "$have_ipc" = 1 ] &&
+  stages+=("measured sweep over IPC (host shared memory)|$w_ipc|sweep_stage ipc --mem host|sweep_files ipc")
+stages+=("calibrate again (report.md compares before and after)|$w_after|calibrate_stage -after|cal_files -after")
+[ "$spread_pairs" -gt 0 ] &&
+  stages+=("model spread: $spread_pairs more calibrate + sweep + fit pairs per transport|330|spread_stage|spread_files")
+stages+=("fit, simulated sweep and crossover map, recommendations, plots, report.md|$w_analyse|analyse_host \"\$out\"|host_outputs \"\$out\"")
+case $testbed in
+  default) stages+=("network testbed: 500 us / 100 Mbit/s, p = 2..6, 8 B..1 MiB|480|testbed_stage|testbed_files") ;;
+  full) stages+=("network testbed: 2 settings, p = 2..8, 8 B..16 MiB, refinement|5700|testbed_stage|testbed_files") ;;
+esac
+
+if [ "$cores" -lt 4 ]; then
+  log "this machine has $cores usable cores: measuring with 2 ranks only (more would oversubscribe and time the scheduler); the simulator covers larger p"
+fi
+log "writing to $out ($mode study, ${#stages[@]} stages)"
+run_stages "$out" "${stages[@]}"
 
 ln -sfn "$(basename "$out")" results/latest
-log "done in $(( $(date +%s) - start )) s: $out/report.md (results/latest points there)"
+log "done in $(clock_text $(( $(date +%s) - study_start ))): $out/report.md (results/latest points there)"

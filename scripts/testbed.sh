@@ -8,6 +8,9 @@
 #   scripts/testbed.sh status [--name NAME]
 #   scripts/testbed.sh down [--name NAME]
 #
+# Accepted: --hosts 2..64, --latency 0..10s (us, ms or s), --bandwidth
+# 1Mbit..10Gbit (bit, kbit, mbit, gbit); up --dry-run prints the setting as
+# up would build it, without root. Anything else: one line, exit 2.
 # Needs root. Details, the design and measured figures: scripts/testbed/README.md.
 # `down`, a failing `up`, and a signal during `up` or `run` leave nothing
 # behind: no namespace, veth, qdisc, iptables rule, daemon or MPI process
@@ -75,7 +78,7 @@ cmd=${1:-}
 [ $# -gt 0 ] && shift
 case $cmd in
   up|run|status|down) ;;
-  -h|--help|help) sed -n '2,15p' "$0"; exit 0 ;;
+  -h|--help|help) sed -n '2,18p' "$0"; exit 0 ;;
   "") die_usage "missing command (accepted: up, run, status, down)" ;;
   *) die_usage "unknown command '$cmd' (accepted: up, run, status, down)" ;;
 esac
