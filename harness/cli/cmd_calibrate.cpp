@@ -381,7 +381,7 @@ struct PairTimer {
 // it is not in the guard's mode, up to kModeTries times; a mode that outlasts
 // that many attempts (seconds) has changed for good, and the message sweep
 // starts over in it, at most kModeRestarts times. Spread pair 1 of
-// results/vm-2026-11-23-2 shows why: its probe was fast, its forwarding
+// results/vm-2026-11-23-2 (in git history) shows why: its probe was fast, its forwarding
 // term slow (from 16 KiB on), and term (i) priced the slow mode's rows 2x
 // high by scaling that slow term again.
 constexpr int kModeTries = 3;

@@ -69,7 +69,7 @@ def main():
         sys.exit(2)
     factor = report.TARGETS["xover"]
     # Each run by its path below the runs' common folder, so that
-    # results/vm-DATE/testbed is told from results/testbed-vm-DATE.
+    # RUN/testbed is told from another run named testbed-RUN.
     common = os.path.commonpath([os.path.abspath(r) for r in runs])
     name = {r: os.path.relpath(os.path.abspath(r), common) for r in runs}
     name = {r: n if n != "." else os.path.basename(os.path.abspath(r)) for r, n in name.items()}

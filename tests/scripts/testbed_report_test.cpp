@@ -1,5 +1,5 @@
 // scripts/testbed/report.py on a slice of a real testbed study
-// (results/testbed-vm-2026-11-23, 500 µs / 100 Mbit/s): which rows the global
+// (tests/fixtures/testbed-500us-100Mbit, 500 µs / 100 Mbit/s): which rows the global
 // fit used, the latency table at p = 2 and 3 (p = 3 all-gather sizes lie on
 // no doubling grid, so each is priced on its own), and the CPU-limited rows
 // at p = 8; classify_crossovers.py and repeat_agreement.py on the same slice.
@@ -74,7 +74,7 @@ void copy_rows(const fs::path& from, const fs::path& to, const std::function<boo
 }
 
 TEST(TestbedReport, SliceOfTheStudyGivesEverySection) {
-  const fs::path src = fs::path(CB_SOURCE_DIR) / "results/testbed-vm-2026-11-23/500us-100Mbit";
+  const fs::path src = fs::path(CB_SOURCE_DIR) / "tests/fixtures/testbed-500us-100Mbit";
   const fs::path dir = fs::temp_directory_path() /
                        ("collbench-tbreport-" +
                         std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
