@@ -263,5 +263,13 @@ fi
 log "writing to $out ($mode study, ${#stages[@]} stages)"
 run_stages "$out" "${stages[@]}"
 
+# The answer first: collbench recommend's lines (at most 40), this machine's
+# and the testbed's.
+for f in "$out/recommend.txt" "$out"/testbed/*/recommend.txt; do
+  [ -s "$f" ] || continue
+  log "recommendations from ${f%/recommend.txt} (its recommendations.csv has the table):"
+  cat "$f" >&2
+done
+
 ln -sfn "$(basename "$out")" results/latest
 log "done in $(clock_text $(( $(date +%s) - study_start ))): $out/report.md (results/latest points there)"
