@@ -232,11 +232,12 @@ fi
 # NAME|WEIGHT|COMMAND|FILES: the weight is the stage's predicted seconds on 2
 # idle cores. Default and full: from the committed reference run
 # (results/vm-2026-11-24-3: its rows' timestamps, and testbed/*/durations.txt
-# scaled to the smaller grid); quick: its stages in the same proportions,
-# about 90 s in all. Only their ratios matter: the ETA scales them by the
-# measured pace.
+# scaled to the smaller grid); quick: the proportions of a --quick run at
+# load 14 (durations.txt: calibrations 75 + 60 s, sweeps 9 + 10 s, repeats
+# 20 s, analysis 54 s), scaled to about 90 s. Only their ratios matter: the
+# ETA scales them by the measured pace.
 if [ "$mode" = quick ]; then
-  w_cal=15 w_sweep=12 w_repeat=4 w_ipc=10 w_after=12 w_analyse=30
+  w_cal=29 w_sweep=4 w_repeat=4 w_ipc=4 w_after=23 w_analyse=21
 else
   w_cal=40 w_sweep=35 w_repeat=30 w_ipc=30 w_after=26 w_analyse=90
 fi
