@@ -45,6 +45,7 @@ progress_cols=$( { [ "$progress_tty" = 1 ] && tput cols 2>/dev/null; } || echo 1
 progress_open=0
 weight_total=0   # the study's predicted seconds
 weight_done=0    # of the stages finished
+weight_skipped=0 # of those a --resume found done
 stage_weight=0
 stage_index=0
 stage_count=0
@@ -56,11 +57,14 @@ progress_clear() {
 
 # Percent done and the ETA text for a fraction f (per mille) of this stage.
 progress_text() {
-  local f=$1 done_w elapsed eta
+  local f=$1 done_w measured_w elapsed eta
   done_w=$((weight_done * 1000 + stage_weight * f))  # in ms of predicted time
+  # The pace counts only work done by this command: stages a --resume skipped
+  # took no time here.
+  measured_w=$((done_w - weight_skipped * 1000))
   elapsed=$(( $(date +%s) - study_start ))
-  if [ "$done_w" -gt 0 ] && [ "$elapsed" -gt 0 ]; then
-    eta=$(( (weight_total * 1000 - done_w) * elapsed / done_w ))
+  if [ "$measured_w" -gt 0 ] && [ "$elapsed" -gt 0 ]; then
+    eta=$(( (weight_total * 1000 - done_w) * elapsed / measured_w ))
   else
     eta=$(( weight_total - done_w / 1000 ))  # no pace measured yet: the prediction
   fi
@@ -164,6 +168,7 @@ run_stages() {  # OUT_DIR SPEC...
     if stage_files_whole "$files" >/dev/null; then
       log "[$stage_index/$stage_count] $name: already done"
       weight_done=$((weight_done + weight))
+      weight_skipped=$((weight_skipped + weight))
       continue
     fi
     log "[$stage_index/$stage_count] $name ($(progress_text 0))"
