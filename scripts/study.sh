@@ -254,7 +254,7 @@ stages+=("calibrate again (report.md compares before and after)|$w_after|calibra
   stages+=("model spread: $spread_pairs more calibrate + sweep + fit pairs per transport|330|spread_stage|spread_files")
 stages+=("fit, simulated sweep and crossover map, recommendations, plots, report.md|$w_analyse|analyse_host \"\$out\"|host_outputs \"\$out\"")
 case $testbed in
-  default) stages+=("network testbed: 500 us / 100 Mbit/s, p = 2..6, 8 B..1 MiB|480|testbed_stage|testbed_files") ;;
+  default) stages+=("network testbed: 500 us / 100 Mbit/s, p = 2..6, 8 B..1 MiB|520|testbed_stage|testbed_files") ;;
   full) stages+=("network testbed: 2 settings, p = 2..8, 8 B..16 MiB, refinement|5700|testbed_stage|testbed_files") ;;
 esac
 
