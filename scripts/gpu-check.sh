@@ -1,0 +1,220 @@
+#!/usr/bin/env bash
+# The GPU path in one command: builds collbench with CUDA (its own build
+# directory), runs the CUDA tests, then a short verified sweep over CUDA-IPC
+# and the NCCL baseline, and writes everything under results/gpu-<host>-<date>/.
+#
+#   bash scripts/gpu-check.sh [--out DIR] [--build DIR] [--budget SECONDS]
+#
+# Made to run unattended on a GPU machine that got a copy of the tree: no
+# prompts, no network (it installs nothing: meson, ninja, MPICH, nvcc and, for
+# the baseline, NCCL must be there), every step bounded by `timeout`, and a
+# one-line summary as its last line. Without a GPU it prints one "no GPU: ..."
+# line and exits 0 at once, building nothing.
+#
+# Exit status: 0 every check passed (or no GPU); 1 a test failed, a row was
+# wrong or missing, or a required run failed; 2 bad usage; 3 the check could
+# not run or is incomplete (a tool, NCCL or matplotlib missing, the build
+# failed, the time budget ran out). docs/gpu.md describes the output.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+out="" build=build-gpu budget=480
+usage() { echo "usage: bash scripts/gpu-check.sh [--out DIR] [--build DIR] [--budget SECONDS]"; }
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --out) [ $# -ge 2 ] || { echo "gpu-check: --out needs a directory" >&2; exit 2; }; out=$2; shift 2 ;;
+    --build) [ $# -ge 2 ] || { echo "gpu-check: --build needs a directory" >&2; exit 2; }; build=$2; shift 2 ;;
+    --budget)
+      [ $# -ge 2 ] && [[ $2 =~ ^[0-9]+$ ]] && [ "${#2}" -le 6 ] && [ "$2" -ge 60 ] ||
+        { echo "gpu-check: --budget '${2-}': give whole seconds, 60..999999" >&2; exit 2; }
+      budget=$2; shift 2 ;;
+    -h|--help) usage; exit 0 ;;
+    *) echo "gpu-check: unknown argument '$1' (accepted: --out DIR, --build DIR, --budget SECONDS)" >&2; exit 2 ;;
+  esac
+done
+
+# --- Is there a GPU? (decided before anything is built or written) ---------
+if ! command -v nvidia-smi >/dev/null 2>&1; then
+  echo "no GPU: nvidia-smi is not on PATH; nothing built or run (gpu-check exits 0)"; exit 0
+fi
+if ! gpu_list=$(timeout 30 nvidia-smi -L 2>&1); then
+  echo "no GPU: 'nvidia-smi -L' failed: $(printf '%s' "$gpu_list" | head -n 1); nothing built or run (gpu-check exits 0)"
+  exit 0
+fi
+gpus=$(printf '%s\n' "$gpu_list" | grep -c '^GPU [0-9]')
+if [ "$gpus" -eq 0 ]; then
+  echo "no GPU: 'nvidia-smi -L' lists no device; nothing built or run (gpu-check exits 0)"; exit 0
+fi
+
+start=$(date +%s)
+left() { echo $(( budget - ($(date +%s) - start) )); }
+if [ -z "$out" ]; then
+  base="results/gpu-$(hostname -s)-$(date -u +%Y-%m-%d)"
+  out=$base; n=2
+  while [ -e "$out" ]; do out="$base-$n"; n=$((n + 1)); done
+fi
+mkdir -p "$out" || { echo "gpu-check: INCOMPLETE: cannot create $out"; exit 3; }
+log() { echo "gpu-check: $*" | tee -a "$out/gpu-check.log" >&2; }
+failures=() incomplete=()
+finish() {
+  local status=0 verdict=PASS detail
+  [ ${#incomplete[@]} -gt 0 ] && { status=3; verdict=INCOMPLETE; }
+  [ ${#failures[@]} -gt 0 ] && { status=1; verdict=FAIL; }
+  detail=$(IFS=';'; echo "${failures[*]-}${failures[*]:+; }${incomplete[*]-}")
+  {
+    echo
+    echo "## Verdict"
+    echo
+    echo "$verdict after $(( $(date +%s) - start )) s${detail:+: $detail}"
+  } >>"$out/report.md"
+  echo "gpu-check: $verdict: $gpus GPU(s), $rows_ok of $rows_all rows verified, $(( $(date +%s) - start )) s${detail:+; $detail}; $out"
+  exit "$status"
+}
+rows_ok=0 rows_all=0
+
+printf '%s\n' "$gpu_list" >"$out/gpus.txt"
+log "$gpus GPU(s): $(printf '%s\n' "$gpu_list" | head -n 1)$([ "$gpus" -gt 1 ] && echo " ...")"
+{
+  echo "# GPU check: $(hostname -s), $gpus GPU(s)"
+  echo
+  echo "Written by \`bash scripts/gpu-check.sh\` (docs/gpu.md). Devices (\`nvidia-smi -L\`):"
+  echo
+  printf '%s\n' "$gpu_list" | sed 's/^/    /'
+  echo
+} >"$out/report.md"
+
+# --- Tools: nothing is installed (no network) --------------------------------
+missing=()
+for tool in meson ninja mpiexec timeout awk; do command -v "$tool" >/dev/null || missing+=("$tool"); done
+command -v nvcc >/dev/null || [ -x /usr/local/cuda/bin/nvcc ] || missing+=(nvcc)
+if [ ${#missing[@]} -gt 0 ]; then
+  incomplete+=("missing tools: ${missing[*]}")
+  finish
+fi
+
+# --- Build with CUDA in its own directory -------------------------------------
+log "build: $build (-Dcuda=enabled), log in $out/build.log"
+if [ ! -f "$build/build.ninja" ]; then
+  timeout "$(left)" meson setup "$build" -Dcuda=enabled >"$out/build.log" 2>&1 ||
+    { incomplete+=("meson setup failed (build.log)"); finish; }
+fi
+timeout "$(left)" ninja -C "$build" >>"$out/build.log" 2>&1 ||
+  { incomplete+=("build failed (build.log)"); finish; }
+cb="$PWD/$build/harness/collbench"
+"$cb" --version >"$out/version.txt" 2>&1
+nccl=no
+"$cb" run --help 2>/dev/null | grep -q -- '--nccl-algo' && "$cb" list 2>/dev/null | grep -qw nccl && nccl=yes
+[ "$nccl" = yes ] || incomplete+=("NCCL not built (nccl.h/libnccl not found beside CUDA)")
+{
+  echo '```'; cat "$out/version.txt"; echo '```'; echo
+} >>"$out/report.md"
+
+# --- CUDA tests ----------------------------------------------------------------
+# ipc_cuda_test: every algorithm bit-exact on device buffers through CUDA-IPC,
+# and NCCL exact on integers. NCCL refuses two ranks on one GPU, so with one
+# GPU its test runs on one rank and the CUDA-IPC test on two sharing the GPU.
+test_bin="$build/transports/ipc/tests/ipc_cuda_test"
+run_gtest() {  # NAME RANKS FILTER: runs the CUDA test binary, appends to tests.log
+  local name=$1 ranks=$2 filter=$3 lim
+  lim=$(left); [ "$lim" -gt 300 ] && lim=300
+  echo "== $name: mpiexec -n $ranks ipc_cuda_test --gtest_filter=$filter" >>"$out/tests.log"
+  timeout -k 10 "$lim" mpiexec -n "$ranks" "$test_bin" --gtest_filter="$filter" >>"$out/tests.log" 2>&1
+}
+expect_ok() {  # TEST: the gtest line of a test that ran and passed
+  grep -q "^\[       OK \] IpcCuda\.$1" "$out/tests.log" || failures+=("CUDA test $1 did not pass (tests.log)")
+}
+log "CUDA tests, log in $out/tests.log"
+: >"$out/tests.log"
+if [ ! -x "$test_bin" ]; then
+  failures+=("$test_bin was not built")
+else
+  if [ "$gpus" -ge 2 ]; then
+    run_gtest all 2 'IpcCuda.*' || failures+=("CUDA tests exit status $?")
+  else
+    run_gtest cuda-ipc 2 'IpcCuda.*:-IpcCuda.Nccl*' || failures+=("CUDA-IPC test exit status $?")
+    if [ "$nccl" = yes ]; then
+      run_gtest nccl 1 'IpcCuda.Nccl*' || failures+=("NCCL test exit status $?")
+    fi
+  fi
+  expect_ok EveryAlgorithmMatchesReferenceBitExactly
+  [ "$nccl" = yes ] && expect_ok NcclMatchesReferenceOnIntegers
+fi
+echo "## CUDA tests" >>"$out/report.md"
+echo >>"$out/report.md"
+grep -E '^\[ *(OK|FAILED|SKIPPED) *\] IpcCuda' "$out/tests.log" | sed 's/^/    /' >>"$out/report.md"
+echo >>"$out/report.md"
+
+# --- The sweep -----------------------------------------------------------------
+# One rank per GPU. With one GPU the schedules run on two ranks sharing it (a
+# single rank would exchange nothing through CUDA-IPC), and NCCL on one rank.
+sched_ranks=$gpus; [ "$gpus" -eq 1 ] && sched_ranks=2
+common=(--transport ipc --mem cuda --coll all -d float -o sum -b 8 -e 256M --time-budget 0.05 --timeout 60)
+sweep() {  # NAME RANKS REQUIRED ARGS...: one verified run; REQUIRED=no lets NCCL refuse an algorithm
+  local name=$1 ranks=$2 required=$3 lim rc
+  shift 3
+  lim=$(left)
+  if [ "$lim" -lt 30 ]; then incomplete+=("$name: skipped, time budget spent"); return; fi
+  [ "$lim" -gt 300 ] && lim=300
+  log "sweep $name: $ranks rank(s), $*"
+  echo "mpiexec -bind-to core -n $ranks collbench run ${common[*]} $* --csv $name.csv" >>"$out/commands.txt"
+  timeout -k 15 "$lim" mpiexec -bind-to core -n "$ranks" "$cb" run "${common[@]}" "$@" \
+    --csv "$out/$name.csv" >"$out/$name.txt" 2>&1
+  rc=$?
+  local rows wrong
+  rows=0 wrong=0
+  if [ -f "$out/$name.csv" ]; then
+    read -r rows wrong < <(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "wrong") w = i; next }
+      { n++; if (w == 0 || $w != "0") bad++ } END { print n + 0, bad + 0 }' "$out/$name.csv")
+  fi
+  rows_all=$((rows_all + rows)); rows_ok=$((rows_ok + rows - wrong))
+  if [ "$wrong" -gt 0 ] || [ "$rc" -eq 1 ]; then
+    failures+=("$name: $wrong wrong row(s) ($name.txt)")
+  elif [ "$rc" -ne 0 ] || [ "$rows" -eq 0 ]; then
+    if [ "$required" = yes ]; then failures+=("$name: exit status $rc, $rows rows ($name.txt)")
+    else echo "- $name: not run here: $(grep -m 1 -i 'error\|nccl' "$out/$name.txt" | cut -c 1-160)" >>"$out/refused.txt"
+    fi
+  fi
+  echo "| $name | $ranks | $rc | $rows | $wrong |" >>"$out/runs.md"
+}
+: >"$out/commands.txt"; : >"$out/runs.md"; rm -f "$out/refused.txt"
+sweep schedules "$sched_ranks" yes --algo ring,rhd,dbtree
+if [ "$nccl" = yes ]; then
+  sweep nccl "$gpus" yes --algo nccl
+  # Each NCCL algorithm on a coarser grid (every size is a new communicator).
+  # ring and tree exist everywhere; the others need NVLink SHARP, CollNet or
+  # one rank per node, and NCCL refusing them is recorded, not a failure.
+  for a in ring tree nvls nvlstree pat collnetdirect collnetchain; do
+    req=no; case $a in ring|tree) req=yes ;; esac
+    sweep "nccl-$a" "$gpus" "$req" --algo nccl --nccl-algo "$a" -f 8
+  done
+fi
+
+# --- Plots and the report section ----------------------------------------------
+csvs=()
+for f in "$out"/schedules.csv "$out"/nccl.csv; do [ -s "$f" ] && csvs+=("$f"); done
+if [ ${#csvs[@]} -gt 0 ]; then
+  { head -n 1 "${csvs[0]}"; for f in "${csvs[@]}"; do tail -n +2 "$f"; done; } >"$out/sweep.csv"
+  if timeout 120 "$cb" plot "$out/sweep.csv" >"$out/plot.log" 2>&1; then
+    log "plots in $out/plots"
+  else
+    incomplete+=("plots failed (plot.log)")
+  fi
+fi
+{
+  echo "## Sweep (\`--transport ipc --mem cuda\`, fp32 sum, 8 B-256 MiB)"
+  echo
+  echo "Commands: commands.txt. One rank per GPU$([ "$gpus" -eq 1 ] && echo "; with one GPU the schedules ran on 2 ranks sharing it")."
+  echo "Every row is verified (\`wrong\` = 0); plots of schedules + NCCL's default in plots/."
+  echo
+  echo "| run | ranks | exit | rows | wrong rows |"
+  echo "|---|---|---|---|---|"
+  cat "$out/runs.md"
+  echo
+  if [ -s "$out/refused.txt" ]; then echo "NCCL algorithms this machine does not offer:"; echo; cat "$out/refused.txt"; echo; fi
+  for name in schedules nccl; do
+    [ -f "$out/$name.txt" ] || continue
+    echo "Footer of \`$name\`:"; echo; grep -E '^# [a-z_]+ on [0-9]+ ranks?, .*:$|^#   [a-z]|^# (Wrong|Noisy|Avg)' "$out/$name.txt" | sed 's/^/    /'; echo
+  done
+} >>"$out/report.md"
+rm -f "$out/runs.md"
+finish
