@@ -31,8 +31,6 @@ constexpr AlgorithmEntry kTable[] = {
 
 }  // namespace
 
-std::span<const AlgorithmEntry> algorithm_table() { return kTable; }
-
 std::span<const AlgorithmEntry> algorithms_for(Collective coll) {
   // Rows are grouped by collective: the rows of `coll` are one run.
   const auto first = std::find_if(std::begin(kTable), std::end(kTable),

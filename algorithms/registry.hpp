@@ -39,8 +39,6 @@ struct AlgorithmEntry {
   bool mpich_pow2_only = false;
 };
 
-// Every row of registry_table.inc, collective by collective.
-std::span<const AlgorithmEntry> algorithm_table();
 // The rows of one collective.
 std::span<const AlgorithmEntry> algorithms_for(Collective coll);
 // Every entry, collective by collective.

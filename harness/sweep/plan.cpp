@@ -122,11 +122,6 @@ RankMemory estimate_rank_memory(const Case& c, bool baseline) {
   return {(total + staging + verify) * elem, s.total_steps * kBytesPerStep};
 }
 
-std::size_t estimate_rank_bytes(const Case& c, bool baseline) {
-  const RankMemory m = estimate_rank_memory(c, baseline);
-  return m.data_bytes + m.step_bytes;
-}
-
 namespace {
 
 // Two names for one thing (float,fp32) make one entry: rows must have unique keys.

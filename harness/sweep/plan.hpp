@@ -77,7 +77,6 @@ struct RankMemory {
   std::size_t step_bytes = 0;
 };
 RankMemory estimate_rank_memory(const Case& c, bool baseline);
-std::size_t estimate_rank_bytes(const Case& c, bool baseline);  // data + steps
 
 // MemAvailable of /proc/meminfo in bytes (0 when unknown).
 std::size_t available_memory_bytes();

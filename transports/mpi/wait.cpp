@@ -64,10 +64,6 @@ void wait_all(std::span<MPI_Request> requests, WaitPolicy policy,
       policy == WaitPolicy::automatic ? WaitPolicy::spin : policy, peer);
 }
 
-void wait_one(MPI_Request& request, WaitPolicy policy) {
-  wait_all(std::span<MPI_Request>(&request, 1), policy);
-}
-
 std::string collective_peers(MPI_Comm comm) {
   int rank = 0, size = 0;
   MPI_Comm_rank(comm, &rank);

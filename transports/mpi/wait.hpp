@@ -22,7 +22,6 @@ namespace cb {
 // then) is the rank requests[i] talks to, named in that message.
 void wait_all(std::span<MPI_Request> requests, WaitPolicy policy,
               const std::function<int(std::size_t)>& peer_of = {});
-void wait_one(MPI_Request& request, WaitPolicy policy);
 // Completes a collective's request on `comm` (the expiry message names the
 // other ranks of comm: MPI does not say which one is late).
 void wait_collective(MPI_Request& request, WaitPolicy policy, MPI_Comm comm);
