@@ -102,8 +102,11 @@ timeout "$(left)" ninja -C "$build" >>"$out/build.log" 2>&1 ||
   { incomplete+=("build failed (build.log)"); finish; }
 cb="$PWD/$build/harness/collbench"
 "$cb" --version >"$out/version.txt" 2>&1
+# --version names what the build found: "CUDA: CUDA runtime X.Y", "NCCL: NCCL X.Y.Z" or "not built".
+grep -q '^CUDA: CUDA runtime' "$out/version.txt" ||
+  { incomplete+=("built without CUDA (version.txt)"); finish; }
 nccl=no
-"$cb" run --help 2>/dev/null | grep -q -- '--nccl-algo' && "$cb" list 2>/dev/null | grep -qw nccl && nccl=yes
+grep -q '^NCCL: NCCL [0-9]' "$out/version.txt" && nccl=yes
 [ "$nccl" = yes ] || incomplete+=("NCCL not built (nccl.h/libnccl not found beside CUDA)")
 {
   echo '```'; cat "$out/version.txt"; echo '```'; echo
