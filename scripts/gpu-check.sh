@@ -57,17 +57,23 @@ mkdir -p "$out" || { echo "gpu-check: INCOMPLETE: cannot create $out"; exit 3; }
 log() { echo "gpu-check: $*" | tee -a "$out/gpu-check.log" >&2; }
 failures=() incomplete=()
 finish() {
-  local status=0 verdict=PASS detail
+  local status=0 verdict=PASS all=() detail short elapsed
   [ ${#incomplete[@]} -gt 0 ] && { status=3; verdict=INCOMPLETE; }
   [ ${#failures[@]} -gt 0 ] && { status=1; verdict=FAIL; }
-  detail=$(IFS=';'; echo "${failures[*]-}${failures[*]:+; }${incomplete[*]-}")
+  all=("${failures[@]}" "${incomplete[@]}")
+  detail=$(printf '%s; ' "${all[@]}"); detail=${detail%; }
+  # The summary line names at most two reasons; report.md lists every one.
+  short=$(printf '%s; ' "${all[@]:0:2}"); short=${short%; }
+  [ ${#all[@]} -gt 2 ] && short="$short; $(( ${#all[@]} - 2 )) more in report.md"
+  elapsed=$(( $(date +%s) - start ))
   {
     echo
     echo "## Verdict"
     echo
-    echo "$verdict after $(( $(date +%s) - start )) s${detail:+: $detail}"
+    echo "$verdict after $elapsed s."
+    [ ${#all[@]} -gt 0 ] && { echo; printf -- '- %s\n' "${all[@]}"; }
   } >>"$out/report.md"
-  echo "gpu-check: $verdict: $gpus GPU(s), $rows_ok of $rows_all rows verified, $(( $(date +%s) - start )) s${detail:+; $detail}; $out"
+  echo "gpu-check: $verdict: $gpus GPU(s), $rows_ok of $rows_all rows verified, $elapsed s${short:+; $short}; $out"
   exit "$status"
 }
 rows_ok=0 rows_all=0
@@ -144,7 +150,7 @@ else
 fi
 echo "## CUDA tests" >>"$out/report.md"
 echo >>"$out/report.md"
-grep -E '^\[ *(OK|FAILED|SKIPPED) *\] IpcCuda' "$out/tests.log" | sed 's/^/    /' >>"$out/report.md"
+grep -E '^\[ *(OK|FAILED|SKIPPED) *\] IpcCuda\.[A-Za-z]+ \(' "$out/tests.log" | sed 's/^/    /' >>"$out/report.md"
 echo >>"$out/report.md"
 
 # --- The sweep -----------------------------------------------------------------
@@ -215,7 +221,7 @@ fi
   echo
   if [ -s "$out/refused.txt" ]; then echo "NCCL algorithms this machine does not offer:"; echo; cat "$out/refused.txt"; echo; fi
   for name in schedules nccl; do
-    [ -f "$out/$name.txt" ] || continue
+    [ -s "$out/$name.csv" ] || continue
     echo "Footer of \`$name\`:"; echo; grep -E '^# [a-z_]+ on [0-9]+ ranks?, .*:$|^#   [a-z]|^# (Wrong|Noisy|Avg)' "$out/$name.txt" | sed 's/^/    /'; echo
   done
 } >>"$out/report.md"
