@@ -285,36 +285,49 @@ def cells_legend(names, any_tie, any_predicted):
 
 
 def plot_winners(directory, out):
-    """winners.csv (collbench recommend): per transport one figure, a panel per
-    (collective, datatype), rows = rank counts; [] when the directory has none."""
+    """winners.csv (collbench recommend): one figure per (setting, transport), a panel
+    per (collective, datatype, op, placement), rows = rank counts; [] when the
+    directory has none."""
     path = os.path.join(directory, "winners.csv")
     if not os.path.isfile(path):
         return []
     rows = read_csv(path, WINNER_COLUMNS)
+    figures = defaultdict(list)
+    for r in rows:
+        figures[(r.get("setting") or "", r["transport"])].append(r)
     written = []
-    for transport, trows in by_transport(rows).items():
+    for (setting, transport), trows in sorted(figures.items()):
         groups = defaultdict(dict)
         for r in trows:
-            groups[(r["collective"], r["datatype"])][(int(float(r["ranks"])),
-                                                       num(path, r, "bytes"))] = (
+            kind = [r["collective"], r["datatype"]] + [
+                v for v in (r.get("op"), r.get("placement")) if v and v not in ("sum", "out")]
+            groups[tuple(kind)][(int(float(r["ranks"])), num(path, r, "bytes"))] = (
                 r["algorithm"], bool(r["tied_with"]), r["source"] == "predicted")
         fig, axes = ps.figure(plt, len(groups), panel_w=5.2, panel_h=3.0)
         names, any_tie, any_pred = set(), False, False
-        for ax, ((coll, dtype), cells) in zip(axes.flat, sorted(groups.items())):
+        for ax, (kind, cells) in zip(axes.flat, sorted(groups.items())):
             ranks = sorted({k[0] for k in cells})
             draw_cells(ax, cells, ranks)
             names |= {v[0] for v in cells.values()}
             any_tie |= any(v[1] for v in cells.values())
             any_pred |= any(v[2] for v in cells.values())
-            ax.set_title(category_axis(ax, ranks, "y", "ranks p", f"{coll} ({dtype})"),
-                         fontsize=9)
+            title = f"{kind[0]} ({', '.join(kind[1:])})"
+            ax.set_title(category_axis(ax, ranks, "y", "ranks p", title), fontsize=9)
             ax.set_xlabel("message size S per rank", fontsize=8)
         kinds = sorted({r["source"] for r in trows})
-        ps.finish(plt, fig, f"Fastest algorithm per (ranks, size) over {transport}, "
+        where = f"{setting}, {transport}" if setting else transport
+        ps.finish(plt, fig, f"Fastest algorithm per (ranks, size) over {where}, "
                             f"{' and '.join(kinds)} (collbench recommend's winners.csv)",
                   cells_legend(names, any_tie, any_pred), "winner")
-        written.append(save(fig, os.path.join(out, f"winners-{transport}.png")))
+        name = f"winners-{setting}-{transport}.png" if setting else f"winners-{transport}.png"
+        written.append(save(fig, os.path.join(out, safe_name(name))))
     return written
+
+
+def safe_name(name):
+    """A file name from CSV values: anything but letters, digits and .-_ becomes _, so
+    a setting cannot name a path."""
+    return "".join(c if c.isalnum() or c in ".-_" else "_" for c in name)
 
 
 def plot_map(path, out):

@@ -49,6 +49,7 @@ def section_recommendation(directory, how_to):
     if rows is None:
         return out + [f"**No recommendation here:** `recommendations.csv` is absent from this "
                       f"directory. {how_to}", ""]
+    settings = any(r.get("setting") for r in rows)
     out += ["From `recommendations.csv` (`collbench recommend`): per transport, collective, "
             "datatype and rank count, the fastest algorithm over each range of message sizes "
             "(per rank). A range changes hands only where the confidence intervals separate "
@@ -56,14 +57,28 @@ def section_recommendation(directory, how_to):
             "algorithms it cannot tell apart from the winner. *margin*: the winner's lead over "
             "the best algorithm not tied with it. *predicted*: from the calibrated model, at a "
             "rank count or size not measured.", "",
+            ("| setting " if settings else "") +
             "| transport | collective | datatype | p | sizes | use | tied with | source | margin |",
-            "|---|---|---|---|---|---|---|---|---|"]
+            ("|---" if settings else "") + "|---|---|---|---|---|---|---|---|---|"]
+    models = []
     for r in rows:
         margin = f"{num(path, r, 'margin'):.0%}" if r["margin"] else "–"
-        out.append(f"| {md(r['transport'])} | {md(r['collective'])} | {md(r['datatype'])} | "
+        out.append((f"| {md(r.get('setting') or '–')} " if settings else "") +
+                   f"| {md(r['transport'])} | {md(kind(r))} | {md(r['datatype'])} | "
                    f"{md(r['ranks'])} | {size_range(r, path)} | **{md(r['algorithm'])}** | "
                    f"{md(', '.join(tied(r))) or '–'} | {md(r['source'])} | {margin} |")
-    return out + [""]
+        if r["source"] == "predicted" and r.get("model") and r["model"] not in models:
+            models.append(r["model"])
+    out.append("")
+    if models:
+        out += ["Predicted rows come from: " + "; ".join(md(m) for m in models) + ".", ""]
+    return out
+
+
+def kind(r):
+    """The collective, with its op and placement where they are not sum / out."""
+    extra = [v for v in (r.get("op"), r.get("placement")) if v and v not in ("sum", "out")]
+    return r["collective"] + (f" ({', '.join(extra)})" if extra else "")
 
 
 def section_winners(directory, plots_dir, plot_hint):
@@ -119,10 +134,11 @@ def param_text(r, path, column, lo_col, hi_col):
                                else "")
 
 
-def section_alpha_beta(directory, configured=None, level="calibration"):
+def section_alpha_beta(directory, configured=None, level="calibration",
+                       heading="## How well α-β predicts it"):
     """## How well α-β predicts it: a few lines per transport. `configured`, when the
     network's true parameters are known (the testbed): {transport: (alpha_s, bytes/s)}."""
-    out = ["## How well α-β predicts it", ""]
+    out = [heading, ""]
     fits, fpath = fit_rows(directory)
     acc_path = os.path.join(directory, "fit", "accuracy.csv")
     x_path = os.path.join(directory, "fit", "crossovers.csv")
@@ -154,9 +170,9 @@ def section_alpha_beta(directory, configured=None, level="calibration"):
         for label, r in (("calibrated (ping-pong)", cal), ("recovered from the sweep "
                                                            "(global fit, in sample)", glob)):
             if r:
-                out.append(f"- {label}: α {param_text(r, fpath, 'alpha_s', 'alpha_s_lo', 'alpha_s_hi')}"
-                           f", 1/β {param_text(r, fpath, 'beta_s_per_B', 'beta_s_per_B_lo', 'beta_s_per_B_hi')}"
-                           " (brackets: 95% CI)")
+                text = (f"- {label}: α {param_text(r, fpath, 'alpha_s', 'alpha_s_lo', 'alpha_s_hi')}"
+                        f", 1/β {param_text(r, fpath, 'beta_s_per_B', 'beta_s_per_B_lo', 'beta_s_per_B_hi')}")
+                out.append(text + (" (brackets: 95% CI)" if "[" in text else ""))
         a = accuracy.get((level, t))
         if a:
             def pct(column):
@@ -199,6 +215,7 @@ def section_library(directory):
     if rows is None:
         return out + ["`recommendations.csv` is absent: no comparison with the library here.",
                       ""]
+    settings = any(r.get("setting") for r in rows)
     measured = [r for r in rows if r["speedup_vs_library"]]
     if not measured:
         return out + ["No range of `recommendations.csv` has the library baseline measured "
@@ -207,8 +224,9 @@ def section_library(directory):
             "Where the library itself is among the algorithms tied with the winner, its "
             "confidence intervals overlap the winner's: the ratio is not significant and is "
             "not given.", "",
+            ("| setting " if settings else "") +
             "| transport | collective | datatype | p | sizes | winner | library / winner |",
-            "|---|---|---|---|---|---|---|"]
+            ("|---" if settings else "") + "|---|---|---|---|---|---|---|"]
     for r in measured:
         libs = [x for x in tied(r) if x in LIBRARIES]
         if r["algorithm"] in LIBRARIES:
@@ -217,7 +235,8 @@ def section_library(directory):
             ratio = f"not significant ({', '.join(libs)} tied with the winner)"
         else:
             ratio = f"**{num(path, r, 'speedup_vs_library'):.2f}×**"
-        out.append(f"| {md(r['transport'])} | {md(r['collective'])} | {md(r['datatype'])} | "
+        out.append((f"| {md(r.get('setting') or '–')} " if settings else "") +
+                   f"| {md(r['transport'])} | {md(kind(r))} | {md(r['datatype'])} | "
                    f"{md(r['ranks'])} | {size_range(r, path)} | {md(r['algorithm'])} | "
                    f"{ratio} |")
     return out + [""]

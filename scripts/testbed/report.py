@@ -31,11 +31,12 @@ import sys
 sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from output_file import (EXIT_BAD_INPUT, EXIT_WRITE_FAILED, BadOutput,  # noqa: E402
                          WriteFailed, write_atomically)
-from report_answer import answer_first  # noqa: E402
+import report_answer  # noqa: E402
 import results_csv  # noqa: E402
 
 TARGETS = {"bw": 0.05, "alpha": 0.20, "err_big": 0.10, "err_all": 0.20, "xover": 2.0,
            "pick": 0.90, "regret": 0.05}
+HOW_TO = "`collbench recommend DIR --out DIR` writes it."
 # $COLLBENCH names another build's binary (the tests pass theirs).
 COLLBENCH = os.environ.get("COLLBENCH") or os.path.join(
     os.path.dirname(os.path.abspath(__file__)), "..", "..", "build", "harness", "collbench")
@@ -548,18 +549,41 @@ def report_setting(d, name, out):
     out.append("")
 
 
-def setting_answer(d, name):
-    """The answer-first sections of one setting, when its recommendation is there."""
-    if not os.path.isfile(os.path.join(d, "recommendations.csv")):
-        return []
+def configured_of(d):
+    """{transport: (α, bytes/s)} the setting was configured with: the link's latency
+    plus the stack's own overhead (probe.csv), and its rate."""
     st = read_setting(d)
     probe = read_csv(os.path.join(d, "probe.csv"))[0]
-    configured = {"mpi": (st["latency_us"] * 1e-6 + float(probe["alpha_s"]),
-                          st["bandwidth_bps"] / 8)}
-    out = [f"# {name}: the answer\n"]
-    out += answer_first(d, os.path.join(d, "plots"),
-                        how_to="`collbench recommend DIR --out DIR` writes it.",
-                        plot_hint=f"`collbench plot {name}` draws them.", configured=configured)
+    return {"mpi": (st["latency_us"] * 1e-6 + float(probe["alpha_s"]), st["bandwidth_bps"] / 8)}
+
+
+def answers(d, settings):
+    """The answer-first sections: from recommendations.csv at the top of the study (one
+    file for every setting, its `setting` column) or in each setting's folder; the α-β
+    lines from each setting's fit."""
+    if os.path.isfile(os.path.join(d, "recommendations.csv")):
+        out = report_answer.section_recommendation(d, HOW_TO)
+        out += report_answer.section_winners(d, os.path.join(d, "plots"),
+                                             "`collbench plot DIR` draws them.")
+        for s in settings:
+            out += report_answer.section_alpha_beta(
+                os.path.join(d, s), configured_of(os.path.join(d, s)),
+                heading=f"## How well α-β predicts it: {s}")
+        return out + report_answer.section_library(d)
+    out = []
+    for s in settings:
+        sd = os.path.join(d, s)
+        if os.path.isfile(os.path.join(sd, "recommendations.csv")):
+            out += [f"# {s}: the answer\n"]
+            out += report_answer.answer_first(sd, os.path.join(sd, "plots"), HOW_TO,
+                                              f"`collbench plot {s}` draws them.",
+                                              configured=configured_of(sd))
+    if not out:
+        out = ["## Which algorithm to use\n",
+               "**No recommendation here:** `recommendations.csv` is absent from this "
+               "directory and from every setting in it. `collbench recommend DIR --out DIR` "
+               "writes it (with `winners.csv`, whose maps `collbench plot DIR` draws); then "
+               "run this report again.\n"]
     return out
 
 
@@ -571,20 +595,7 @@ def build(d):
            "(scripts/testbed.sh) with a configured one-way latency and bandwidth; collbench "
            "calibrated, swept and fitted there exactly as on a cluster. Targets from issue #10; "
            "the same sweep and rules for every setting, nothing tuned per setting.\n"]
-    answers = []
-    if os.path.isfile(os.path.join(d, "recommendations.csv")):
-        answers += answer_first(d, os.path.join(d, "plots"),
-                                how_to="`collbench recommend DIR --out DIR` writes it.",
-                                plot_hint="`collbench plot DIR` draws them.")
-    for s in settings:
-        answers += setting_answer(os.path.join(d, s), s)
-    if not answers:
-        answers = ["## Which algorithm to use\n",
-                   "**No recommendation here:** `recommendations.csv` is absent from this "
-                   "directory and from every setting in it. `collbench recommend SETTING "
-                   "--out SETTING` writes it (with `winners.csv`, whose maps `collbench plot "
-                   "SETTING` draws); then run this report again.\n"]
-    out += answers
+    out += answers(d, settings)
     out.append("# Appendix: each setting in detail\n")
     for s in settings:
         report_setting(os.path.join(d, s), s, out)

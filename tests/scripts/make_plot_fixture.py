@@ -16,6 +16,10 @@ import sys
 ALGOS = {"allreduce": ["ring", "rhd", "mpi"], "allgather": ["ring", "bruck", "mpi"],
          "reduce_scatter": ["ring", "pairwise", "mpi"], "alltoall": ["naive", "pairwise", "mpi"]}
 RANKS = (2, 3, 4, 8)
+# recommendations.csv's columns in the order collbench recommend writes them.
+RECOMMENDATION_COLUMNS = ["transport", "collective", "datatype", "ranks", "from_bytes",
+                          "to_bytes", "algorithm", "tied_with", "source", "margin",
+                          "speedup_vs_library", "op", "placement", "setting", "model"]
 ALPHA, BETA = 2e-6, 1e-10
 
 
@@ -64,25 +68,27 @@ def main(out):
                 winners.append(dict(transport="mpi", collective=coll, datatype="fp32",
                                     ranks=ranks, bytes=size, algorithm=ranked[0], tied_with=tied,
                                     source="measured", time_us=per[ranked[0]],
-                                    library_time_us=per["mpi"]))
+                                    library_time_us=per["mpi"], op="sum", placement="out",
+                                    setting=""))
     # p = 16 was not measured: the recommendation predicts it from a calibration.
     for size in (8, 4096, 1 << 20):
         winners.append(dict(transport="mpi", collective="allreduce", datatype="fp32", ranks=16,
                             bytes=size, algorithm="rhd" if size < 4096 else "ring",
-                            tied_with="", source="predicted", time_us="", library_time_us=""))
+                            tied_with="", source="predicted", time_us="", library_time_us="",
+                            op="sum", placement="out", setting=""))
     write(os.path.join(out, "sweep-mpi.csv"), sweep)
     write(os.path.join(out, "fit", "predictions.csv"), preds)
     write(os.path.join(out, "winners.csv"), winners)
-    write(os.path.join(out, "recommendations.csv"), [
-        dict(transport="mpi", collective="allreduce", datatype="fp32", ranks=4, from_bytes=16,
-             to_bytes=16384, algorithm="rhd", tied_with="", source="measured", margin=0.31,
-             speedup_vs_library=1.8),
-        dict(transport="mpi", collective="allreduce", datatype="fp32", ranks=4, from_bytes=65536,
-             to_bytes=16777216, algorithm="ring", tied_with="rhd|mpi", source="measured",
-             margin="", speedup_vs_library=1.01),
-        dict(transport="mpi", collective="allreduce", datatype="fp32", ranks=16, from_bytes=8,
-             to_bytes=1048576, algorithm="rhd", tied_with="", source="predicted", margin=0.2,
-             speedup_vs_library="")])
+    common = dict(transport="mpi", collective="allreduce", datatype="fp32", op="sum",
+                  placement="out", setting="", model="")
+    write(os.path.join(out, "recommendations.csv"), columns=RECOMMENDATION_COLUMNS, rows=[
+        dict(common, ranks=4, from_bytes=16, to_bytes=16384, algorithm="rhd", tied_with="",
+             source="measured", margin=0.31, speedup_vs_library=1.8),
+        dict(common, ranks=4, from_bytes=65536, to_bytes=16777216, algorithm="ring",
+             tied_with="rhd|mpi", source="measured", margin="", speedup_vs_library=1.01),
+        dict(common, ranks=16, from_bytes=8, to_bytes=1048576, algorithm="rhd", tied_with="",
+             source="predicted", margin=0.2, speedup_vs_library="",
+             model="calibration.csv (median |err| 5.0% >= 64 KiB)")])
     for coll in ("allreduce", "alltoall"):
         cells = []
         for ranks in (2, 8, 64, 512):
@@ -127,9 +133,9 @@ def main(out):
                 memcpy_in_cache_GBps=40.0)])
 
 
-def write(path, rows):
+def write(path, rows, columns=None):
     with open(path, "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=list(rows[0]))
+        w = csv.DictWriter(f, fieldnames=columns or list(rows[0]), lineterminator="\n")
         w.writeheader()
         w.writerows(rows)
 
