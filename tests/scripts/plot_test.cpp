@@ -91,6 +91,34 @@ TEST_F(PlotTest, WritesEveryPlotReadable) {
   }
 }
 
+// A testbed run's winners.csv holds every setting (its `setting` column): one
+// winners map per setting, never two settings' cells drawn over each other.
+TEST_F(PlotTest, WinnersMapPerSetting) {
+  const fs::path d = dir_ / "settings";
+  fs::create_directories(d);
+  std::ifstream sweep_in(sweep());
+  std::string line, kept;
+  std::getline(sweep_in, line);
+  kept = line + "\n";
+  while (std::getline(sweep_in, line))
+    if (line.rfind("mpi,allreduce,", 0) == 0 && line.find(",out,2,") != std::string::npos)
+      kept += line + "\n";
+  std::ofstream(d / "sweep-mpi.csv") << kept;
+  std::ifstream winners_in(dir_ / "winners.csv");
+  std::string text;
+  std::getline(winners_in, line);
+  text = line + "\n";  // setting is the last column
+  for (int n = 0; std::getline(winners_in, line); ++n)
+    text += line + (n % 2 ? "2ms-200Mbit" : "500us/100Mbit") + "\n";
+  std::ofstream(d / "winners.csv") << text;
+  const Result r = script("plot.py", d.string());
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_TRUE(is_png(d / "plots" / "winners-2ms-200Mbit-mpi.png")) << r.output;
+  // A setting is a value, not a path: '/' becomes '_'.
+  EXPECT_TRUE(is_png(d / "plots" / "winners-500us_100Mbit-mpi.png")) << r.output;
+  EXPECT_FALSE(fs::exists(d / "plots" / "winners-mpi.png"));
+}
+
 TEST_F(PlotTest, MissingSweepIsOneClearError) {
   fs::remove(dir_ / "sweep-mpi.csv");
   const Result r = plot();
