@@ -35,6 +35,13 @@ class ScheduleBuilder {
 
   const CollParams& params() const { return params_; }
 
+  // Steps started so far, and the window this builder keeps [begin, end):
+  // a combinator (algorithms/hierarchical) builds each phase's sub-schedule
+  // for just the part of the window that phase covers.
+  std::uint64_t steps_started() const { return next_step_; }
+  std::uint64_t window_begin() const { return begin_; }
+  std::uint64_t window_end() const { return end_; }
+
   // Declares a scratch buffer of `count` elements and returns its id.
   BufferId add_scratch(std::size_t count);
 

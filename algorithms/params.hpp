@@ -20,6 +20,11 @@ struct CollParams {
   // Pipelining segment in BYTES for algorithms that pipeline (ring, tree,
   // dbtree); 0 asks for the algorithm's documented default.
   std::size_t segment_bytes = 0;
+  // Node layout for the hierarchical algorithms (algorithms/hierarchical):
+  // ranks [j*K, (j+1)*K) share node j, K = ranks_per_node; the last node may
+  // hold fewer (p mod K). 0 (or K >= p) = all ranks on one node. Flat
+  // algorithms ignore it.
+  int ranks_per_node = 0;
 
   std::size_t elem_size() const { return element_size(dtype); }
 };

@@ -8,6 +8,7 @@
 #include "algorithms/check.hpp"
 
 #include "algorithms/algorithm.hpp"
+#include "algorithms/hierarchical/compose.hpp"
 
 // The generators and cost functions the table names (algorithm.hpp).
 #define CB_ALGORITHM(coll, name, segmented, mpich, pow2, summary) \
@@ -72,6 +73,7 @@ std::string segmented_algorithm_names(std::string_view separator) {
 }
 
 const AlgorithmEntry& find_algorithm(Collective coll, std::string_view name) {
+  if (is_composite_name(name)) return find_composite(coll, name);
   const auto table = algorithms_for(coll);
   for (const AlgorithmEntry& e : table)
     if (e.name == name) return e;
@@ -98,6 +100,8 @@ Schedule make_schedule(const AlgorithmEntry& algo, const CollParams& params,
       b.step();
       b.copy({kInput, 0, n}, {kOutput, 0, n});
     }
+  } else if (algo.composition != nullptr) {
+    generate_composite(*algo.composition, params, b);
   } else {
     algo.generate(params, b);
   }
@@ -115,6 +119,7 @@ Schedule make_schedule(std::string_view algorithm, const CollParams& params) {
 Cost closed_form_cost(const AlgorithmEntry& algo, const CollParams& params) {
   // Nothing is sent for count 0, and p = 1 is one uncosted local copy.
   if (params.count == 0 || params.p == 1) return {};
+  if (algo.composition != nullptr) return composite_cost(*algo.composition, params);
   return algo.cost(params);
 }
 

@@ -20,6 +20,8 @@
 
 namespace cb {
 
+struct Composition;  // algorithms/hierarchical/compose.hpp
+
 using GenerateFn = void (*)(const CollParams&, ScheduleBuilder&);
 // Closed-form cost of the exact variant implemented (non-power-of-two folds
 // and uneven splits included); must equal schedule_cost() of the generated
@@ -37,6 +39,11 @@ struct AlgorithmEntry {
   // none) and whether MPICH's version needs a power-of-two communicator.
   std::string_view mpich;
   bool mpich_pow2_only = false;
+  // Set for hierarchical algorithms composed from the registered ones
+  // ("hier:tree/ring"; algorithms/hierarchical/compose.hpp): generate and
+  // cost are null and make_schedule / closed_form_cost run the composition.
+  // Such entries are not in the table: find_algorithm creates them by name.
+  const Composition* composition = nullptr;
 };
 
 // The rows of one collective.
@@ -49,7 +56,10 @@ std::vector<std::string_view> all_algorithm_names();
 std::string segmented_algorithm_names(std::string_view separator = "/");
 
 // Throws UsageError naming the bad value and listing the algorithms that exist
-// for `coll` when the pair is undefined.
+// for `coll` when the pair is undefined. Besides the table's names it accepts
+// the hierarchical compositions (hier:INNER/OUTER, hier2d:INNER/OUTER; see
+// algorithms/hierarchical/compose.hpp), which the table's iterators above do
+// not list.
 const AlgorithmEntry& find_algorithm(Collective coll, std::string_view name);
 
 // Rank params.rank's schedule. Count 0 gives a schedule with no steps; p = 1

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 
@@ -38,13 +39,17 @@ std::string element(DataType t, const std::byte* b) {
 }
 
 std::string dump(const AlgoCase& c, const std::vector<Schedule>& all) {
+  // Hierarchical names ("hier:tree/ring") hold characters a file name cannot.
+  std::string name(c.entry->name);
+  std::replace_if(name.begin(), name.end(), [](char ch) { return ch == '/' || ch == ':'; }, '_');
   const auto dir = std::filesystem::current_path() / "failed-schedules";
   std::filesystem::create_directories(dir);
   const auto path =
-      dir / fmt::format("{}-{}-p{}-n{}-{}-{}-{}{}.json", to_string(c.entry->coll), c.entry->name,
+      dir / fmt::format("{}-{}-p{}-n{}-{}-{}-{}{}{}.json", to_string(c.entry->coll), name,
                         c.p, c.count, to_string(c.dtype), to_string(c.op),
                         c.in_place ? "inplace" : "outofplace",
-                        c.segment_bytes ? fmt::format("-seg{}", c.segment_bytes) : "");
+                        c.segment_bytes ? fmt::format("-seg{}", c.segment_bytes) : "",
+                        c.ranks_per_node ? fmt::format("-k{}", c.ranks_per_node) : "");
   write_schedules(path.string(), all);
   return path.string();
 }
@@ -57,16 +62,18 @@ bool float_sensitive(const AlgoCase& c) {
 }  // namespace
 
 std::string describe(const AlgoCase& c) {
-  return fmt::format("{}/{} p={} count={} {} {} {}{}{}", to_string(c.entry->coll),
+  return fmt::format("{}/{} p={} count={} {} {} {}{}{}{}", to_string(c.entry->coll),
                      c.entry->name, c.p, c.count, to_string(c.dtype), to_string(c.op),
                      c.in_place ? "in-place" : "out-of-place",
                      c.mode == InputMode::random ? " random-inputs" : "",
-                     c.segment_bytes ? fmt::format(" segment={}B", c.segment_bytes) : "");
+                     c.segment_bytes ? fmt::format(" segment={}B", c.segment_bytes) : "",
+                     c.ranks_per_node ? fmt::format(" ranks-per-node={}", c.ranks_per_node) : "");
 }
 
 std::string run_case(const AlgoCase& c) {
-  const CollParams params{c.entry->coll, c.p,      0,         c.count,
-                          c.dtype,       c.op,     c.in_place, c.segment_bytes};
+  const CollParams params{c.entry->coll, c.p,        0,
+                          c.count,       c.dtype,    c.op,
+                          c.in_place,    c.segment_bytes, c.ranks_per_node};
   std::vector<Schedule> all;
   try {
     all = make_all_schedules(*c.entry, params);

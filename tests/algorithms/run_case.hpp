@@ -22,6 +22,7 @@ struct AlgoCase {
   bool in_place = false;
   InputMode mode = InputMode::exact;
   std::size_t segment_bytes = 0;  // CollParams::segment_bytes (0: the default)
+  int ranks_per_node = 0;         // CollParams::ranks_per_node (0: one node)
 };
 
 std::string describe(const AlgoCase& c);
