@@ -36,6 +36,7 @@ CollParams coll_params(const Scenario& s, std::uint64_t count) {
   params.dtype = s.dtype;
   params.op = s.op;
   params.in_place = s.in_place;
+  params.ranks_per_node = s.ranks_per_node;
   return params;
 }
 

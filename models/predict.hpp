@@ -26,6 +26,9 @@ struct Scenario {
   DataType dtype = DataType::fp32;
   ReduceOp op = ReduceOp::sum;
   bool in_place = false;
+  // Node layout (CollParams::ranks_per_node; the CSV's ranks_per_node
+  // column): K ranks per node, 0 = one node.
+  int ranks_per_node = 0;
 };
 
 // The generator parameters of scenario `s` at `count` elements.

@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 
+#include "algorithms/hierarchical/compose.hpp"
 #include "models/csv_text.hpp"
 
 namespace cb::models {
@@ -93,6 +94,13 @@ Measurement parse_row(const CsvTable& t, const CsvRecord& r) {
     const auto table = algorithms_for(s.coll);
     for (const AlgorithmEntry& e : table)
       if (e.name == m.algorithm) m.entry = &e;
+    if (m.entry == nullptr && is_composite_name(m.algorithm)) {
+      try {
+        m.entry = &find_algorithm(s.coll, m.algorithm);
+      } catch (const UsageError& e) {
+        fail(e.what());
+      }
+    }
     if (m.entry == nullptr) {
       std::string known;
       for (const AlgorithmEntry& e : table) known += std::string(e.name) + ", ";
@@ -111,6 +119,13 @@ Measurement parse_row(const CsvTable& t, const CsvRecord& r) {
   s.in_place = placement == "in";
   s.p = parse_integer<int>(t.cell(r, "ranks"), "ranks", fail);
   if (s.p < 1) fail(fmt::format("ranks {} is not >= 1", s.p));
+  // The layout (files before it have no column: one node). A row's
+  // ranks_per_node equals its ranks on one node, which is the same as 0.
+  if (const std::string& k = t.cell(r, "ranks_per_node"); !k.empty()) {
+    s.ranks_per_node = parse_integer<int>(k, "ranks_per_node", fail);
+    if (s.ranks_per_node < 1) fail(fmt::format("ranks_per_node {} is not >= 1", k));
+    if (s.ranks_per_node >= s.p) s.ranks_per_node = 0;
+  }
   m.bytes = parse_integer<std::uint64_t>(t.cell(r, "bytes"), "bytes", fail);
   m.count = parse_integer<std::uint64_t>(t.cell(r, "count"), "count", fail);
   if (bytes_for_count(s.coll, s.p, s.dtype, m.count) != m.bytes)

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <string>
 
+#include "algorithms/hierarchical/compose.hpp"
 #include "algorithms/registry.hpp"
 #include "harness/runtime/backend.hpp"
 #include "harness/cli/commands.hpp"
@@ -37,6 +38,10 @@ void print_matrix() {
                e->mpich.empty() ? ""
                                 : fmt::format(" [MPICH: {}{}]", e->mpich,
                                               e->mpich_pow2_only ? ", powers of two" : ""));
+  fmt::print("\nhierarchical, composed from the above over the node layout (docs/two-level.md):\n");
+  for (Collective c : kAllCollectives)
+    for (const std::string& form : composite_forms(c))
+      fmt::print("  {}/{}\n", to_string(c), form);
 }
 
 void print_transports() {

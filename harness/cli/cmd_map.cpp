@@ -24,6 +24,7 @@
 #include <memory>
 #include <set>
 
+#include "algorithms/hierarchical/compose.hpp"
 #include "algorithms/registry.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/sweep/interrupt.hpp"
@@ -71,6 +72,14 @@ std::vector<const AlgorithmEntry*> map_algorithms(Collective coll, const std::st
     return out;
   }
   for (const std::string& name : split_list(text)) {
+    if (is_composite_name(name)) {  // hier:INNER/OUTER, where the collective has it
+      try {
+        out.push_back(&find_algorithm(coll, name));
+      } catch (const UsageError&) {
+        if (colls.size() == 1) throw;
+      }
+      continue;
+    }
     bool anywhere = false;
     for (Collective c : colls)
       for (const AlgorithmEntry& e : algorithms_for(c)) anywhere = anywhere || e.name == name;
@@ -113,6 +122,13 @@ Plan map_plan(const MapOptions& o) {
     for (int p : ranks) {
       RankBlock block;
       block.ranks = p;
+      for (const AlgorithmEntry* e : algos) {  // refuses layouts a hierarchical one cannot run on
+        CollParams layout;
+        layout.coll = coll;
+        layout.p = p;
+        layout.ranks_per_node = o.sim.ranks_per_node;
+        (void)hierarchy_note(*e, layout);
+      }
       std::size_t last_count = 0;
       for (std::size_t s : sizes) {
         const std::size_t count = count_for_bytes(coll, dtype, p, s);
@@ -121,7 +137,7 @@ Plan map_plan(const MapOptions& o) {
         for (const AlgorithmEntry* e : algos)
           block.cases.push_back(
               {plan.transport_label, coll, std::string(e->name), dtype, op, in_place, p, count,
-               segment});
+               segment, o.sim.ranks_per_node});
       }
       if (!block.cases.empty()) plan.blocks.push_back(std::move(block));
     }

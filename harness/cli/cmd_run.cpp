@@ -16,6 +16,7 @@
 #include "harness/report/reporter.hpp"
 #include "harness/report/row.hpp"
 #include "harness/runtime/load.hpp"
+#include "harness/runtime/node_layout.hpp"
 #include "harness/sweep/sweep.hpp"
 #include "harness/runtime/world.hpp"
 #include "harness/io/output_file.hpp"
@@ -49,7 +50,15 @@ void run(const RunOptions& options) {
   Group& w = world(wait);
   set_watchdog_rank(w.rank());
   const bool root = w.rank() == 0;
-  const Plan plan = make_plan(options, w.size(), w.ranks_on_node(), available_memory_bytes());
+  // The node layout, for the hierarchical algorithms (collective: every rank
+  // learns every rank's node).
+  const NodeLayoutInfo runtime_layout = world_node_layout();
+  RunOptions resolved = options;
+  resolved.runtime_ranks_per_node = runtime_layout.ranks_per_node;
+  resolved.runtime_layout = runtime_layout.describe();
+  const Plan plan = make_plan(resolved, w.size(), w.ranks_on_node(), available_memory_bytes());
+  if (root)
+    for (const std::string& note : plan.notes) fmt::print(stderr, "collbench: {}\n", note);
   SweepOutput out{options.csv, options.json, options.resume, options.quiet, ""};
   if (plan.transport->per_process && w.size() == 1)
     out.notice =
@@ -72,6 +81,10 @@ void run(const RunOptions& options) {
   if (root) {
     info.meta = collect_metadata();
     info.meta.places = std::move(places);
+    const int largest = plan.blocks.empty() ? w.size() : plan.blocks.back().ranks;
+    info.meta.layout = options.ranks_per_node > 0
+                           ? forced_layout(largest, options.ranks_per_node).describe()
+                           : runtime_layout.describe();
     // Computed times (the simulator) do not suffer from a busy machine.
     if (const std::string warning = load_warning(info.meta.load, w.ranks_on_node());
         plan.transport->per_process && !warning.empty())
@@ -168,7 +181,12 @@ void add_run_command(CLI::App& app) {
                 "already holds; keep those rows and add the rest");
   for (TransportSpec& t : transports())
     if (t.add_options) t.add_options(*cmd);
-  cmd->callback([options, csv, json, placement] {
+  // --ranks-per-node is the sim transport's flag; the other transports
+  // read it as a forced (emulated) node layout.
+  CLI::Option* ranks_per_node = cmd->get_option_no_throw("--ranks-per-node");
+  cmd->callback([options, csv, json, placement, ranks_per_node] {
+    if (ranks_per_node != nullptr && ranks_per_node->count() > 0)
+      options->ranks_per_node = ranks_per_node->as<int>();
     // `--csv "$UNSET"` is a mistake, not "no CSV".
     if (csv->count() > 0 && options->csv.empty())
       throw UsageError("empty file name for --csv (give a file, or - for standard output)");

@@ -28,6 +28,13 @@ struct RunOptions {
   std::string mode_probe = "on";    // --mode-probe: on | off (mode_probe.hpp)
   std::string order = "interleaved";  // --order: interleaved | size | algorithm (plan.hpp)
   std::string segment = "0";        // --segment (bytes; 0 = algorithm default)
+  // --ranks-per-node K (the sim transport's flag, read by every transport):
+  // K consecutive ranks per node; 0 = as the runtime places them.
+  int ranks_per_node = 0;
+  // The runtime's layout, filled by `run` (NodeLayoutInfo::ranks_per_node;
+  // 0 = one node, -1 = irregular) with its description for messages.
+  int runtime_ranks_per_node = 0;
+  std::string runtime_layout;
   std::string csv;                  // --csv FILE
   std::string json;                 // --json FILE
   double timeout_s = 300;           // --timeout: watchdog bound on one wait (s; 0 = off)

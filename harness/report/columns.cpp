@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace cb {
 
 const std::vector<std::string_view>& result_columns() {
@@ -42,7 +44,9 @@ const std::vector<std::string_view>& result_columns() {
                                                      "start",
                                                      "late",
                                                      "probe_small_us",
-                                                     "probe_large_us"};
+                                                     "probe_large_us",
+                                                     "nodes",
+                                                     "ranks_per_node"};
   return cols;
 }
 
@@ -59,6 +63,15 @@ std::vector<Cell> row_cells(const Row& r, const RunMetadata& meta) {
   const bool timed = r.time_s.n > 0;  // skipped rows leave every time cell empty
   const auto us = [timed](double s) { return timed ? Cell(s * 1e6) : Cell(std::monostate{}); };
   const auto i64 = [](auto v) { return Cell(static_cast<std::int64_t>(v)); };
+  // Case::ranks_per_node K: ceil(ranks/K) nodes of K (the last may hold
+  // fewer); 0 = one node; -1 (irregular) leaves both cells empty.
+  struct {
+    Cell nodes, ranks_per_node;
+  } layout;
+  if (r.c.ranks_per_node >= 0) {
+    const int k = r.c.ranks_per_node == 0 ? r.c.ranks : std::min(r.c.ranks_per_node, r.c.ranks);
+    layout = {i64((r.c.ranks + k - 1) / std::max(k, 1)), i64(k)};
+  }
   return {
       Cell(r.c.transport),
       Cell(std::string(to_string(r.c.coll))),
@@ -98,6 +111,8 @@ std::vector<Cell> row_cells(const Row& r, const RunMetadata& meta) {
       r.late ? i64(*r.late) : Cell(std::monostate{}),
       r.probe_small_s ? Cell(*r.probe_small_s * 1e6) : Cell(std::monostate{}),
       r.probe_large_s ? Cell(*r.probe_large_s * 1e6) : Cell(std::monostate{}),
+      layout.nodes,
+      layout.ranks_per_node,
   };
 }
 

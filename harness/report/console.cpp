@@ -57,6 +57,7 @@ class ConsoleReporter final : public Reporter {
                info.meta.git_rev, info.meta.mpi_version, info.meta.host, info.meta.timestamp);
     settings(info.configuration);
     if (info.meta.load) fmt::print(out_, "# Load at start: {}\n", describe(*info.meta.load));
+    if (!info.meta.layout.empty()) fmt::print(out_, "# Node layout: {}\n", info.meta.layout);
     // The rank map, as nccl-tests lists its devices.
     if (!info.meta.places.empty()) fmt::print(out_, "#\n# Using ranks\n");
     for (const RankPlace& p : info.meta.places)

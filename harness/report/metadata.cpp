@@ -58,6 +58,7 @@ nlohmann::json metadata_json(const RunMetadata& m) {
                       {"collbench_version", m.collbench_version},
                       {"git_rev", m.git_rev},
                       {"mpi_version", m.mpi_version}};
+  if (!m.layout.empty()) j["layout"] = m.layout;
   if (m.load)
     j["load"] = {{"avg_1m", m.load->avg_1m},     {"avg_5m", m.load->avg_5m},
                  {"avg_15m", m.load->avg_15m},   {"runnable", m.load->runnable},

@@ -38,6 +38,9 @@ struct RunMetadata {
   std::string mpi_version;  // "none" without MPI
   std::optional<MachineLoad> load;  // when the run started
   std::vector<RankPlace> places;    // every rank of the launch (empty: in-process transport)
+  // The node layout the cases run on (NodeLayoutInfo::describe), e.g.
+  // "2 nodes x 4 ranks"; empty when unknown.
+  std::string layout;
 };
 
 // The metadata object of the JSON output.

@@ -6,7 +6,9 @@
 #include <vector>
 
 #include "harness/runtime/group_mpi.hpp"
+#include "harness/runtime/node_layout.hpp"
 #include "harness/runtime/world.hpp"
+#include "transports/mpi/wait.hpp"
 
 namespace cb {
 namespace {
@@ -30,6 +32,26 @@ Group& world(WaitPolicy wait) {
 }
 
 bool world_started() { return world_group() != nullptr; }
+
+NodeLayoutInfo world_node_layout() {
+  world();
+  // A node is what MPI calls one shared-memory domain; it is named by the
+  // lowest world rank on it, and every rank learns every rank's node.
+  MPI_Comm node = MPI_COMM_NULL;
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  check_mpi(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node),
+            "MPI_Comm_split_type(MPI_COMM_TYPE_SHARED)");
+  int leader = rank;
+  check_mpi(MPI_Allreduce(&rank, &leader, 1, MPI_INT, MPI_MIN, node), "MPI_Allreduce(node)");
+  MPI_Comm_free(&node);
+  int size = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  std::vector<int> node_of_rank(static_cast<std::size_t>(size));
+  check_mpi(MPI_Allgather(&leader, 1, MPI_INT, node_of_rank.data(), 1, MPI_INT, MPI_COMM_WORLD),
+            "MPI_Allgather(nodes)");
+  return layout_from_nodes(node_of_rank);
+}
 
 std::vector<RankPlace> gather_rank_places() {
   Group& w = world();

@@ -1,7 +1,9 @@
 // The world of a build without MPI: one process.
 #include <cstdlib>
 #include <memory>
+#include <vector>
 
+#include "harness/runtime/node_layout.hpp"
 #include "harness/runtime/world.hpp"
 
 namespace cb {
@@ -21,6 +23,7 @@ Group& world(WaitPolicy) {
 bool world_started() { return world_group() != nullptr; }
 std::string mpi_library_version() { return "none"; }
 std::vector<RankPlace> gather_rank_places() { return {this_place()}; }
+NodeLayoutInfo world_node_layout() { return layout_from_nodes(std::vector<int>{0}); }
 void finalize_world() { world_group().reset(); }
 void abort_world(int status) { std::exit(status); }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "algorithms/hierarchical/compose.hpp"
 #include "algorithms/registry.hpp"
 #include "harness/report/row.hpp"
 
@@ -12,11 +13,13 @@ constexpr double kAlpha = 5e-6, kBeta = 2e-10, kGamma = 1e-10;
 }  // namespace
 
 double predicted_iteration_s(const Case& c) {
-  CollParams params{c.coll, c.ranks, 0, c.count, c.dtype, c.op, c.in_place, c.segment_bytes};
+  CollParams params{c.coll,     c.ranks,         0, c.count, c.dtype, c.op,
+                    c.in_place, c.segment_bytes, c.ranks_per_node};
   const auto table = algorithms_for(c.coll);
   const AlgorithmEntry* algo = nullptr;
   for (const AlgorithmEntry& e : table)
     if (e.name == c.algorithm) algo = &e;
+  if (!algo && is_composite_name(c.algorithm)) algo = &find_algorithm(c.coll, c.algorithm);
   if (!algo)  // a library baseline: price it as the ring (bandwidth-optimal) would be
     for (const AlgorithmEntry& e : table)
       if (e.name == "ring") algo = &e;

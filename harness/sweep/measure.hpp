@@ -32,6 +32,10 @@ struct Case {
   int ranks = 1;
   std::size_t count = 0;          // elements, the MPI meaning (Schedule::count)
   std::size_t segment_bytes = 0;  // pipelining segment, 0 = algorithm default
+  // Node layout of the case's ranks (CollParams::ranks_per_node): K
+  // consecutive ranks per node, 0 = one node, -1 = irregular (the runtime's
+  // nodes are not K consecutive ranks each; hierarchical algorithms refuse).
+  int ranks_per_node = 0;
 
   // S as nccl-tests and CSV.md define it: allreduce count*elem, the others
   // count*elem*ranks. Bytes.

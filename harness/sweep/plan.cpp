@@ -6,9 +6,11 @@
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <sstream>
 
+#include "algorithms/hierarchical/compose.hpp"
 #include "algorithms/registry.hpp"
 #include "harness/report/row.hpp"
 #include "harness/sweep/sizes.hpp"
@@ -111,7 +113,7 @@ RankMemory estimate_rank_memory(const Case& c, bool baseline) {
   const std::size_t verify = in + 2 * out;
   if (baseline) return {(in + out + verify) * elem, 0};
   const CollParams params{c.coll,  c.ranks, 0, c.count, c.dtype, c.op, c.in_place,
-                          c.segment_bytes};
+                          c.segment_bytes, c.ranks_per_node};
   // An empty step window declares the scratch buffers without building the
   // steps (a pipelined schedule of a huge message has very many).
   const Schedule s = make_schedule(find_algorithm(c.coll, c.algorithm), params, 0, 0);
@@ -178,6 +180,22 @@ std::map<Collective, std::vector<std::string>> resolve_algorithms(
   for (const std::string& name : names) {
     if (is_own_baseline(name)) {
       for (Collective c : colls) out[c].push_back(name);
+      continue;
+    }
+    if (is_composite_name(name)) {  // hier:INNER/OUTER: defined where both parts are
+      std::optional<UsageError> why;
+      bool somewhere = false;
+      for (Collective c : colls) {
+        try {
+          find_algorithm(c, name);
+          out[c].push_back(name);
+          somewhere = true;
+        } catch (const UsageError& e) {
+          if (!all_colls) throw;
+          why = e;
+        }
+      }
+      if (!somewhere && why) throw *why;
       continue;
     }
     if (is_baseline_name(name)) {
@@ -346,8 +364,8 @@ void expand_cases(const Axes& a, SweepOrder order, Plan& plan) {
                          std::size_t count) {
       for (bool in_place : {false, true}) {
         if (in_place ? !plan.in_place : !plan.out_of_place) continue;
-        block.cases.push_back(
-            {plan.transport_label, coll, algo, dtype, op, in_place, p, count, a.segment});
+        block.cases.push_back({plan.transport_label, coll, algo, dtype, op, in_place, p, count,
+                               a.segment, plan.ranks_per_node});
       }
     };
     for (Collective coll : a.colls) {
@@ -452,6 +470,48 @@ std::string_view to_string(SweepOrder order) {
   return "?";
 }
 
+namespace {
+
+// Resolve: the node layout (Case::ranks_per_node): --ranks-per-node, else the
+// runtime's. Hierarchical algorithms need nodes of consecutive ranks.
+int resolve_layout(const RunOptions& o, const std::map<Collective, std::vector<std::string>>& algos) {
+  if (o.ranks_per_node < 0)
+    throw UsageError(fmt::format(
+        "bad --ranks-per-node {} (ranks per node: 1 or more; 0 = as the runtime places them)",
+        o.ranks_per_node));
+  const int k = o.ranks_per_node > 0 ? o.ranks_per_node : o.runtime_ranks_per_node;
+  if (k >= 0) return k;
+  for (const auto& [coll, names] : algos)
+    for (const std::string& name : names)
+      if (is_composite_name(name))
+        throw UsageError(fmt::format(
+            "{} needs nodes of consecutive ranks, all of one size but the last; this launch has "
+            "{} (place ranks node by node with equal slots per host, or force --ranks-per-node K)",
+            name, o.runtime_layout));
+  return k;
+}
+
+// One note per hierarchical algorithm and rank count that the layout makes
+// degenerate; throws the algorithm's refusal of a layout it cannot run on.
+std::vector<std::string> hierarchy_notes(const Plan& plan) {
+  std::vector<std::string> notes;
+  for (const RankBlock& b : plan.blocks)
+    for (const Case& c : b.cases) {
+      if (!is_composite_name(c.algorithm)) continue;
+      CollParams params;
+      params.coll = c.coll;
+      params.p = c.ranks;
+      params.count = c.count;
+      params.ranks_per_node = c.ranks_per_node;
+      const std::string note = hierarchy_note(find_algorithm(c.coll, c.algorithm), params);
+      if (!note.empty() && std::find(notes.begin(), notes.end(), note) == notes.end())
+        notes.push_back(note);
+    }
+  return notes;
+}
+
+}  // namespace
+
 // Resolve every flag (in the order their errors are reported), expand the
 // cross product into cases, check that the largest ones fit in memory.
 Plan make_plan(const RunOptions& o, int world_size, int ranks_per_node,
@@ -479,7 +539,9 @@ Plan make_plan(const RunOptions& o, int world_size, int ranks_per_node,
   a.ranks = resolve_ranks(o, t, world_size);
 
   plan.order = parse_sweep_order(o.order);
+  plan.ranks_per_node = resolve_layout(o, a.algos);
   expand_cases(a, plan.order, plan);
+  plan.notes = hierarchy_notes(plan);
   if (plan.blocks.empty())
     throw UsageError(fmt::format(
         "nothing to run: no size in -b {} .. -e {} holds at least one element per rank for the "

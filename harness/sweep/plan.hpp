@@ -49,6 +49,11 @@ struct Plan {
   SamplingPlan sampling;
   bool out_of_place = true, in_place = true;
   std::vector<RankBlock> blocks;
+  // The node layout every case runs on (Case::ranks_per_node), and one line
+  // per hierarchical algorithm the layout makes degenerate (one node, one
+  // rank per node: it runs as its flat phases), for the console.
+  int ranks_per_node = 0;
+  std::vector<std::string> notes;
   std::size_t total_cases() const;
   // Cases whose case_key is in `keys` (those --resume skips).
   std::size_t cases_in(const std::unordered_set<std::string>& keys) const;

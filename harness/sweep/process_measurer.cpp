@@ -56,8 +56,8 @@ class ProcessMeasurer final : public Measurer {
         std::find(t_.baselines.begin(), t_.baselines.end(), c.algorithm) != t_.baselines.end();
     std::optional<Schedule> schedule;
     if (!baseline) {
-      const CollParams params{c.coll,  group.size(), group.rank(), c.count,
-                              c.dtype, c.op,         c.in_place,   c.segment_bytes};
+      const CollParams params{c.coll,  group.size(), group.rank(), c.count,           c.dtype,
+                              c.op,    c.in_place,   c.segment_bytes, c.ranks_per_node};
       schedule = make_schedule(find_algorithm(c.coll, c.algorithm), params);
     }
     return t_.make_operation(c, schedule ? &*schedule : nullptr, group);

@@ -243,6 +243,46 @@ TEST_F(Cli, RankSweepUnderMpiexecMarksOversubscribedRows) {
   EXPECT_NE(out.find("#  Rank   2 Pid "), std::string::npos) << out;  // all three in the map
 }
 
+// Hierarchical algorithms under mpiexec on a forced (emulated) layout of 2
+// ranks per node: the results verify, the CSV records the layout, the header
+// says it is forced; on the runtime's own layout (one node) they run flat
+// with a note; an uneven layout is refused for hier2d in one line.
+TEST_F(Cli, HierarchicalAlgorithmsRecordTheirNodeLayout) {
+  const char* mpiexec = std::getenv("MPIEXEC");
+  if (mpiexec == nullptr || *mpiexec == '\0') GTEST_SKIP() << "no mpiexec in this build";
+  const fs::path csv = dir_ / "r.csv";
+  const auto launch = [&](const std::string& ranks, const std::string& args) {
+    const std::string cmd = std::string(mpiexec) + " -n " + ranks + " " + bin_ +
+                            " run --quiet -n 2 -b 64 -e 64 --mode-probe off --placement out " +
+                            args + " --csv " + csv.string() + " > " + (dir_ / "out").string() +
+                            " 2> " + (dir_ / "err").string();
+    return std::system(cmd.c_str());
+  };
+  ASSERT_EQ(launch("4", "--ranks-per-node 2 --coll allreduce,alltoall "
+                        "--algo hier:tree/ring,hier2d:ring/rhd,hier2d:naive/naive"), 0)
+      << slurp(dir_ / "err");
+  const auto lines = lines_of(slurp(csv));
+  ASSERT_EQ(lines.size(), 1u + 3 + 1);  // allreduce: 3 algorithms, alltoall: hier2d:naive/naive
+  EXPECT_EQ(cell_of(lines, "nodes"), "2");
+  EXPECT_EQ(cell_of(lines, "ranks_per_node"), "2");
+  const std::vector<std::string> head = cells_of(lines[0]);
+  const auto wrong = std::find(head.begin(), head.end(), "wrong") - head.begin();
+  for (std::size_t i = 1; i < lines.size(); ++i) EXPECT_EQ(cells_of(lines[i]).at(wrong), "0") << lines[i];
+  EXPECT_NE(slurp(dir_ / "out").find("# Node layout: 2 nodes x 2 ranks (forced by --ranks-per-node"),
+            std::string::npos) << slurp(dir_ / "out");
+
+  ASSERT_EQ(launch("2", "--algo hier2d:ring/ring"), 0) << slurp(dir_ / "err");
+  EXPECT_NE(slurp(dir_ / "err").find("note: hier2d:ring/ring on one node (2 ranks)"),
+            std::string::npos) << slurp(dir_ / "err");
+  EXPECT_EQ(cell_of(lines_of(slurp(csv)), "nodes"), "1");
+
+  EXPECT_EQ(WEXITSTATUS(launch("3", "--ranks-per-node 2 --algo hier2d:ring/ring")), 2);
+  const auto err = lines_of(slurp(dir_ / "err"));
+  ASSERT_GE(err.size(), 1u);
+  EXPECT_NE(err[0].find("3 ranks at 2 per node leave 1 on the last node"), std::string::npos)
+      << err[0];
+}
+
 // --start window over MPI: clocks synchronized, every rank started at an agreed
 // time. Checks the row contract, not timings (a shared 2-core machine makes
 // any timing bound flaky): start and late filled, every kept iteration counted,

@@ -53,7 +53,8 @@ class SimMeasurer final : public Measurer {
 
   Measurement measure(const Case& c, const SamplingPlan& plan, Group&) override {
     const AlgorithmEntry& algo = find_algorithm(c.coll, c.algorithm);
-    const CollParams params{c.coll, c.ranks, 0, c.count, c.dtype, c.op, c.in_place, c.segment_bytes};
+    const CollParams params{c.coll,     c.ranks,         0, c.count, c.dtype, c.op,
+                            c.in_place, c.segment_bytes, c.ranks_per_node};
     Measurement m;
     m.alpha_s = net_.alpha_s;
     m.beta_s_per_B = net_.beta_s_per_B;
@@ -188,7 +189,8 @@ void add_sim_transport(std::vector<TransportSpec>& list) {
   };
   t.predict_wall_s = [](const Case& c, const SamplingPlan& plan) {
     const AlgorithmEntry& algo = find_algorithm(c.coll, c.algorithm);
-    const CollParams params{c.coll, c.ranks, 0, c.count, c.dtype, c.op, c.in_place, c.segment_bytes};
+    const CollParams params{c.coll,     c.ranks,         0, c.count, c.dtype, c.op,
+                            c.in_place, c.segment_bytes, c.ranks_per_node};
     // --terms generates every rank's schedule, as the event simulation does.
     const bool fast = !flags().sim.des && !flags().priced;
     if (!flags().priced && !(fast && sim::cost_is_exact(algo, params, flags().net)) &&
