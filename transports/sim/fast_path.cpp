@@ -1,6 +1,7 @@
 #include "transports/sim/fast_path.hpp"
 
 #include "algorithms/common/partition.hpp"
+#include "algorithms/hierarchical/compose.hpp"
 
 namespace cb::sim {
 
@@ -14,11 +15,32 @@ bool rounds_may_beat_cost(const AlgorithmEntry& algo) {
   return algo.coll == Collective::allreduce && algo.name == "dbtree";
 }
 
+namespace {
+
+bool exact_for(const AlgorithmEntry& algo, int p, const NetworkParams& net) {
+  return net.round_synchronous ? !rounds_may_beat_cost(algo) : !async_may_beat_cost(algo, p);
+}
+
+// A composed algorithm on a two-level network of its own layout: every phase
+// runs inside nodes only or across nodes only, every node (and every lane)
+// runs the same sub-schedule at the same time, so each phase costs its
+// closed form at its level's alpha, beta, and the phases add up.
+bool two_level_exact(const AlgorithmEntry& algo, const CollParams& params,
+                     const NetworkParams& net) {
+  if (algo.composition == nullptr || net.ranks_per_node <= 0 ||
+      params.ranks_per_node != net.ranks_per_node || params.p % net.ranks_per_node != 0)
+    return false;
+  for (const PhaseAlgorithm& ph : phase_algorithms(*algo.composition, params))
+    if (!exact_for(*ph.algo, ph.group_size, net)) return false;
+  return true;
+}
+
+}  // namespace
+
 bool cost_is_exact(const AlgorithmEntry& algo, const CollParams& params, const NetworkParams& net) {
-  const bool plain = net.overhead_s == 0 && net.ranks_per_node == 0 && net.skew_s == 0 &&
-                     net.noise_s == 0;
-  return plain && (net.round_synchronous ? !rounds_may_beat_cost(algo)
-                                         : !async_may_beat_cost(algo, params.p));
+  if (net.overhead_s != 0 || net.skew_s != 0 || net.noise_s != 0) return false;
+  if (net.ranks_per_node == 0) return exact_for(algo, params.p, net);
+  return two_level_exact(algo, params, net);
 }
 
 double estimated_events(const AlgorithmEntry& algo, const CollParams& params) {
@@ -35,6 +57,12 @@ double predicted_wall_s(const AlgorithmEntry& algo, const CollParams& params,
 
 double closed_form_seconds(const AlgorithmEntry& algo, const CollParams& params,
                            const NetworkParams& net) {
+  if (net.ranks_per_node > 0 && algo.composition != nullptr && params.count > 0 && params.p > 1) {
+    const TwoLevelCost c = two_level_cost(*algo.composition, params);
+    return net.intra_alpha_s * c.intra.alpha + net.intra_beta_s_per_B * c.intra.beta +
+           net.alpha_s * c.inter.alpha + net.beta_s_per_B * c.inter.beta +
+           net.gamma_s_per_B * (c.intra.gamma + c.inter.gamma);
+  }
   const Cost c = closed_form_cost(algo, params);
   return net.alpha_s * c.alpha + net.beta_s_per_B * c.beta + net.gamma_s_per_B * c.gamma;
 }

@@ -32,8 +32,12 @@ bool async_may_beat_cost(const AlgorithmEntry& algo, int p);
 bool rounds_may_beat_cost(const AlgorithmEntry& algo);
 
 // True when simulating (algo, params) on `net` gives exactly the closed-form
-// cost: a homogeneous network (no topology) without overhead, skew or noise,
-// and an algorithm without slack in the chosen mode (above).
+// cost: no overhead, skew or noise, and either a homogeneous network (no
+// topology) and an algorithm without slack in the chosen mode (above), or a
+// two-level network (--ranks-per-node K dividing p) and a hierarchical
+// algorithm composed on that layout whose phases' algorithms have no slack:
+// its phases are pure intra- or inter-node, and closed_form_seconds prices
+// each level with its own alpha, beta (tests/sim/fast_path_test.cpp).
 bool cost_is_exact(const AlgorithmEntry& algo, const CollParams& params, const NetworkParams& net);
 
 // Message events a discrete-event simulation of (algo, params) costs, about:
@@ -46,7 +50,9 @@ double estimated_events(const AlgorithmEntry& algo, const CollParams& params);
 double predicted_wall_s(const AlgorithmEntry& algo, const CollParams& params,
                         const NetworkParams& net, bool fast_path);
 
-// alpha*A + beta*B + gamma*C of the closed form, seconds.
+// alpha*A + beta*B + gamma*C of the closed form, seconds; for a hierarchical
+// algorithm on a two-level network, the intra-node phases' A and B priced
+// with the intra-node alpha, beta and the inter-node ones with alpha, beta.
 double closed_form_seconds(const AlgorithmEntry& algo, const CollParams& params,
                            const NetworkParams& net);
 

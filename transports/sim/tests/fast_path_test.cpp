@@ -8,6 +8,8 @@
 
 #include <cmath>
 
+#include "algorithms/hierarchical/compose.hpp"
+#include "transports/sim/fast_path.hpp"
 #include "transports/sim/simulator.hpp"
 
 namespace cb::sim {
@@ -125,6 +127,75 @@ TEST(SimFastPath, AnyRefinementOrSlackKeepsTheDes) {
   EXPECT_TRUE(simulate(rs_butterfly, params, net).from_cost);
   params.p = 6;
   EXPECT_FALSE(simulate(rs_butterfly, params, net).from_cost);
+}
+
+// Two levels: a hierarchical algorithm composed on the network's own layout
+// (--ranks-per-node K dividing p) takes the fast path, its intra-node phases
+// priced with the intra-node alpha, beta and the rest with the inter-node
+// ones, and the DES gives exactly that time.
+NetworkParams two_level(bool rounds, int k) {
+  NetworkParams n = dyadic(rounds);
+  n.ranks_per_node = k;
+  n.intra_alpha_s = 0x1p-23;
+  n.intra_beta_s_per_B = 0x1p-37;
+  return n;
+}
+
+TEST(SimFastPath, TwoLevelHierarchicalEqualsTheDes) {
+  for (Collective coll : kAllCollectives) {
+    const std::vector<std::string> names = all_composite_names(coll);
+    int checked = 0;
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      const AlgorithmEntry& e = find_algorithm(coll, names[i]);
+      for (auto [nodes, k] : {std::pair{2, 2}, std::pair{3, 4}, std::pair{4, 3}})
+        for (std::size_t count : {std::size_t{1}, std::size_t{13}, std::size_t{1000}}) {
+          if ((i + static_cast<std::size_t>(nodes) + count) % 3 != 0) continue;  // rotate, for time
+          for (bool rounds : {false, true}) {
+            CollParams params;
+            params.coll = coll;
+            params.p = nodes * k;
+            params.count = count;
+            params.ranks_per_node = k;
+            const NetworkParams net = two_level(rounds, k);
+            const SimResult fast = simulate(e, params, net);
+            const std::string at = fmt::format("{} {}x{} count={} {}", e.name, nodes, k, count,
+                                               rounds ? "rounds" : "async");
+            EXPECT_EQ(fast.from_cost, cost_is_exact(e, params, net)) << at;
+            if (!fast.from_cost) continue;
+            EXPECT_EQ(fast.time_s, des(e, params, net).time_s) << at;
+            ++checked;
+          }
+        }
+    }
+    EXPECT_GT(checked, 40) << to_string(coll);
+  }
+}
+
+TEST(SimFastPath, TwoLevelClosedFormPricesEachLevel) {
+  // hier2d:ring/ring, 4 nodes x 4, n = 4096 fp32 (16 KiB): ring reduce-scatter
+  // and all-gather inside the node on 4 KiB blocks, ring all-reduce across
+  // nodes on 4 KiB (1 KiB blocks).
+  const AlgorithmEntry& e = find_algorithm(Collective::allreduce, "hier2d:ring/ring");
+  CollParams params;
+  params.p = 16;
+  params.count = 4096;
+  params.ranks_per_node = 4;
+  const NetworkParams net = two_level(false, 4);
+  const double intra = 6 * (net.intra_alpha_s + 4096 * net.intra_beta_s_per_B);
+  const double inter = 6 * (net.alpha_s + 1024 * net.beta_s_per_B);
+  const double gamma = (3 * 4096 + 3 * 1024) * net.gamma_s_per_B;
+  EXPECT_EQ(closed_form_seconds(e, params, net), intra + inter + gamma);
+  EXPECT_TRUE(simulate(e, params, net).from_cost);
+  // A layout other than the network's, an uneven one, or a flat algorithm on
+  // two levels: the DES.
+  params.ranks_per_node = 2;
+  EXPECT_FALSE(simulate(e, params, net).from_cost);
+  params.ranks_per_node = 4;
+  params.p = 14;
+  EXPECT_FALSE(simulate(find_algorithm(Collective::allreduce, "hier:tree/ring"), params, net)
+                   .from_cost);
+  params.p = 16;
+  EXPECT_FALSE(simulate(find_algorithm(Collective::allreduce, "ring"), params, net).from_cost);
 }
 
 }  // namespace
