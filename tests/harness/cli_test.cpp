@@ -132,7 +132,8 @@ TEST_F(Cli, SingleRankRunSaysHowToLaunchMoreAndWritesTheCsvSchema) {
             "time_median_us,time_min_us,time_mean_us,time_p95_us,time_max_us,ci_lo_us,ci_hi_us,"
             "algbw_GBps,busbw_GBps,wrong,oversubscribed,wait_policy,alpha_s,beta_s_per_B,"
             "gamma_s_per_B,host,timestamp,collbench_version,git_rev,mpi_version,load_avg_1m,"
-            "procs_running,known_issue,note,start,late,probe_small_us,probe_large_us");
+            "procs_running,known_issue,note,start,late,probe_small_us,probe_large_us,nodes,"
+            "ranks_per_node");
   EXPECT_EQ(lines[1].rfind("mpi,allreduce,ring,fp32,sum,out,1,8,2,3,", 0), 0u) << lines[1];
 
   const nlohmann::json j = nlohmann::json::parse(slurp(json));
@@ -258,11 +259,11 @@ TEST_F(Cli, HierarchicalAlgorithmsRecordTheirNodeLayout) {
                             " 2> " + (dir_ / "err").string();
     return std::system(cmd.c_str());
   };
-  ASSERT_EQ(launch("4", "--ranks-per-node 2 --coll allreduce,alltoall "
-                        "--algo hier:tree/ring,hier2d:ring/rhd,hier2d:naive/naive"), 0)
+  // --coll all: hier: has no all-to-all, so 2 + 2 + 2 + 1 rows.
+  ASSERT_EQ(launch("4", "--ranks-per-node 2 --coll all --algo hier:tree/ring,hier2d:naive/naive"), 0)
       << slurp(dir_ / "err");
   const auto lines = lines_of(slurp(csv));
-  ASSERT_EQ(lines.size(), 1u + 3 + 1);  // allreduce: 3 algorithms, alltoall: hier2d:naive/naive
+  ASSERT_EQ(lines.size(), 1u + 7);
   EXPECT_EQ(cell_of(lines, "nodes"), "2");
   EXPECT_EQ(cell_of(lines, "ranks_per_node"), "2");
   const std::vector<std::string> head = cells_of(lines[0]);
