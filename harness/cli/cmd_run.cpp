@@ -82,9 +82,15 @@ void run(const RunOptions& options) {
     info.meta = collect_metadata();
     info.meta.places = std::move(places);
     const int largest = plan.blocks.empty() ? w.size() : plan.blocks.back().ranks;
-    info.meta.layout = options.ranks_per_node > 0
-                           ? forced_layout(largest, options.ranks_per_node).describe()
-                           : runtime_layout.describe();
+    if (options.ranks_per_node > 0 && !plan.transport->per_process) {  // the simulated topology
+      NodeLayoutInfo simulated = forced_layout(largest, options.ranks_per_node);
+      simulated.forced = false;
+      info.meta.layout = simulated.describe() + " (simulated, --ranks-per-node)";
+    } else {
+      info.meta.layout = options.ranks_per_node > 0
+                             ? forced_layout(largest, options.ranks_per_node).describe()
+                             : runtime_layout.describe();
+    }
     // Computed times (the simulator) do not suffer from a busy machine.
     if (const std::string warning = load_warning(info.meta.load, w.ranks_on_node());
         plan.transport->per_process && !warning.empty())
