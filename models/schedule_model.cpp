@@ -9,6 +9,7 @@
 #include <string>
 #include <utility>
 
+#include "algorithms/check.hpp"
 #include "algorithms/schedule_cost.hpp"
 #include "models/mode_probe.hpp"
 #include "models/predict.hpp"
@@ -270,11 +271,15 @@ struct Inflow {
 // `shared_in` (those with two or more senders over the schedule: one
 // sender's messages follow each other and never share) and out of the
 // senders marked in `shared_out` (with (j): two or more receivers).
+// Each rank's clock starts at its `arrival` (SECONDS; empty: all at 0) and
+// ends in `finish` when given.
 double clock_pass(const ScheduleFeatures& f, const StepPricer& price, double flight_s,
                   const std::vector<char>& shared_in, const std::vector<char>& shared_out,
-                  const std::vector<double>& delay, std::vector<Inflow>& in) {
+                  const std::vector<double>& delay, std::vector<Inflow>& in,
+                  std::span<const double> arrival, std::vector<double>* finish) {
   const std::size_t p = f.working_set_B.size();
   std::vector<double> clock(p, 0.0), start(p, 0.0);
+  if (!arrival.empty()) clock.assign(arrival.begin(), arrival.end());
   std::vector<PricedStep> priced(p);
   in.clear();
   for (std::size_t i = 0; i < f.steps.size(); ++i) {
@@ -315,6 +320,7 @@ double clock_pass(const ScheduleFeatures& f, const StepPricer& price, double fli
       clock[r] = ready + x.local;
     }
   }
+  if (finish) *finish = clock;
   return clock.empty() ? 0.0 : *std::max_element(clock.begin(), clock.end());
 }
 
@@ -362,14 +368,17 @@ std::vector<double> link_delays(const std::vector<Inflow>& in, std::size_t ranks
 // receiving, which then arrives later, which moves the clocks; a few passes
 // settle it, and with no overlap the first pass is the answer.
 // With `buffering` (j), a sender's messages may overlap on its own link too.
+// Under an arrival pattern the clocks start at `arrival` and end in
+// `finish`; without (g) (share_links false) no link is shared.
 double clocked_seconds(const ScheduleFeatures& f, const StepPricer& price, double flight_s,
-                       bool buffering) {
+                       bool buffering, std::span<const double> arrival = {},
+                       std::vector<double>* finish = nullptr, bool share_links = true) {
   constexpr int kMaxPasses = 8;
   const std::size_t p = f.working_set_B.size();
   std::vector<char> shared_in(p, 0), shared_out(buffering ? p : 0, 0);
   std::vector<int> first_sender(p, -1), first_receiver(p, -1);
   for (const auto& step : f.steps)
-    for (std::size_t r = 0; r < p && r < step.size(); ++r)
+    for (std::size_t r = 0; share_links && r < p && r < step.size(); ++r)
       for (int q : step[r].from) {
         if (first_sender[r] < 0) first_sender[r] = q;
         if (q != first_sender[r]) shared_in[r] = 1;
@@ -382,7 +391,7 @@ double clocked_seconds(const ScheduleFeatures& f, const StepPricer& price, doubl
   std::vector<Inflow> in;
   double seconds = 0;
   for (int pass = 0; pass < kMaxPasses; ++pass) {
-    seconds = clock_pass(f, price, flight_s, shared_in, shared_out, delay, in);
+    seconds = clock_pass(f, price, flight_s, shared_in, shared_out, delay, in, arrival, finish);
     std::vector<double> next = link_delays(in, f.working_set_B.size());
     double moved = 0;
     for (std::size_t k = 0; k < next.size(); ++k)
@@ -395,20 +404,26 @@ double clocked_seconds(const ScheduleFeatures& f, const StepPricer& price, doubl
 
 }  // namespace
 
-double priced_seconds(const ScheduleFeatures& f, const ModelParams& base, const ModelTerms& t,
-                      std::string_view use, const ModeProbe& row) {
+namespace {
+
+// priced_seconds, and under an arrival pattern (non-empty `arrival`) the
+// per-rank clocks started there, every rank's finish into `finish`.
+double priced(const ScheduleFeatures& f, const ModelParams& base, const ModelTerms& t,
+              std::string_view use, const ModeProbe& row, std::span<const double> arrival,
+              std::vector<double>* finish) {
   if (uses(use, 'i', t) && row.measured()) {
     const InMode m = in_mode(base, t, row);
     std::string rest(use);
     rest.erase(rest.find('i'), 1);
-    return priced_seconds(f, m.base, m.terms, rest);
+    return priced(f, m.base, m.terms, rest, {}, arrival, finish);
   }
   // (j) prices through (g)'s clocks: without them a step waits for its
   // slowest rank, sends and all.
   const Uses u{uses(use, 'a', t), uses(use, 'b', t), uses(use, 'c', t),
                uses(use, 'd', t), uses(use, 'e', t), uses(use, 'f', t),
                uses(use, 'g', t), uses(use, 'h', t), uses(use, 'g', t) && uses(use, 'j', t)};
-  if (!u.a && !u.b && !u.c && !u.d && !u.e && !u.f && !u.g && !u.h) return baseline(f, base);
+  const bool clocks = u.g || !arrival.empty();
+  if (!u.a && !u.b && !u.c && !u.d && !u.e && !u.f && !clocks && !u.h) return baseline(f, base);
   const std::size_t p = f.working_set_B.size();
   std::vector<double> delta(p), gamma(p);
   for (std::size_t r = 0; r < p; ++r) {
@@ -416,7 +431,7 @@ double priced_seconds(const ScheduleFeatures& f, const ModelParams& base, const 
     gamma[r] = u.b ? t.reduce.at(f.working_set_B[r]) : base.gamma_s_per_B;
   }
   const double run = u.a ? t.run_s : 0;
-  if (!u.g) {
+  if (!clocks) {
     // Step-synchronous: every step is a global round that takes its slowest rank.
     double total = run;
     for (const auto& step : f.steps) {
@@ -429,12 +444,34 @@ double priced_seconds(const ScheduleFeatures& f, const ModelParams& base, const 
     }
     return total;
   }
-  // (g): per-rank clocks along the dependencies (schedule_model.hpp).
+  // (g), or an arrival pattern: per-rank clocks along the dependencies
+  // (schedule_model.hpp); flight and shared links only with (g).
   const StepPricer price = [&](std::size_t i, std::vector<PricedStep>& out) {
     for (std::size_t r = 0; r < p; ++r)
       out[r] = price_step(f.steps[i][r], delta[r], gamma[r], base, t, u);
   };
-  return run + clocked_seconds(f, price, t.flight_s, u.j);
+  const double seconds =
+      clocked_seconds(f, price, u.g ? t.flight_s : 0.0, u.j, arrival, finish, u.g);
+  if (finish)
+    for (double& c : *finish) c += run;
+  return run + seconds;
+}
+
+}  // namespace
+
+double priced_seconds(const ScheduleFeatures& f, const ModelParams& base, const ModelTerms& t,
+                      std::string_view use, const ModeProbe& row) {
+  return priced(f, base, t, use, row, {}, nullptr);
+}
+
+std::vector<double> priced_finish_s(const ScheduleFeatures& f, const ModelParams& base,
+                                    const ModelTerms& terms, std::string_view use,
+                                    std::span<const double> arrival_s) {
+  CB_CHECK(arrival_s.size() == f.working_set_B.size(), "{} arrivals for {} ranks",
+           arrival_s.size(), f.working_set_B.size());
+  std::vector<double> finish;
+  priced(f, base, terms, use, {}, arrival_s, &finish);
+  return finish;
 }
 
 bool same_work(const ScheduleWork& a, const ScheduleWork& b) {

@@ -137,6 +137,20 @@ inline constexpr int kMaxPricedRanks = 1024;
 double priced_seconds(const ScheduleFeatures& f, const ModelParams& base, const ModelTerms& terms,
                       std::string_view use, const ModeProbe& row = {});
 
+// Under a process arrival pattern (docs/arrival.md): rank r's clock starts
+// at arrival_s[r] (SECONDS, one per rank) and the per-rank clocks of (g)
+// carry each rank's lateness along the schedule's dependencies, whichever
+// terms `use` names: a rank's step starts when it has arrived and finished
+// its previous step, and ends when its own work is done and what it
+// receives has arrived. Without (g) in `use` the clocks run without flight
+// time and without shared links (the steps are priced as the terms say);
+// with every arrival 0 and (g) this is priced_seconds's clock. Returns when
+// each rank finished, SECONDS on the arrivals' origin (the run's fixed cost
+// of (a) included). (i) needs a measured row and is left out.
+std::vector<double> priced_finish_s(const ScheduleFeatures& f, const ModelParams& base,
+                                    const ModelTerms& terms, std::string_view use,
+                                    std::span<const double> arrival_s);
+
 // The messages of one rank's step, as same_work compares them (counts are
 // messages, sizes BYTES): the part of RankStep that needs no history of
 // earlier steps, so it is cheap to build for many ranks and counts.

@@ -27,6 +27,7 @@
 #include "algorithms/hierarchical/compose.hpp"
 #include "algorithms/registry.hpp"
 #include "harness/cli/commands.hpp"
+#include "harness/sweep/arrival.hpp"
 #include "harness/sweep/interrupt.hpp"
 #include "harness/sweep/plan.hpp"
 #include "harness/report/map.hpp"
@@ -53,6 +54,8 @@ struct MapOptions {
   bool quiet = false;
   bool resume = false;
   SimFlags sim;
+  std::string arrival = "none";  // --arrival (harness/sweep/arrival.hpp)
+  std::uint64_t seed = 1;        // --seed: draws of --arrival uniform
 };
 
 std::vector<int> map_ranks(const std::string& text) {
@@ -144,6 +147,13 @@ Plan map_plan(const MapOptions& o) {
   }
   if (plan.blocks.empty())
     throw UsageError(fmt::format("--algo {} names no algorithm of --coll {}", o.algos, o.colls));
+  auto pattern = std::make_shared<ArrivalPattern>(ArrivalPattern::parse(o.arrival, o.seed));
+  if (pattern->active()) {
+    for (int p : ranks) pattern->check_ranks(p);
+    // A varying pattern takes kArrivalDraws draws, as predict does.
+    if (pattern->varies()) plan.sampling.iterations = 0;
+    plan.sampling.arrival = std::move(pattern);
+  }
   return plan;
 }
 
@@ -215,6 +225,11 @@ void add_map_command(CLI::App& app) {
                 "Skip the cells the --csv file (or its .partial from an interrupted map) already "
                 "holds; keep those rows and add the rest");
   add_sim_flags(*cmd, o.sim, "");
+  cmd->add_option("--arrival", o.arrival,
+                  "Arrival pattern (as in run; docs/arrival.md): time_s becomes first arrival to "
+                  "last completion, priced as predict --arrival prices it")
+      ->capture_default_str();
+  cmd->add_option("--seed", o.seed, "Seed of --arrival uniform's draws")->capture_default_str();
   cmd->callback([options] { run_map(*options); });
 }
 

@@ -18,11 +18,15 @@
 #include "algorithms/registry.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/cli/size_flags.hpp"
+#include "harness/sweep/arrival.hpp"
 #include "harness/sweep/sizes.hpp"
+#include "harness/sweep/stats.hpp"
 #include "models/calibration.hpp"
+#include "models/csv_text.hpp"
 #include "models/fit_run.hpp"
 #include "models/predict.hpp"
 #include "models/schedule_model.hpp"
+#include "transports/sim/arrival_price.hpp"
 #include "transports/sim/cli_options.hpp"
 #include "transports/sim/net_params.hpp"
 
@@ -38,6 +42,14 @@ struct PredictOptions {
   bool in_place = false;
   SimFlags model;  // the model's source flags, named and parsed as in map and run --transport sim
   std::string csv;
+  std::string arrival = "none";  // --arrival (harness/sweep/arrival.hpp)
+  std::uint64_t seed = 1;        // --seed: draws of --arrival uniform
+};
+
+// Under --arrival, per row and algorithm (SECONDS): the median time after the
+// last arrival and the no-skew time, priced as the simulator prices them.
+struct ArrivalColumns {
+  std::vector<std::vector<double>> after_last_s, noskew_s;  // [row][algorithm]
 };
 
 models::ModelParams resolve_params(const PredictOptions& o) {
@@ -92,6 +104,39 @@ void apply_terms(const PredictOptions& o, const models::Scenario& s, const model
   }
 }
 
+// With --arrival, reprices `rows` under the pattern (transports/sim/
+// arrival_price.hpp, the pricing of map and run --transport sim): each time
+// becomes the median step time, first arrival to last completion.
+std::optional<ArrivalColumns> apply_arrival(const PredictOptions& o, const models::Scenario& s,
+                                            std::span<const AlgorithmEntry> algos,
+                                            std::vector<models::PredictedRow>& rows) {
+  const ArrivalPattern pattern = ArrivalPattern::parse(o.arrival, o.seed);
+  if (!pattern.active()) return std::nullopt;
+  if (s.p > models::kMaxPricedRanks)
+    throw UsageError(fmt::format("--arrival prices every rank's clock: --ranks {} is above {}",
+                                 s.p, models::kMaxPricedRanks));
+  pattern.check_ranks(s.p);
+  const std::optional<PricedTerms> priced = resolve_terms(o.model);
+  const sim::NetworkParams net = resolve_network(o.model);
+  const sim::SimOptions options = resolve_sim_options(o.model);
+  const int draws = arrival_draws(pattern, 0);
+  ArrivalColumns cols;
+  for (models::PredictedRow& r : rows) {
+    cols.after_last_s.emplace_back();
+    cols.noskew_s.emplace_back();
+    for (std::size_t i = 0; i < algos.size(); ++i) {
+      const PricedArrival a = price_arrival(algos[i], models::coll_params(s, r.count), net,
+                                            options, priced, pattern, draws);
+      r.seconds[i] = summarize(a.step_s).median;
+      cols.after_last_s.back().push_back(summarize(a.after_last_s).median);
+      cols.noskew_s.back().push_back(a.noskew_s);
+    }
+    r.best = static_cast<std::size_t>(
+        std::min_element(r.seconds.begin(), r.seconds.end()) - r.seconds.begin());
+  }
+  return cols;
+}
+
 // The header lines: scenario, parameters, model and units.
 void print_header(const PredictOptions& o, const models::Scenario& s,
                   const models::ModelParams& m) {
@@ -105,6 +150,13 @@ void print_header(const PredictOptions& o, const models::Scenario& s,
   fmt::print("# model: {}\n", o.model.terms.empty()
                                  ? std::string("alpha-beta-gamma closed forms")
                                  : "schedule-priced with terms " + o.model.terms);
+  if (o.arrival != "none")
+    fmt::print("# arrival {}: each time is first arrival to last completion (median of the "
+               "pattern's draws; docs/arrival.md), priced with each rank's clock starting at its "
+               "arrival ({}); the CSV adds the time after the last arrival and the no-skew time\n",
+               o.arrival,
+               o.model.terms.empty() ? "the simulator's discrete-event model"
+                                     : "the terms' per-rank clocks");
   fmt::print("# times in us (6 significant digits); size = S as in nccl-tests (bytes); bound = "
              "the collective's lower bound (alpha-beta-gamma); best/bound = how far the best "
              "algorithm is from it\n");
@@ -131,18 +183,26 @@ void print_rows(std::span<const AlgorithmEntry> algos,
 // rows can be joined on (collective, algorithm, ranks, bytes).
 void write_csv(const PredictOptions& o, const models::Scenario& s,
                std::span<const AlgorithmEntry> algos,
-               const std::vector<models::PredictedRow>& rows) {
+               const std::vector<models::PredictedRow>& rows,
+               const std::optional<ArrivalColumns>& arrival) {
   std::string text =
       "collective,algorithm,datatype,op,placement,ranks,bytes,count,predicted_us,best,"
-      "lower_bound_us,model\n";
+      "lower_bound_us,model,arrival,after_last_us,noskew_us\n";
   const std::string model = o.model.terms.empty() ? "abg" : "terms:" + o.model.terms;
-  for (const models::PredictedRow& r : rows)
-    for (std::size_t i = 0; i < algos.size(); ++i)
-      text += fmt::format("{},{},{},{},{},{},{},{},{:.6g},{},{:.6g},{}\n", to_string(s.coll),
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    const models::PredictedRow& r = rows[k];
+    for (std::size_t i = 0; i < algos.size(); ++i) {
+      text += fmt::format("{},{},{},{},{},{},{},{},{:.6g},{},{:.6g},{}", to_string(s.coll),
                           algos[i].name, to_string(s.dtype),
                           is_reducing(s.coll) ? std::string(to_string(s.op)) : std::string(),
                           s.in_place ? "in" : "out", s.p, r.bytes, r.count, r.seconds[i] * 1e6,
                           i == r.best ? 1 : 0, r.lower_bound_s * 1e6, model);
+      text += arrival ? fmt::format(",{},{:.6g},{:.6g}\n", models::csv_escape(o.arrival),
+                                    arrival->after_last_s[k][i] * 1e6,
+                                    arrival->noskew_s[k][i] * 1e6)
+                      : std::string(",,,\n");
+    }
+  }
   const std::filesystem::path out(o.csv);
   const std::string dir = out.has_parent_path() ? out.parent_path().string() : ".";
   models::write_files_atomically(dir, {{out.filename().string(), text}});
@@ -159,9 +219,10 @@ void predict(const PredictOptions& o) {
   if (algos.empty()) throw UsageError(fmt::format("no algorithm is registered for {}", o.coll));
   std::vector<models::PredictedRow> rows = models::predict_table(s, sizes, m);
   apply_terms(o, s, m, algos, rows);
+  const std::optional<ArrivalColumns> arrival = apply_arrival(o, s, algos, rows);
   print_header(o, s, m);
   print_rows(algos, rows);
-  if (!o.csv.empty()) write_csv(o, s, algos, rows);
+  if (!o.csv.empty()) write_csv(o, s, algos, rows, arrival);
 }
 
 }  // namespace
@@ -180,6 +241,11 @@ void add_predict_command(CLI::App& app) {
   cmd->add_option("-o,--op", o->op, "reduction op")->capture_default_str();
   cmd->add_flag("--in-place", o->in_place, "predict the in-place variant");
   add_model_param_flags(*cmd, o->model, "");
+  cmd->add_option("--arrival", o->arrival,
+                  "arrival pattern (as in run; docs/arrival.md): price each rank's clock from its "
+                  "arrival; times become first arrival to last completion")
+      ->capture_default_str();
+  cmd->add_option("--seed", o->seed, "seed of --arrival uniform's draws")->capture_default_str();
   cmd->add_option("--csv", o->csv,
                   "also write the predictions as CSV (one row per size and algorithm, 6 "
                   "significant digits), atomically");

@@ -149,12 +149,24 @@ void add_run_command(CLI::App& app) {
                   "How ranks wait: spin, yield, sleep, or auto (spin unless "
                   "ranks outnumber cores)")
       ->capture_default_str();
-  cmd->add_option("--start", o.start,
+  CLI::Option* start = cmd->add_option("--start", o.start,
                   "How each timed iteration starts: barrier (after a barrier, each rank timing "
                   "from its own exit) or window (at an agreed time on synchronized clocks; "
                   "the time is the max over ranks of finish - that start; iterations with a "
-                  "rank late for its window are dropped and counted in the late column)")
+                  "rank late for its window are dropped and counted in the late column; "
+                  "default window with --arrival)")
       ->capture_default_str();
+  cmd->add_option("--arrival", o.arrival,
+                  "Arrival pattern (docs/arrival.md): none, one-late:DELAY[:RANK] (default the "
+                  "last rank), uniform:MAX (per iteration, drawn from --seed), list:D0,D1,... or "
+                  "trace:FILE (iteration,rank,delay_us); durations such as 250us, 1ms. Each "
+                  "rank's window start moves by its delay; the same configuration also runs "
+                  "without the pattern for the ratio columns")
+      ->capture_default_str();
+  cmd->add_option("--seed", o.seed, "Seed of --arrival uniform's draws")->capture_default_str();
+  cmd->add_option("--arrival-log", o.arrival_log,
+                  "With --arrival: each rank appends every sample's target and actual start "
+                  "(CLOCK_MONOTONIC ns) to PREFIX.<rank>, to check where the pattern put them");
   cmd->add_option("--mode-probe", o.mode_probe,
                   "on: before each configuration, time a short 8 B and 256 KiB exchange on its "
                   "ranks (10-20 ms on one node) into the probe_small_us and probe_large_us "
@@ -190,7 +202,7 @@ void add_run_command(CLI::App& app) {
   // --ranks-per-node is the sim transport's flag; the other transports
   // read it as a forced (emulated) node layout.
   CLI::Option* ranks_per_node = cmd->get_option_no_throw("--ranks-per-node");
-  cmd->callback([options, csv, json, placement, ranks_per_node] {
+  cmd->callback([options, csv, json, placement, ranks_per_node, start] {
     if (ranks_per_node != nullptr && ranks_per_node->count() > 0)
       options->ranks_per_node = ranks_per_node->as<int>();
     // `--csv "$UNSET"` is a mistake, not "no CSV".
@@ -202,6 +214,8 @@ void add_run_command(CLI::App& app) {
     // The simulator's model gives in- and out-of-place the same time: one
     // placement unless asked, which halves a sim sweep.
     if (placement->count() == 0 && options->transport == "sim") options->placement = "out";
+    // A pattern places each rank's start on synchronized clocks: the window start.
+    if (start->count() == 0 && options->arrival != "none") options->start = "window";
     run(*options);
   });
 }

@@ -46,7 +46,15 @@ const std::vector<std::string_view>& result_columns() {
                                                      "probe_small_us",
                                                      "probe_large_us",
                                                      "nodes",
-                                                     "ranks_per_node"};
+                                                     "ranks_per_node",
+                                                     "arrival",
+                                                     "clock_sync_us",
+                                                     "noskew_median_us",
+                                                     "after_last_median_us",
+                                                     "early_idle_us",
+                                                     "step_ratio",
+                                                     "after_last_ratio",
+                                                     "early_idle_ratio"};
   return cols;
 }
 
@@ -72,6 +80,11 @@ std::vector<Cell> row_cells(const Row& r, const RunMetadata& meta) {
     const int k = r.c.ranks_per_node == 0 ? r.c.ranks : std::min(r.c.ranks_per_node, r.c.ranks);
     layout = {i64((r.c.ranks + k - 1) / std::max(k, 1)), i64(k)};
   }
+  // --arrival: a time over the no-skew median of the same run.
+  const auto ratio = [&r](const std::optional<double>& v) {
+    return v && r.noskew_median_s && *r.noskew_median_s > 0 ? Cell(*v / *r.noskew_median_s)
+                                                            : Cell(std::monostate{});
+  };
   return {
       Cell(r.c.transport),
       Cell(std::string(to_string(r.c.coll))),
@@ -113,6 +126,14 @@ std::vector<Cell> row_cells(const Row& r, const RunMetadata& meta) {
       r.probe_large_s ? Cell(*r.probe_large_s * 1e6) : Cell(std::monostate{}),
       layout.nodes,
       layout.ranks_per_node,
+      r.arrival.empty() ? Cell(std::monostate{}) : Cell(r.arrival),
+      r.clock_sync_s ? Cell(*r.clock_sync_s * 1e6) : Cell(std::monostate{}),
+      r.noskew_median_s ? Cell(*r.noskew_median_s * 1e6) : Cell(std::monostate{}),
+      r.after_last_median_s ? Cell(*r.after_last_median_s * 1e6) : Cell(std::monostate{}),
+      r.early_idle_s ? Cell(*r.early_idle_s * 1e6) : Cell(std::monostate{}),
+      ratio(timed ? std::optional<double>(r.time_s.median) : std::nullopt),
+      ratio(r.after_last_median_s),
+      ratio(r.early_idle_s),
   };
 }
 

@@ -53,6 +53,8 @@ class ConsoleReporter final : public Reporter {
   void begin(const RunInfo& info) override {
     show_out_ = info.out_of_place;
     show_in_ = info.in_place;
+    if (info.configuration.is_object())
+      arrival_ = info.configuration.value("arrival", std::string("none"));
     fmt::print(out_, "# collbench {} ({}), {}, host {}, {}\n", info.meta.collbench_version,
                info.meta.git_rev, info.meta.mpi_version, info.meta.host, info.meta.timestamp);
     settings(info.configuration);
@@ -186,17 +188,31 @@ class ConsoleReporter final : public Reporter {
                text("warmup"), c.value("verify", true) ? "on" : "off", text("wait"),
                c.value("start", std::string("barrier")),
                text("segment") == "0" ? "algorithm default" : text("segment"));
+    if (arrival_ != "none")
+      fmt::print(out_,
+                 "# Arrival: {} (docs/arrival.md): time(us) is first arrival to last completion; "
+                 "after(us) last arrival to last completion and x0 its ratio to the no-skew "
+                 "time of the same run; idle(us) the early ranks' time held beyond the no-skew "
+                 "time\n",
+                 arrival_);
   }
 
   void header(const Row& r) {
-    fmt::print(out_, "#\n# {} on {} ranks, transport {}{}{}{}\n#\n", to_string(r.c.coll),
+    fmt::print(out_, "#\n# {} on {} ranks, transport {}{}{}{}{}\n#\n", to_string(r.c.coll),
                r.c.ranks, r.c.transport, r.wait ? ", wait " : "",
                r.wait ? to_string(*r.wait) : "",
-               r.oversubscribed ? " (OVERSUBSCRIBED: ranks outnumber cores)" : "");
-    const std::string block = fmt::format("{:>10} {:>9} {:>9} {:>7} {:>7} {:>6}", "time(us)",
-                                          "min(us)", "p95(us)", "algbw", "busbw", "#wrong");
-    const std::string units = fmt::format("{:>10} {:>9} {:>9} {:>7} {:>7} {:>6}", "median", "", "",
-                                          "(GB/s)", "(GB/s)", "");
+               r.oversubscribed ? " (OVERSUBSCRIBED: ranks outnumber cores)" : "",
+               r.clock_sync_s ? fmt::format(", clocks synchronized within +-{} us",
+                                            number(*r.clock_sync_s * 1e6))
+                              : std::string());
+    std::string block = fmt::format("{:>10} {:>9} {:>9} {:>7} {:>7} {:>6}", "time(us)",
+                                    "min(us)", "p95(us)", "algbw", "busbw", "#wrong");
+    std::string units = fmt::format("{:>10} {:>9} {:>9} {:>7} {:>7} {:>6}", "median", "", "",
+                                    "(GB/s)", "(GB/s)", "");
+    if (arrival_ != "none") {
+      block += fmt::format(" {:>9} {:>6} {:>9}", "after(us)", "x0", "idle(us)");
+      units += fmt::format(" {:>9} {:>6} {:>9}", "median", "", "");
+    }
     std::string title = fmt::format("#{:>11} {:>12} {:>6} {:>6} {:>10} {:>5}", "size", "count",
                                     "type", "redop", "algo", "ranks");
     std::string sub =
@@ -206,12 +222,12 @@ class ConsoleReporter final : public Reporter {
     if (show_out_) {
       title += "  " + block;
       sub += "  " + units;
-      place += fmt::format("  {:^54}", "out-of-place");
+      place += fmt::format("  {:^{}}", "out-of-place", block.size() + 1);
     }
     if (show_in_) {
       title += "  " + block;
       sub += "  " + units;
-      place += fmt::format("  {:^54}", "in-place");
+      place += fmt::format("  {:^{}}", "in-place", block.size() + 1);
     }
     fmt::print(out_, "{}\n{}\n{}\n", place, title, sub);
   }
@@ -221,13 +237,25 @@ class ConsoleReporter final : public Reporter {
     std::string text =
         fmt::format("{:>12} {:>12} {:>6} {:>6} {:>10} {:>5}", any.c.bytes(), any.c.count,
                     to_string(any.c.dtype), op_text(any.c), any.c.algorithm, any.c.ranks);
-    const auto block = [](const Row* r) {
+    const bool arrival = arrival_ != "none";
+    const auto block = [arrival](const Row* r) {
       if (!r)
-        return fmt::format("{:>10} {:>9} {:>9} {:>7} {:>7} {:>6}", "-", "-", "-", "-", "-", "-");
-      return fmt::format("{:>10} {:>9} {:>9} {:>7} {:>7} {:>6}", number(r->time_s.median * 1e6),
-                         number(r->time_s.min * 1e6), number(r->time_s.p95 * 1e6),
-                         number(r->algbw_GBps), number(r->busbw_GBps),
-                         r->wrong ? fmt::format("{}", *r->wrong) : std::string("N/A"));
+        return fmt::format("{:>10} {:>9} {:>9} {:>7} {:>7} {:>6}", "-", "-", "-", "-", "-", "-") +
+               (arrival ? fmt::format(" {:>9} {:>6} {:>9}", "-", "-", "-") : std::string());
+      std::string text = fmt::format(
+          "{:>10} {:>9} {:>9} {:>7} {:>7} {:>6}", number(r->time_s.median * 1e6),
+          number(r->time_s.min * 1e6), number(r->time_s.p95 * 1e6), number(r->algbw_GBps),
+          number(r->busbw_GBps), r->wrong ? fmt::format("{}", *r->wrong) : std::string("N/A"));
+      if (arrival) {
+        const auto us = [](const std::optional<double>& v) {
+          return v ? number(*v * 1e6) : std::string("-");
+        };
+        const bool ratio = r->after_last_median_s && r->noskew_median_s && *r->noskew_median_s > 0;
+        text += fmt::format(" {:>9} {:>6} {:>9}", us(r->after_last_median_s),
+                            ratio ? number(*r->after_last_median_s / *r->noskew_median_s) : "-",
+                            us(r->early_idle_s));
+      }
+      return text;
     };
     if (show_out_) text += "  " + block(out_row);
     if (show_in_) text += "  " + block(in_row);
@@ -273,6 +301,11 @@ class ConsoleReporter final : public Reporter {
                  "#   measured crossovers (faster below -> faster above, where the 95% CIs "
                  "separate on both sides): {}\n",
                  crossovers(rows));
+      if (arrival_ != "none")
+        fmt::print(out_,
+                   "#   most tolerant of {} by size (the shortest time from the last arrival to "
+                   "the last completion; its ratio to its own no-skew time): {}\n",
+                   arrival_, most_tolerant(rows));
     }
     section_rows_.clear();
     std::fflush(out_);
@@ -311,6 +344,38 @@ class ConsoleReporter final : public Reporter {
     }
     close();
     return out;
+  }
+
+  // Runs of sizes with the same most tolerant algorithm under --arrival:
+  // "ring 64 KiB..1 MiB (1.1x) | rhd 2 MiB (1.3x)" (the ratio of the run's
+  // first size).
+  static std::string most_tolerant(const std::vector<const Row*>& rows) {
+    std::map<std::size_t, const Row*> at;
+    for (const Row* r : rows) {
+      if (!r->after_last_median_s) continue;
+      const Row*& b = at[r->c.bytes()];
+      if (!b || *r->after_last_median_s < *b->after_last_median_s) b = r;
+    }
+    std::string out, algo, first, last, ratio;
+    const auto close = [&] {
+      if (algo.empty()) return;
+      out += fmt::format("{}{} {}{}", out.empty() ? "" : " | ", algo,
+                         first == last ? first : fmt::format("{}..{}", first, last), ratio);
+    };
+    for (const auto& [bytes, r] : at) {
+      if (r->c.algorithm == algo) {
+        last = format_bytes(bytes);
+        continue;
+      }
+      close();
+      algo = r->c.algorithm;
+      first = last = format_bytes(bytes);
+      ratio = r->noskew_median_s && *r->noskew_median_s > 0
+                  ? fmt::format(" ({}x)", number(*r->after_last_median_s / *r->noskew_median_s))
+                  : std::string();
+    }
+    close();
+    return out.empty() ? "none" : out;
   }
 
   // The rule of models/crossover.hpp (separated_crossings), on algorithms
@@ -376,6 +441,7 @@ class ConsoleReporter final : public Reporter {
   double busbw_sum_ = 0;
   std::string first_noisy_;
   bool show_out_ = true, show_in_ = true;
+  std::string arrival_ = "none";  // --arrival, from the configuration
   std::optional<std::tuple<std::string, Collective, int>> section_;
   std::optional<Row> pending_;
   std::vector<Row> section_rows_;

@@ -96,7 +96,8 @@ class MapCsvReporter final : public Reporter {
       const Case& c = r.c;
       const bool timed = r.skipped.empty() && r.time_s.n > 0;
       file_.write_line(fmt::format(
-          "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}", to_string(c.coll), c.ranks, c.bytes(),
+          "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}", to_string(c.coll), c.ranks,
+          c.bytes(),
           c.count, to_string(c.dtype), op_cell(c), c.in_place ? "in" : "out", c.algorithm,
           timed ? models::csv_number(r.time_s.median) : "",
           timed && r.events ? std::to_string(*r.events) : "",
@@ -104,7 +105,9 @@ class MapCsvReporter final : public Reporter {
           cell.best ? models::csv_number(cell.best->time_s.median) : "",
           cell.second ? cell.second->c.algorithm : "",
           cell.margin ? models::csv_number(*cell.margin) : "", network_,
-          models::csv_escape(r.skipped)));
+          models::csv_escape(r.skipped), models::csv_escape(r.arrival),
+          timed && r.after_last_median_s ? models::csv_number(*r.after_last_median_s) : "",
+          timed && r.noskew_median_s ? models::csv_number(*r.noskew_median_s) : ""));
     }
   }
 
@@ -159,7 +162,7 @@ const std::vector<std::string_view>& map_columns() {
       "placement",  "algorithm",     "time_s",         "events",     "best_algorithm",
       "best_time_s", "runner_up",    "margin",         "alpha_s",    "beta_s_per_B",
       "gamma_s_per_B", "overhead_s", "ranks_per_node", "model",      "skew_s",     "noise_s",
-      "seed",       "note"};
+      "seed",       "note",          "arrival",        "after_last_s", "noskew_s"};
   return columns;
 }
 

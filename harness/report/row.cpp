@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "algorithms/collective.hpp"
 
 namespace cb {
@@ -31,6 +33,16 @@ Row make_row(const Case& c, const Measurement& m) {
   r.gamma_s_per_B = m.gamma_s_per_B;
   r.events = m.events;
   r.skipped = m.skipped;
+  r.clock_sync_s = m.clock_sync_s;
+  if (m.arrival) {
+    r.arrival = m.arrival->pattern;
+    if (!m.arrival->noskew_s.empty()) r.noskew_median_s = summarize(m.arrival->noskew_s).median;
+    if (!m.arrival->after_last_s.empty())
+      r.after_last_median_s = summarize(m.arrival->after_last_s).median;
+    if (!m.arrival->early_in_s.empty() && r.noskew_median_s)
+      r.early_idle_s =
+          std::max(0.0, summarize(m.arrival->early_in_s).median - *r.noskew_median_s);
+  }
   return r;
 }
 

@@ -35,6 +35,16 @@ struct Row {
   std::string known_issue;
   // The mode probe (Measurement::probe_small_s, probe_large_s), seconds.
   std::optional<double> probe_small_s, probe_large_s;
+  // --arrival (docs/arrival.md): the pattern as given ("" without one); then,
+  // SECONDS, from the same run: the no-skew configuration's median, the
+  // median time from the last arrival to the last completion, and the early
+  // ranks' idle time (the median of their mean time held in the collective
+  // minus the no-skew median, at least 0; nullopt when no rank arrived early).
+  // Under a pattern time_s is the step time: first arrival to last completion.
+  std::string arrival;
+  std::optional<double> noskew_median_s, after_last_median_s, early_idle_s;
+  // Window start: the clock sync's accuracy bound (Measurement::clock_sync_s).
+  std::optional<double> clock_sync_s;
 };
 
 // nccl-tests' bus bandwidth factor: allreduce 2(p-1)/p, the others (p-1)/p.

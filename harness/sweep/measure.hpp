@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -20,6 +21,7 @@
 namespace cb {
 
 class Group;
+class ArrivalPattern;
 
 // One configuration: a row of the results.
 struct Case {
@@ -65,6 +67,23 @@ struct SamplingPlan {
   bool verify = true;      // -c
   bool mode_probe = true;  // --mode-probe: probe each configuration's group first (mode_probe.hpp)
   std::uint64_t seed = 1;  // verification data seed; the runner changes it per case
+  // --arrival (arrival.hpp): when each rank enters each timed sample; null or
+  // inactive = all at once. Needs StartMethod::window on measured transports.
+  std::shared_ptr<const ArrivalPattern> arrival;
+  // --arrival-log PREFIX: each rank appends its samples' target and actual
+  // start times to PREFIX.<rank> (timing.hpp); empty = none.
+  std::string arrival_log;
+};
+
+// Under an arrival pattern, per-iteration times in SECONDS (arrival.hpp's
+// ArrivalTimes; the step times, first arrival to last completion, are
+// Measurement::times_s), and the same configuration's no-skew samples from
+// the same run.
+struct ArrivalSamples {
+  std::string pattern;                // ArrivalPattern::text()
+  std::vector<double> after_last_s;   // last arrival to last completion
+  std::vector<double> early_in_s;     // early ranks' mean time held (empty: none arrived early)
+  std::vector<double> noskew_s;       // the configuration without the pattern
 };
 
 struct Measurement {
@@ -93,6 +112,12 @@ struct Measurement {
   // The mode probe taken right before the timing (mode_probe.hpp), seconds
   // per exchange step at 8 B and 256 KiB; none when not taken.
   std::optional<double> probe_small_s, probe_large_s;
+  // --arrival: the pattern's times (nullopt without a pattern).
+  std::optional<ArrivalSamples> arrival;
+  // Window start: the clock synchronization's accuracy bound, SECONDS: half
+  // the largest round trip of the exchanges kept (the midpoint estimate of
+  // an offset is off by at most that); nullopt for other starts.
+  std::optional<double> clock_sync_s;
 };
 
 class Measurer {

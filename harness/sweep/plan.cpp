@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
@@ -13,6 +14,7 @@
 #include "algorithms/hierarchical/compose.hpp"
 #include "algorithms/registry.hpp"
 #include "harness/report/row.hpp"
+#include "harness/sweep/arrival.hpp"
 #include "harness/sweep/sizes.hpp"
 
 namespace cb {
@@ -272,6 +274,9 @@ nlohmann::json Plan::to_json(const RunOptions& o) const {
   j["verify"] = sampling.verify;
   j["mode_probe"] = sampling.mode_probe;
   j["order"] = std::string(to_string(order));
+  j["arrival"] = sampling.arrival ? sampling.arrival->text() : std::string("none");
+  if (sampling.arrival && sampling.arrival->kind() == ArrivalPattern::Kind::uniform)
+    j["seed"] = o.seed;
   j["cases"] = total_cases();
   return j;
 }
@@ -452,6 +457,24 @@ void check_memory(const RunOptions& o, const Plan& plan, int ranks_per_node,
   }
 }
 
+// Resolve: --arrival against the start method and every rank count. A
+// measured transport places a rank's start only on synchronized clocks.
+void resolve_arrival(const RunOptions& o, const TransportSpec& t, const std::vector<int>& ranks,
+                     Plan& plan) {
+  auto pattern = std::make_shared<ArrivalPattern>(ArrivalPattern::parse(o.arrival, o.seed));
+  if (!o.arrival_log.empty() && !pattern->active())
+    throw UsageError(fmt::format("--arrival-log {} needs an --arrival pattern", o.arrival_log));
+  if (!pattern->active()) return;
+  if (t.per_process && plan.sampling.start != StartMethod::window)
+    throw UsageError(fmt::format(
+        "--arrival {} needs --start window (each rank's agreed start on synchronized clocks is "
+        "moved by its delay); --start barrier cannot place a rank's start",
+        o.arrival));
+  for (int p : ranks) pattern->check_ranks(p);
+  plan.sampling.arrival = std::move(pattern);
+  plan.sampling.arrival_log = o.arrival_log;
+}
+
 }  // namespace
 
 SweepOrder parse_sweep_order(const std::string& text) {
@@ -538,6 +561,7 @@ Plan make_plan(const RunOptions& o, int world_size, int ranks_per_node,
   a.algos = resolve_algorithms(o.algos, o.colls, a.colls, t);
   a.ranks = resolve_ranks(o, t, world_size);
 
+  resolve_arrival(o, t, a.ranks, plan);
   plan.order = parse_sweep_order(o.order);
   plan.ranks_per_node = resolve_layout(o, a.algos);
   expand_cases(a, plan.order, plan);

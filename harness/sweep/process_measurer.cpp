@@ -6,6 +6,7 @@
 
 #include "algorithms/registry.hpp"
 #include "harness/runtime/group.hpp"
+#include "harness/sweep/arrival.hpp"
 #include "harness/sweep/mode_probe.hpp"
 #include "harness/sweep/timing.hpp"
 #include "harness/verify/verification.hpp"
@@ -91,7 +92,13 @@ class ProcessMeasurer final : public Measurer {
                      const SamplingPlan& plan, Group& group) {
     m.times_s = std::move(timed.times_s);
     m.interrupted = timed.interrupted;
-    if (plan.start == StartMethod::window) m.late = timed.late;
+    if (plan.start == StartMethod::window) {
+      m.late = timed.late;
+      m.clock_sync_s = timed.clock_sync_s;
+    }
+    if (plan.arrival && plan.arrival->active())
+      m.arrival = ArrivalSamples{plan.arrival->text(), std::move(timed.after_last_s),
+                                 std::move(timed.early_in_s), std::move(timed.noskew_s)};
     if (m.interrupted) return;
     if (plan.verify) m.wrong = verify_case(op, c, group, plan.seed + 1);
   }

@@ -8,8 +8,12 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <cstring>
 #include <optional>
+#include <string>
 
+#include "harness/sweep/arrival.hpp"
 #include "harness/sweep/clock_sync.hpp"
 #include "harness/sweep/interrupt.hpp"
 #include "harness/sweep/stats.hpp"
@@ -150,10 +154,20 @@ struct WindowState {
 
 std::int64_t rounded_ns(double ns) { return static_cast<std::int64_t>(std::llround(ns)); }
 
+// The samples of one window batch as a rank saw them: own finish - the
+// agreed start per sample into `times`, 1 where it was late into `late`;
+// with a log, each sample's target and actual start (CLOCK_MONOTONIC ns).
+struct WindowLog {
+  std::vector<std::int64_t> delay_ns, target_ns, start_ns;
+};
+
 // Runs one batch of `batch` samples with a window start; fills `times` and
-// `late` (1 where this rank was late) with this rank's view.
+// `late` (1 where this rank was late) with this rank's view. Under a
+// pattern, sample i waits for the window plus this rank's delay of
+// iteration first + i.
 void window_batch(Operation& op, Group& group, WindowState& w, int batch,
-                  std::vector<double>& times, std::vector<double>& late) {
+                  const ArrivalPattern* pattern, std::uint64_t first, std::vector<double>& times,
+                  std::vector<double>& late, WindowLog* log) {
   const bool root = group.rank() == 0;
   // Collective decisions come from rank 0.
   ClockSync& sync = last_sync();
@@ -186,16 +200,34 @@ void window_batch(Operation& op, Group& group, WindowState& w, int batch,
   }
   start_ns = group.broadcast_from_root(start_ns);
 
+  // This rank's delays, drawn before the first window opens.
+  std::vector<std::int64_t> delay_ns(static_cast<std::size_t>(batch), 0);
+  if (pattern)
+    for (int i = 0; i < batch; ++i)
+      delay_ns[static_cast<std::size_t>(i)] = rounded_ns(
+          pattern->delays(group.size(), first + static_cast<std::uint64_t>(i))
+              [static_cast<std::size_t>(group.rank())] * 1e9);
+  if (log) {
+    log->delay_ns = delay_ns;
+    log->target_ns.assign(static_cast<std::size_t>(batch), 0);
+    log->start_ns.assign(static_cast<std::size_t>(batch), 0);
+  }
   const WaitPolicy policy = group.wait_policy();
   const std::int64_t offset = root ? 0 : sync.clock.offset_ns;
   for (int i = 0; i < batch; ++i) {
+    const auto ui = static_cast<std::size_t>(i);
     const std::int64_t opens = start_ns + offset + static_cast<std::int64_t>(i) * window_ns;
-    const bool was_late = monotonic_now_ns() > opens;
-    wait_until_ns(opens, policy);
+    const std::int64_t enter = opens + delay_ns[ui];
+    const bool was_late = monotonic_now_ns() > enter;
+    wait_until_ns(enter, policy);
+    if (log) {
+      log->target_ns[ui] = enter;
+      log->start_ns[ui] = monotonic_now_ns();
+    }
     op.run();
     const std::int64_t finish = monotonic_now_ns();
-    times[static_cast<std::size_t>(i)] = static_cast<double>(finish - opens) * 1e-9;
-    late[static_cast<std::size_t>(i)] = was_late ? 1.0 : 0.0;
+    times[ui] = static_cast<double>(finish - opens) * 1e-9;
+    late[ui] = was_late ? 1.0 : 0.0;
   }
 }
 
@@ -203,11 +235,12 @@ void window_batch(Operation& op, Group& group, WindowState& w, int batch,
 // window start, then the late flags, one reduction for both: max = any
 // rank late).
 void run_batch(Operation& op, Group& group, bool window, WindowState& w, int batch,
-               std::vector<double>& times, std::vector<double>& late) {
+               const ArrivalPattern* pattern, std::uint64_t first, std::vector<double>& times,
+               std::vector<double>& late, WindowLog* log) {
   times.assign(static_cast<std::size_t>(batch), 0.0);
   if (window) {
     late.assign(static_cast<std::size_t>(batch), 0.0);
-    window_batch(op, group, w, batch, times, late);
+    window_batch(op, group, w, batch, pattern, first, times, late, log);
     times.insert(times.end(), late.begin(), late.end());
     return;
   }
@@ -217,6 +250,31 @@ void run_batch(Operation& op, Group& group, bool window, WindowState& w, int bat
     op.run();
     times[static_cast<std::size_t>(i)] = seconds_since(t0);
   }
+}
+
+// Appends a batch's log lines to PREFIX.<rank> (after the timed samples):
+// seed,op,sample,delay_ns,target_ns,start_ns,late,offset_ns,rtt_ns (seed: the
+// plan's; op: the operation's position among those taking turns). target and
+// start are this rank's CLOCK_MONOTONIC; offset is its estimated offset to
+// rank 0's clock (0 on rank 0) and rtt the round trip that estimate came from
+// (rank 0: the largest).
+void append_log(const std::string& prefix, Group& group, std::uint64_t seed, std::size_t op,
+                std::uint64_t first, const WindowLog& log, const std::vector<double>& late) {
+  const std::string path = prefix + "." + std::to_string(group.rank());
+  std::FILE* f = std::fopen(path.c_str(), "a");
+  if (!f) throw UsageError("cannot append to --arrival-log file " + path);
+  if (std::ftell(f) == 0)
+    std::fprintf(f, "seed,op,sample,delay_ns,target_ns,start_ns,late,offset_ns,rtt_ns\n");
+  const ClockSync& sync = last_sync();
+  const std::int64_t offset = group.rank() == 0 ? 0 : sync.clock.offset_ns;
+  for (std::size_t i = 0; i < log.start_ns.size(); ++i)
+    std::fprintf(f, "%llu,%zu,%llu,%lld,%lld,%lld,%d,%lld,%lld\n",
+                 static_cast<unsigned long long>(seed), op,
+                 static_cast<unsigned long long>(first + i),
+                 static_cast<long long>(log.delay_ns[i]), static_cast<long long>(log.target_ns[i]),
+                 static_cast<long long>(log.start_ns[i]), late[i] > 0 ? 1 : 0,
+                 static_cast<long long>(offset), static_cast<long long>(sync.clock.rtt_ns));
+  std::fclose(f);
 }
 
 // Rank 0: a window batch's slowest-rank times into `kept` or, where a rank
@@ -237,17 +295,34 @@ void sort_window_batch(const std::vector<double>& times, std::size_t n, WindowSt
   if (any_late) w.slack = std::min(2 * w.slack, kMaxSlack);
 }
 
+// Every rank's own times of a batch (finish - agreed start), everywhere:
+// [rank][sample]. Taken before the max reduction overwrites them.
+std::vector<std::vector<double>> gather_times(Group& group, const std::vector<double>& mine,
+                                              int batch) {
+  const auto bytes = group.allgather_bytes(std::as_bytes(
+      std::span<const double>(mine.data(), static_cast<std::size_t>(batch))));
+  std::vector<std::vector<double>> out(bytes.size());
+  for (std::size_t r = 0; r < bytes.size(); ++r) {
+    out[r].resize(bytes[r].size() / sizeof(double));
+    std::memcpy(out[r].data(), bytes[r].data(), out[r].size() * sizeof(double));
+  }
+  return out;
+}
+
 // One operation's sampling as a sequence of collective turns, so that
 // several operations can take turns on one group (time_interleaved). Every
 // decision comes from rank 0 by broadcast, so every rank agrees on when a
-// sampler is done.
+// sampler is done. With a `pattern`, each sample's ranks enter at their
+// delays (window start only).
 class Sampler {
  public:
-  Sampler(Operation& op, Group& group, const SamplingPlan& plan, double batch_cap_s)
-      : op_(op), group_(group), plan_(plan), batch_cap_s_(batch_cap_s),
+  Sampler(Operation& op, Group& group, const SamplingPlan& plan, double batch_cap_s,
+          const ArrivalPattern* pattern, std::size_t op_index)
+      : op_(op), group_(group), plan_(plan), batch_cap_s_(batch_cap_s), op_index_(op_index),
         most_tries_(kMaxTriesPerSample *
                         (plan.iterations > 0 ? plan.iterations : plan.max_iterations) +
-                    16) {}
+                    16),
+        pattern_(pattern) {}
 
   bool active() const { return !done_ && !interrupted_; }
   bool interrupted() const { return interrupted_; }
@@ -272,13 +347,23 @@ class Sampler {
     const Clock::time_point t0 = Clock::now();
     const bool root = group_.rank() == 0;
     const bool window = plan_.start == StartMethod::window;
-    run_batch(op_, group_, window, w_, batch_, batch_times_, batch_late_);
+    WindowLog log;
+    WindowLog* const logp = window && pattern_ && !plan_.arrival_log.empty() ? &log : nullptr;
+    run_batch(op_, group_, window, w_, batch_, pattern_, index_, batch_times_, batch_late_, logp);
+    std::vector<std::vector<double>> per_rank;
+    if (window && pattern_) per_rank = gather_times(group_, batch_times_, batch_);
+    if (logp) append_log(plan_.arrival_log, group_, plan_.seed, op_index_, index_, log, batch_late_);
     group_.max_to_root(batch_times_);
     std::int64_t next = 0;
     if (root) {
       tried_ += batch_;
       if (window) {
-        sort_window_batch(batch_times_, static_cast<std::size_t>(batch_), w_, all_, late_times_);
+        sync_s_ = std::max(sync_s_, 0.5e-9 * static_cast<double>(last_sync().clock.rtt_ns));
+        if (pattern_) {
+          sort_arrival_batch(per_rank);
+        } else {
+          sort_window_batch(batch_times_, static_cast<std::size_t>(batch_), w_, all_, late_times_);
+        }
       } else {
         all_.insert(all_.end(), batch_times_.begin(), batch_times_.end());
       }
@@ -286,6 +371,7 @@ class Sampler {
       if (!enough(all_, plan_, elapsed) && tried_ < most_tries_)
         next = next_batch(all_, plan_, elapsed, batch_cap_s_);
     }
+    index_ += static_cast<std::uint64_t>(batch_);
     // Rank 0 decides the next batch size and broadcasts it (0 = stop), so
     // every rank runs the same number of samples.
     batch_ = static_cast<int>(group_.broadcast_from_root(next));
@@ -300,25 +386,60 @@ class Sampler {
     out.interrupted = interrupted_;
     if (interrupted_ || group_.rank() != 0) return out;
     out.late = static_cast<int>(late_times_.size());
+    out.clock_sync_s = sync_s_;
     // Every sample late: keep them, so the row still says how long it took
     // (and late == iterations says how to read it).
-    out.times_s = all_.empty() ? std::move(late_times_) : std::move(all_);
+    const bool keep_late = all_.empty();
+    out.times_s = keep_late ? std::move(late_times_) : std::move(all_);
+    out.after_last_s = keep_late ? std::move(late_after_) : std::move(after_);
+    out.early_in_s = keep_late ? std::move(late_early_) : std::move(early_);
     return out;
   }
 
  private:
+  // Rank 0, under a pattern: each sample's step time, time after the last
+  // arrival and early ranks' time held, from every rank's finish relative
+  // to the agreed start and the delays of that iteration; kept or late as
+  // sort_window_batch sorts them. The next windows must cover the latest
+  // finish, delays included.
+  void sort_arrival_batch(const std::vector<std::vector<double>>& per_rank) {
+    const auto n = static_cast<std::size_t>(batch_);
+    const std::size_t p = per_rank.size();
+    std::vector<double> steps = batch_times_;  // then the late flags, as sort_window_batch reads
+    std::vector<double> finish(p);
+    double latest = 0;
+    const std::uint64_t first = index_;
+    for (std::size_t i = 0; i < n; ++i) {
+      for (std::size_t r = 0; r < p; ++r) finish[r] = per_rank[r][i];
+      const std::vector<double> d = pattern_->delays(static_cast<int>(p), first + i);
+      const ArrivalTimes t = arrival_times(d, finish);
+      steps[i] = t.step_s;
+      latest = std::max(latest, batch_times_[i]);
+      const bool late = batch_times_[n + i] > 0;
+      (late ? late_after_ : after_).push_back(t.after_last_s);
+      if (t.early_in_s) (late ? late_early_ : early_).push_back(*t.early_in_s);
+    }
+    sort_window_batch(steps, n, w_, all_, late_times_);
+    w_.last_max_s = latest;
+  }
+
   Operation& op_;
   Group& group_;
   const SamplingPlan& plan_;
   double batch_cap_s_;
+  std::size_t op_index_;
   int most_tries_;  // a run of late windows must end: at most this many samples tried
+  const ArrivalPattern* pattern_;  // null: every rank enters at once
   bool warmed_up_ = false, done_ = false, interrupted_ = false;
   int batch_ = 1;
   int tried_ = 0;
+  std::uint64_t index_ = 0;  // the next sample's iteration number (the pattern's draw)
   double spent_s_ = 0;
+  double sync_s_ = 0;  // rank 0: the largest clock-sync accuracy bound seen
   WindowState w_;
   std::vector<double> all_;
   std::vector<double> late_times_;  // window: samples with a late rank (rank 0)
+  std::vector<double> after_, early_, late_after_, late_early_;  // pattern (rank 0)
   std::vector<double> batch_times_, batch_late_;
 };
 
@@ -333,9 +454,16 @@ std::vector<TimedSamples> take_turns(std::span<Operation* const> ops, Group& gro
                                      const SamplingPlan& plan, double batch_cap_s) {
   std::optional<FineTimerSlack> slack;
   if (plan.start == StartMethod::window) slack.emplace();
+  // Under a pattern every operation is sampled twice, taking turns: with
+  // the pattern, and without it for the no-skew reference of the same run.
+  const ArrivalPattern* pattern = plan.arrival && plan.arrival->active() ? plan.arrival.get() : nullptr;
   std::vector<Sampler> samplers;
-  samplers.reserve(ops.size());
-  for (Operation* op : ops) samplers.emplace_back(*op, group, plan, batch_cap_s);
+  samplers.reserve(2 * ops.size());
+  for (std::size_t i = 0; i < ops.size(); ++i)
+    samplers.emplace_back(*ops[i], group, plan, batch_cap_s, pattern, i);
+  if (pattern)
+    for (std::size_t i = 0; i < ops.size(); ++i)
+      samplers.emplace_back(*ops[i], group, plan, batch_cap_s, nullptr, i);
   for (bool any_active = true; any_active;) {
     any_active = false;
     for (Sampler& s : samplers) {
@@ -350,8 +478,11 @@ std::vector<TimedSamples> take_turns(std::span<Operation* const> ops, Group& gro
     }
   }
   std::vector<TimedSamples> out;
-  out.reserve(samplers.size());
-  for (Sampler& s : samplers) out.push_back(s.result());
+  out.reserve(ops.size());
+  for (std::size_t i = 0; i < ops.size(); ++i) out.push_back(samplers[i].result());
+  if (pattern)
+    for (std::size_t i = 0; i < ops.size(); ++i)
+      out[i].noskew_s = samplers[ops.size() + i].result().times_s;
   return out;
 }
 

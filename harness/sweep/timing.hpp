@@ -18,6 +18,13 @@
 //    size until the median's nonparametric 95% CI lies within plan.ci_rel of
 //    the median (and at least min_iterations), or plan.budget_s of wall time
 //    is spent, or max_iterations is reached; rank 0 decides and broadcasts;
+//  - plan.arrival (window start only): sample i starts on rank r at the
+//    agreed start + that rank's delay of iteration i (arrival.hpp); each
+//    rank records own finish - the agreed start, and rank 0 turns every
+//    rank's into the sample's step time (first arrival to last completion,
+//    times_s), time after the last arrival and early ranks' time held. The
+//    same operations are also sampled without the pattern, taking turns with
+//    it, for the no-skew reference (noskew_s);
 //  - batches last at most ~0.5 s (~20 ms interleaved), and between batches (and before each
 //    warm-up run) the ranks agree on a pending signal (interrupt.hpp).
 #pragma once
@@ -38,6 +45,13 @@ struct TimedSamples {
   int late = 0;
   // A signal stopped sampling (every rank agrees; the samples are dropped).
   bool interrupted = false;
+  // Under plan.arrival, rank 0: per kept sample (SECONDS) the time from the
+  // last arrival to the last completion, the early ranks' mean time held
+  // (empty when every rank arrives at once), and the no-skew samples.
+  std::vector<double> after_last_s, early_in_s, noskew_s;
+  // Window start, rank 0: the largest clock-sync accuracy bound (half the
+  // largest kept round trip) of the synchronizations the samples used, SECONDS.
+  double clock_sync_s = 0;
 };
 
 // Collective over `group`.

@@ -26,15 +26,25 @@ inline std::vector<std::string> lines_of(const std::string& text) {
   return out;
 }
 
-// The cells of one CSV line split at every ',' (no quoting: collbench's
-// numeric columns); an empty last cell is kept, as a header counts it.
+// The cells of one CSV line split at every ',' outside quotes; an empty
+// last cell is kept, as a header counts it.
 inline std::vector<std::string> cells_of(const std::string& line) {
+  // RFC 4180 quoting, as csv_cell writes a cell holding ',' (an --arrival
+  // list): "a,b" is one cell, "" inside quotes one '"'.
   std::vector<std::string> out(1);
-  for (char ch : line) {
-    if (ch == ',')
+  bool quoted = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char ch = line[i];
+    if (quoted && ch == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+      out.back() += '"';
+      ++i;
+    } else if (ch == '"') {
+      quoted = !quoted;
+    } else if (ch == ',' && !quoted) {
       out.emplace_back();
-    else
+    } else {
       out.back() += ch;
+    }
   }
   return out;
 }

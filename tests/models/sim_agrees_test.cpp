@@ -193,6 +193,81 @@ TEST(SimAgrees, ModeProbeIsANoOpWithoutAMeasuredRow) {
   fs::remove(without);
 }
 
+// Under an arrival pattern predict, map and the simulator price with one
+// function (transports/sim/arrival_price.hpp): without --terms the
+// discrete-event simulation with each rank's clock starting at its arrival,
+// with --terms the schedule model's per-rank clocks started there. The step
+// times (first arrival to last completion) and the times after the last
+// arrival agree for every algorithm of the four collectives, under one late
+// rank (the last, and rank 0) and a list of per-rank delays.
+void expect_agree_under(const std::string& terms, const fs::path& cal) {
+  const char* bin = std::getenv("COLLBENCH");
+  ASSERT_NE(bin, nullptr);
+  const fs::path dir = fs::temp_directory_path() /
+                       ("cb-sim-agrees-arrival-" + std::to_string(::getpid()) + terms);
+  fs::create_directories(dir);
+  const std::string model =
+      " --params " + cal.string() + (terms.empty() ? "" : " --terms " + terms);
+  const std::string sizes = " -b 1K -e 1M -f 32";
+  const std::map<std::string, std::vector<std::string>> patterns = {
+      {"3", {"one-late:20us", "one-late:3us:0", "list:0,5us,30us"}},
+      {"4", {"one-late:20us", "list:10us,0,40us,3us"}}};
+  for (const char* coll : {"allreduce", "reduce_scatter", "allgather", "alltoall"}) {
+    for (const auto& [p, list] : patterns) {
+      for (const std::string& pattern : list) {
+        SCOPED_TRACE(std::string(coll) + " p=" + p + " " + pattern + " terms=" + terms);
+        const fs::path pred = dir / "predict.csv", sim = dir / "sim.csv", map = dir / "map.csv";
+        const std::string log = " >" + (dir / "out").string() + " 2>&1";
+        const std::string common = std::string(" --coll ") + coll + " --ranks " + p + sizes +
+                                   model + " --arrival " + pattern;
+        const std::string run_predict =
+            std::string(bin) + " predict" + common + " --csv " + pred.string() + log;
+        ASSERT_EQ(std::system(run_predict.c_str()), 0) << slurp(dir / "out");
+        const std::string run_sim = std::string(bin) + " run --transport sim --algo all" + common +
+                                    " --csv " + sim.string() + log;
+        ASSERT_EQ(std::system(run_sim.c_str()), 0) << slurp(dir / "out");
+        const std::string run_map =
+            std::string(bin) + " map --quiet" + common + " --csv " + map.string() + log;
+        ASSERT_EQ(std::system(run_map.c_str()), 0) << slurp(dir / "out");
+        for (const auto& [want_col, sim_col, map_col] :
+             {std::tuple{"predicted_us", "time_median_us", "time_s"},
+              std::tuple{"after_last_us", "after_last_median_us", "after_last_s"}}) {
+          const Times want = times(pred, want_col, 1);
+          const Times from_sim = times(sim, sim_col, 1);
+          const Times from_map = times(map, map_col, 1e6);
+          ASSERT_GE(want.size(), 3u * 5u);
+          EXPECT_EQ(from_sim.size(), want.size());
+          EXPECT_EQ(from_map.size(), want.size());
+          for (const auto& [key, us] : want) {
+            SCOPED_TRACE(std::get<0>(key) + " " + std::get<2>(key) + " B " + want_col);
+            ASSERT_TRUE(from_sim.count(key) && from_map.count(key));
+            EXPECT_NEAR(from_sim.at(key), us, kRelTolerance * us);
+            EXPECT_NEAR(from_map.at(key), us, kRelTolerance * us);
+          }
+        }
+      }
+    }
+  }
+  fs::remove_all(dir);
+}
+
+TEST(SimAgrees, UnderArrivalPatternsBaseline) { expect_agree_under("", kIpcCalibration); }
+
+TEST(SimAgrees, UnderArrivalPatternsWithTerms) {
+  const std::vector<std::string> lines = lines_of(slurp(kIpcCalibration));
+  ASSERT_EQ(lines.size(), 2u);
+  const double alpha = std::stod(cells_of(lines[1]).at(0));
+  const fs::path cal =
+      fs::temp_directory_path() / ("cb-sim-agrees-arrival-" + std::to_string(::getpid()) + ".csv");
+  {
+    std::ofstream out(cal);
+    out << lines[0] << ",flight_s\n" << lines[1] << "," << 0.7 * alpha << "\n";
+  }
+  expect_agree_under("abcdefg", cal);
+  expect_agree_under("abcdef", cal);
+  fs::remove(cal);
+}
+
 // The terms price whole steps; the engine's per-message refinements would
 // count the same causes again: refused in one line, nothing written.
 TEST(SimAgrees, TermsRefuseTheEngineRefinements) {

@@ -20,6 +20,7 @@
 #include <set>
 
 #include "harness/runtime/backend.hpp"
+#include "transports/sim/arrival_price.hpp"
 #include "transports/sim/cli.hpp"
 #include "transports/sim/cli_options.hpp"
 #include "harness/sweep/sizes.hpp"
@@ -59,6 +60,10 @@ class SimMeasurer final : public Measurer {
     m.alpha_s = net_.alpha_s;
     m.beta_s_per_B = net_.beta_s_per_B;
     m.gamma_s_per_B = net_.gamma_s_per_B;
+    if (plan.arrival && plan.arrival->active()) {
+      measure_arrival(c, algo, params, plan, m);
+      return m;
+    }
     if (priced_) {
       if (c.ranks > models::kMaxPricedRanks) {
         m.skipped = fmt::format("skipped: --terms prices every rank's schedule, up to {} ranks",
@@ -96,6 +101,40 @@ class SimMeasurer final : public Measurer {
   }
 
  private:
+  // Under --arrival: each draw of the pattern priced as predict prices it
+  // (arrival_price.hpp), and the no-skew reference by the same pricing.
+  void measure_arrival(const Case& c, const AlgorithmEntry& algo, const CollParams& params,
+                       const SamplingPlan& plan, Measurement& m) {
+    if (priced_ && c.ranks > models::kMaxPricedRanks) {
+      m.skipped = fmt::format("skipped: --terms prices every rank's schedule, up to {} ranks",
+                              models::kMaxPricedRanks);
+      note(c, m.skipped);
+      return;
+    }
+    const double estimate = sim::estimated_events(algo, params);
+    if (!priced_ && max_events_ > 0 && estimate > max_events_) {
+      m.skipped = fmt::format("skipped: about {:.3g} message events > --max-events {:.3g}",
+                              estimate, max_events_);
+      note(c, m.skipped);
+      return;
+    }
+    PricedArrival a;
+    try {
+      a = price_arrival(algo, params, net_, options_, priced_, *plan.arrival,
+                        arrival_draws(*plan.arrival, plan.iterations));
+    } catch (const sim::WindowTooLarge& err) {
+      if (max_events_ <= 0) throw;
+      m.skipped = fmt::format("skipped: {}", err.what());
+      note(c, m.skipped);
+      return;
+    }
+    m.times_s = std::move(a.step_s);
+    m.arrival = ArrivalSamples{plan.arrival->text(), std::move(a.after_last_s),
+                               std::move(a.early_in_s), {a.noskew_s}};
+    if (!priced_) m.events = a.events;
+    if (verify_ && plan.verify) m.wrong = check(c, algo, params, plan.seed);
+  }
+
   void simulate_samples(const Case& c, const AlgorithmEntry& algo, const CollParams& params,
                         const SamplingPlan& plan, Measurement& m) {
     const bool random = net_.skew_s > 0 || net_.noise_s > 0;

@@ -38,16 +38,20 @@ constexpr std::uint64_t kSkewTag = ~std::uint64_t{0};
 
 class Engine {
  public:
-  Engine(int p, const NetworkParams& net)
+  Engine(int p, const NetworkParams& net, const std::vector<double>& arrival_s)
       : p_(p), net_(net), ready_(static_cast<std::size_t>(p)), start_(static_cast<std::size_t>(p)),
         comm_end_(static_cast<std::size_t>(p)), live_(static_cast<std::size_t>(p), 1),
         stalled_now_(static_cast<std::size_t>(p), 0), waits_(static_cast<std::size_t>(p)) {
     for (int r = 0; r < p; ++r) {
       const auto ur = static_cast<std::size_t>(r);
       start_[ur] = net.skew_s > 0 ? net.skew_s * uniform(net.seed, static_cast<std::uint64_t>(r), kSkewTag) : 0;
+      if (!arrival_s.empty()) start_[ur] = arrival_s[ur];
       ready_[ur] = start_[ur];
     }
   }
+
+  // When each rank finished its last step (its clock), seconds.
+  const std::vector<double>& finish() const { return ready_; }
 
   void run_window(const Window& w, DataMover* data) {
     for (std::uint64_t s = 0; s < w.steps; ++s) {
@@ -234,7 +238,11 @@ SimResult run(int p, const ScheduleSource& source, const NetworkParams& net,
   WindowLimits limits = options.limits;
   if (limits.threads <= 0)
     limits.threads = static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 4u));
-  Engine engine(p, net);
+  CB_CHECK(options.arrival_s.empty() || options.arrival_s.size() == static_cast<std::size_t>(p),
+           "{} arrivals for {} ranks", options.arrival_s.size(), p);
+  if (!options.arrival_s.empty() && net.skew_s > 0)
+    throw UsageError("--arrival and --sim-skew both set when ranks enter (give one)");
+  Engine engine(p, net, options.arrival_s);
   WindowBuilder builder(p, source, limits, data != nullptr);
   SimResult res;
   std::uint64_t per_window = options.window_steps > 0
@@ -267,6 +275,7 @@ SimResult run(int p, const ScheduleSource& source, const NetworkParams& net,
   engine.check_stalls();
   res.steps = total;
   res.time_s = engine.time();
+  if (!options.arrival_s.empty()) res.finish_s = engine.finish();
   return res;
 }
 
@@ -289,7 +298,7 @@ SimResult simulate(const AlgorithmEntry& algo, const CollParams& params, const N
                    const SimOptions& options) {
   if (params.p < 1 || params.p > kMaxRanks)
     throw UsageError(fmt::format("bad rank count {} for the simulator (accepted: 1..{})", params.p, kMaxRanks));
-  if (options.fast_path && cost_is_exact(algo, params, net)) {
+  if (options.fast_path && options.arrival_s.empty() && cost_is_exact(algo, params, net)) {
     validate(net);
     const auto t0 = Clock::now();
     SimResult res;

@@ -63,6 +63,11 @@ struct SimOptions {
   // false forces the discrete-event simulation (benchmarks, tests).
   bool fast_path = true;
   WindowLimits limits{std::uint64_t{1} << 25, 0};  // threads 0 = min(cores, 4)
+  // An arrival pattern (--arrival, docs/arrival.md): rank r enters the
+  // collective at arrival_s[r] SECONDS (p entries; excludes --sim-skew), and
+  // the result holds every rank's finish. Empty: every rank at 0 (or the
+  // skew's draws). A pattern always runs the discrete-event simulation.
+  std::vector<double> arrival_s;
 };
 
 struct SimResult {
@@ -71,6 +76,8 @@ struct SimResult {
   std::uint64_t messages = 0;   // message events simulated
   std::uint64_t steps = 0;      // global steps
   std::uint64_t windows = 0;
+  // With SimOptions::arrival_s: when each rank finished, SECONDS (same origin).
+  std::vector<double> finish_s;
   double build_wall_s = 0;      // wall time generating schedules and matching
   double engine_wall_s = 0;     // wall time of the event evaluation
   double wall_s() const { return build_wall_s + engine_wall_s; }
