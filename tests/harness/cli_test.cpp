@@ -133,7 +133,8 @@ TEST_F(Cli, SingleRankRunSaysHowToLaunchMoreAndWritesTheCsvSchema) {
             "algbw_GBps,busbw_GBps,wrong,oversubscribed,wait_policy,alpha_s,beta_s_per_B,"
             "gamma_s_per_B,host,timestamp,collbench_version,git_rev,mpi_version,load_avg_1m,"
             "procs_running,known_issue,note,start,late,probe_small_us,probe_large_us,nodes,"
-            "ranks_per_node");
+            "ranks_per_node,arrival,clock_sync_us,noskew_median_us,after_last_median_us,"
+            "early_idle_us,step_ratio,after_last_ratio,early_idle_ratio");
   EXPECT_EQ(lines[1].rfind("mpi,allreduce,ring,fp32,sum,out,1,8,2,3,", 0), 0u) << lines[1];
 
   const nlohmann::json j = nlohmann::json::parse(slurp(json));
@@ -305,6 +306,7 @@ TEST_F(Cli, WindowStartUnderMpiexecFillsStartAndLate) {
   for (const auto& row : j["rows"]) {
     SCOPED_TRACE(row.dump());
     EXPECT_EQ(row["start"].get<std::string>(), "window");
+    EXPECT_GE(row["clock_sync_us"].get<double>(), 0);  // the sync's accuracy bound
     EXPECT_EQ(row["wrong"].get<int>(), 0);
     const int late = row["late"].get<int>();
     const int n = row["iterations"].get<int>();
@@ -320,12 +322,22 @@ TEST_F(Cli, WindowStartUnderMpiexecFillsStartAndLate) {
   }
   EXPECT_NE(slurp(dir_ / "out").find("start window"), std::string::npos) << slurp(dir_ / "out");
   // The default stays barrier, with an empty late cell (and empty probe
-  // cells: one rank has no peer to probe).
+  // cells: one rank has no peer to probe; and no --arrival columns).
   const fs::path b = dir_ / "b.csv";
   ASSERT_EQ(run("run --quiet -n 2 -b 8 -e 8 --algo ring --csv " + b.string()).status, 0);
-  for (const std::string& l : lines_of(slurp(b))) {
-    if (l.rfind("transport,", 0) != 0) {
-      EXPECT_EQ(l.substr(l.size() - 11), ",barrier,,,") << l;
+  const std::vector<std::string> blines = lines_of(slurp(b));
+  ASSERT_GE(blines.size(), 2u);
+  const std::vector<std::string> head = cells_of(blines[0]);
+  for (std::size_t i = 1; i < blines.size(); ++i) {
+    const std::vector<std::string> cells = cells_of(blines[i]);
+    ASSERT_EQ(cells.size(), head.size()) << blines[i];
+    for (std::size_t k = 0; k < head.size(); ++k) {
+      if (head[k] == "start") EXPECT_EQ(cells[k], "barrier") << blines[i];
+      for (const char* empty : {"late", "probe_small_us", "probe_large_us", "arrival",
+                                "clock_sync_us", "noskew_median_us", "after_last_median_us",
+                                "early_idle_us", "step_ratio", "after_last_ratio",
+                                "early_idle_ratio"})
+        if (head[k] == empty) EXPECT_EQ(cells[k], "") << head[k] << ": " << blines[i];
     }
   }
 }
@@ -449,7 +461,7 @@ TEST_F(Cli, InterruptedSweepKeepsWholeRowsAndNoFinalFile) {
   const auto lines = lines_of(slurp(partial));
   ASSERT_GE(lines.size(), 4u);
   const auto fields = [](const std::string& l) { return std::count(l.begin(), l.end(), ',') + 1; };
-  for (const std::string& l : lines) EXPECT_EQ(fields(l), 38) << l;  // result_columns()
+  for (const std::string& l : lines) EXPECT_EQ(fields(l), 48) << l;  // result_columns()
   const nlohmann::json j = nlohmann::json::parse(slurp(dir_ / "r.json.partial"));
   EXPECT_FALSE(j["complete"].get<bool>());
   EXPECT_EQ(j["rows"].size(), lines.size() - 1);
