@@ -30,7 +30,7 @@ TEST(PredictCli, CsvHasSixSignificantDigits) {
   ASSERT_EQ(std::system(cmd.c_str()), 0) << slurp(dir / "out");
   const std::string text = slurp(csv);
   EXPECT_EQ(text.rfind("collective,algorithm,datatype,op,placement,ranks,bytes,count,predicted_us,"
-                       "best,lower_bound_us,model\n",
+                       "best,lower_bound_us,model,arrival,after_last_us,noskew_us\n",
                        0),
             0u)
       << text;
