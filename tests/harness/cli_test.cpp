@@ -332,12 +332,16 @@ TEST_F(Cli, WindowStartUnderMpiexecFillsStartAndLate) {
     const std::vector<std::string> cells = cells_of(blines[i]);
     ASSERT_EQ(cells.size(), head.size()) << blines[i];
     for (std::size_t k = 0; k < head.size(); ++k) {
-      if (head[k] == "start") EXPECT_EQ(cells[k], "barrier") << blines[i];
+      if (head[k] == "start") {
+        EXPECT_EQ(cells[k], "barrier") << blines[i];
+      }
       for (const char* empty : {"late", "probe_small_us", "probe_large_us", "arrival",
                                 "clock_sync_us", "noskew_median_us", "after_last_median_us",
                                 "early_idle_us", "step_ratio", "after_last_ratio",
                                 "early_idle_ratio"})
-        if (head[k] == empty) EXPECT_EQ(cells[k], "") << head[k] << ": " << blines[i];
+        if (head[k] == empty) {
+          EXPECT_EQ(cells[k], "") << head[k] << ": " << blines[i];
+        }
     }
   }
 }
