@@ -41,6 +41,8 @@ std::string_view to_string(DataType t) {
     case DataType::bf16: return "bf16";
     case DataType::fp32: return "fp32";
     case DataType::fp64: return "fp64";
+    case DataType::int16: return "int16";
+    case DataType::uint16: return "uint16";
   }
   throw std::logic_error("bad DataType");
 }
@@ -52,6 +54,12 @@ std::string_view to_string(ReduceOp o) {
     case ReduceOp::min: return "min";
     case ReduceOp::max: return "max";
     case ReduceOp::avg: return "avg";
+    case ReduceOp::land: return "land";
+    case ReduceOp::lor: return "lor";
+    case ReduceOp::lxor: return "lxor";
+    case ReduceOp::band: return "band";
+    case ReduceOp::bor: return "bor";
+    case ReduceOp::bxor: return "bxor";
   }
   throw std::logic_error("bad ReduceOp");
 }
@@ -71,7 +79,7 @@ Collective parse_collective(std::string_view name) {
 }
 
 DataType parse_datatype(std::string_view name) {
-  static constexpr std::array<std::pair<std::string_view, DataType>, 19> table{{
+  static constexpr std::array<std::pair<std::string_view, DataType>, 22> table{{
       {"int8", DataType::int8},     {"char", DataType::int8},
       {"uint8", DataType::uint8},   {"int32", DataType::int32},
       {"int", DataType::int32},     {"uint32", DataType::uint32},
@@ -81,26 +89,32 @@ DataType parse_datatype(std::string_view name) {
       {"bfloat16", DataType::bf16}, {"fp32", DataType::fp32},
       {"float", DataType::fp32},    {"float32", DataType::fp32},
       {"fp64", DataType::fp64},     {"double", DataType::fp64},
-      {"float64", DataType::fp64},
+      {"float64", DataType::fp64},  {"int16", DataType::int16},
+      {"short", DataType::int16},   {"uint16", DataType::uint16},
   }};
   return parse_named<DataType>("datatype", name, table, kAllDataTypes);
 }
 
 ReduceOp parse_reduce_op(std::string_view name) {
-  static constexpr std::array<std::pair<std::string_view, ReduceOp>, 5> table{{
-      {"sum", ReduceOp::sum},
-      {"prod", ReduceOp::prod},
-      {"min", ReduceOp::min},
-      {"max", ReduceOp::max},
-      {"avg", ReduceOp::avg},
+  static constexpr std::array<std::pair<std::string_view, ReduceOp>, 11> table{{
+      {"sum", ReduceOp::sum},   {"prod", ReduceOp::prod}, {"min", ReduceOp::min},
+      {"max", ReduceOp::max},   {"avg", ReduceOp::avg},   {"land", ReduceOp::land},
+      {"lor", ReduceOp::lor},   {"lxor", ReduceOp::lxor}, {"band", ReduceOp::band},
+      {"bor", ReduceOp::bor},   {"bxor", ReduceOp::bxor},
   }};
-  return parse_named<ReduceOp>("op", name, table, kAllReduceOps);
+  static constexpr ReduceOp every[] = {ReduceOp::sum,  ReduceOp::prod, ReduceOp::min,
+                                       ReduceOp::max,  ReduceOp::avg,  ReduceOp::land,
+                                       ReduceOp::lor,  ReduceOp::lxor, ReduceOp::band,
+                                       ReduceOp::bor,  ReduceOp::bxor};
+  return parse_named<ReduceOp>("op", name, table, every);
 }
 
 std::size_t element_size(DataType t) {
   switch (t) {
     case DataType::int8:
     case DataType::uint8: return 1;
+    case DataType::int16:
+    case DataType::uint16:
     case DataType::fp16:
     case DataType::bf16: return 2;
     case DataType::int32:
@@ -116,6 +130,18 @@ std::size_t element_size(DataType t) {
 bool is_floating(DataType t) {
   return t == DataType::fp16 || t == DataType::bf16 || t == DataType::fp32 ||
          t == DataType::fp64;
+}
+
+bool op_applies(ReduceOp op, DataType t) {
+  for (ReduceOp o : kIntegerOnlyOps)
+    if (o == op) return !is_floating(t);
+  return true;
+}
+
+void require_op_applies(ReduceOp op, DataType t) {
+  if (!op_applies(op, t))
+    throw UsageError(fmt::format("op {} is defined on integer datatypes only, not {}",
+                                 to_string(op), to_string(t)));
 }
 
 bool is_reducing(Collective c) { return collective_spec(c).reducing; }

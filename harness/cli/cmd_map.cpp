@@ -117,6 +117,7 @@ Plan map_plan(const MapOptions& o) {
   const std::vector<int> ranks = map_ranks(o.ranks);
   const DataType dtype = parse_datatype(o.datatype);
   const ReduceOp op = parse_reduce_op(o.op);
+  require_op_applies(op, dtype);
   const std::vector<std::size_t> sizes = requested_sizes(o.sizes);
   const std::size_t segment = parse_bytes(o.segment, "--segment");
   for (Collective coll : colls) {

@@ -78,6 +78,7 @@ models::Scenario resolve_scenario(const PredictOptions& o) {
   s.coll = parse_collective(o.coll);
   s.dtype = parse_datatype(o.dtype);
   s.op = parse_reduce_op(o.op);
+  require_op_applies(s.op, s.dtype);
   s.in_place = o.in_place;
   if (o.ranks < 1) throw UsageError(fmt::format("--ranks {} is not >= 1", o.ranks));
   s.p = o.ranks;

@@ -134,9 +134,10 @@ void add_run_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("-d,--datatype", o.datatypes,
                   "Datatypes: list (float, double, half, bf16, "
-                  "int8 ... uint64) or all")
+                  "int8 ... uint64, int16, uint16) or all")
       ->capture_default_str();
-  cmd->add_option("-o,--op", o.ops, "Reduction ops: list of sum, prod, min, max, avg, or all")
+  cmd->add_option("-o,--op", o.ops, "Reduction ops: list of sum, prod, min, max, avg, "
+                  "land, lor, lxor, band, bor, bxor (integers only), or all (the first five)")
       ->capture_default_str();
   CLI::Option* placement =
       cmd->add_option("--placement", o.placement,

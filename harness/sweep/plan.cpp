@@ -381,6 +381,7 @@ void expand_cases(const Axes& a, SweepOrder order, Plan& plan) {
             is_reducing(coll) ? a.ops : std::vector<ReduceOp>{ReduceOp::sum};
         const std::vector<std::size_t> counts = case_counts(a.sizes, coll, dtype, p);
         for (ReduceOp op : case_ops) {
+          if (!op_applies(op, dtype)) continue;  // checked up front: some pair applies
           if (order == SweepOrder::algorithm) {
             for (const std::string& algo : it->second)
               for (std::size_t count : counts) add(coll, algo, dtype, op, count);
@@ -558,6 +559,12 @@ Plan make_plan(const RunOptions& o, int world_size, int ranks_per_node,
   a.colls = resolve_collectives(o.colls);
   a.dtypes = resolve_datatypes(o.datatypes);
   a.ops = resolve_ops(o.ops);
+  // A logical or bitwise op needs an integer datatype among -d (the other
+  // datatypes then skip it).
+  for (ReduceOp op : a.ops)
+    if (std::none_of(a.dtypes.begin(), a.dtypes.end(),
+                     [op](DataType t) { return op_applies(op, t); }))
+      require_op_applies(op, a.dtypes.front());
   a.algos = resolve_algorithms(o.algos, o.colls, a.colls, t);
   a.ranks = resolve_ranks(o, t, world_size);
 

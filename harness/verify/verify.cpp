@@ -32,7 +32,8 @@ std::uint64_t hash_of(std::uint64_t seed, int rank, std::size_t j, std::uint64_t
 }
 
 bool is_unsigned(DataType t) {
-  return t == DataType::uint8 || t == DataType::uint32 || t == DataType::uint64;
+  return t == DataType::uint8 || t == DataType::uint16 || t == DataType::uint32 ||
+         t == DataType::uint64;
 }
 
 // Largest magnitude L such that every integer in [-L, L] ([0, L] unsigned) is
@@ -43,6 +44,10 @@ std::int64_t exact_limit(DataType t) {
       return 127;
     case DataType::uint8:
       return 255;
+    case DataType::int16:
+      return 32767;
+    case DataType::uint16:
+      return 65535;
     case DataType::int32:
       return std::numeric_limits<std::int32_t>::max();
     case DataType::uint32:
@@ -70,6 +75,9 @@ int max_doublings(DataType t) {
       return 6;
     case DataType::uint8:
       return 7;
+    case DataType::int16:
+      return 14;
+    case DataType::uint16:
     case DataType::fp16:
       return 15;
     default:
@@ -104,7 +112,9 @@ class ValueGen {
   std::int64_t exact(int rank, std::size_t j) const {
     const std::uint64_t h = hash_of(s_.seed, rank, j, 1);
     const bool sign = !is_unsigned(s_.dtype);
-    if (!reduces(s_) || s_.op == ReduceOp::min || s_.op == ReduceOp::max)
+    // min/max and the logical/bitwise ops are exact in any order for any value.
+    if (!reduces(s_) || s_.op == ReduceOp::min || s_.op == ReduceOp::max ||
+        !op_applies(s_.op, DataType::fp32))
       return uniform(h, sign ? -limit_ : 0, limit_);
     const std::size_t slot =
         (static_cast<std::size_t>(rank) + j + shift_) % static_cast<std::size_t>(s_.p);
@@ -175,6 +185,10 @@ void store_int(DataType t, std::byte* out, std::size_t i, std::int64_t v) {
       return put(out, i, static_cast<std::int8_t>(v));
     case DataType::uint8:
       return put(out, i, static_cast<std::uint8_t>(v));
+    case DataType::int16:
+      return put(out, i, static_cast<std::int16_t>(v));
+    case DataType::uint16:
+      return put(out, i, static_cast<std::uint16_t>(v));
     case DataType::int32:
       return put(out, i, static_cast<std::int32_t>(v));
     case DataType::uint32:

@@ -26,6 +26,8 @@ std::string element(DataType t, const std::byte* b) {
   switch (t) {
     case DataType::int8: return fmt::format("{}", get(std::int8_t{}));
     case DataType::uint8: return fmt::format("{}", get(std::uint8_t{}));
+    case DataType::int16: return fmt::format("{}", get(std::int16_t{}));
+    case DataType::uint16: return fmt::format("{}", get(std::uint16_t{}));
     case DataType::int32: return fmt::format("{}", get(std::int32_t{}));
     case DataType::uint32: return fmt::format("{}", get(std::uint32_t{}));
     case DataType::int64: return fmt::format("{}", get(std::int64_t{}));

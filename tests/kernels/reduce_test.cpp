@@ -43,6 +43,19 @@ T int_reference(ReduceOp op, T a, T b) {
       return a < b ? a : b;
     case ReduceOp::max:
       return a < b ? b : a;
+    // MPICH's C: (a && b), (a || b), (a && !b) || (!a && b), a & b ...
+    case ReduceOp::land:
+      return static_cast<T>(a && b);
+    case ReduceOp::lor:
+      return static_cast<T>(a || b);
+    case ReduceOp::lxor:
+      return static_cast<T>((a && !b) || (!a && b));
+    case ReduceOp::band:
+      return static_cast<T>(ua & ub);
+    case ReduceOp::bor:
+      return static_cast<T>(ua | ub);
+    case ReduceOp::bxor:
+      return static_cast<T>(ua ^ ub);
   }
   return 0;
 }
@@ -68,7 +81,9 @@ std::vector<T> int_values(std::size_t n, std::uint32_t seed) {
 
 template <class T>
 void check_integers(DataType dtype) {
-  for (ReduceOp op : kReducingOps) {
+  std::vector<ReduceOp> ops(std::begin(kReducingOps), std::end(kReducingOps));
+  ops.insert(ops.end(), std::begin(kIntegerOnlyOps), std::end(kIntegerOnlyOps));
+  for (ReduceOp op : ops) {
     for (std::size_t n : kLengths) {
       for (std::size_t offset : {0, 1}) {
         auto dst = int_values<T>(n + offset, static_cast<std::uint32_t>(n));
@@ -87,6 +102,8 @@ void check_integers(DataType dtype) {
 TEST(ReduceInts, AllIntegerTypesAndOps) {
   check_integers<std::int8_t>(DataType::int8);
   check_integers<std::uint8_t>(DataType::uint8);
+  check_integers<std::int16_t>(DataType::int16);
+  check_integers<std::uint16_t>(DataType::uint16);
   check_integers<std::int32_t>(DataType::int32);
   check_integers<std::uint32_t>(DataType::uint32);
   check_integers<std::int64_t>(DataType::int64);
@@ -112,6 +129,30 @@ TEST(ReduceInts, WrapAroundLikeUnsigned) {
   EXPECT_EQ(reduce_one<std::uint64_t>(DataType::uint64, ReduceOp::prod, UINT64_MAX, UINT64_MAX),
             1u);
   EXPECT_EQ(reduce_one<std::int64_t>(DataType::int64, ReduceOp::avg, INT64_MAX, 1), INT64_MIN);
+  // 16-bit: 65535 * 65535 would overflow int if computed after promotion.
+  EXPECT_EQ(reduce_one<std::uint16_t>(DataType::uint16, ReduceOp::prod, 65535, 65535), 1);
+  EXPECT_EQ(reduce_one<std::int16_t>(DataType::int16, ReduceOp::sum, 32767, 1), -32768);
+  EXPECT_EQ(reduce_one<std::int16_t>(DataType::int16, ReduceOp::prod, -32768, -1), -32768);
+}
+
+// MPI_LAND ... MPI_BXOR as MPICH computes them: logical ops give 1 or 0.
+TEST(ReduceInts, LogicalAndBitwiseOps) {
+  EXPECT_EQ(reduce_one<std::int32_t>(DataType::int32, ReduceOp::land, 2, 3), 1);
+  EXPECT_EQ(reduce_one<std::int32_t>(DataType::int32, ReduceOp::land, 2, 0), 0);
+  EXPECT_EQ(reduce_one<std::uint8_t>(DataType::uint8, ReduceOp::lor, 0, 0), 0);
+  EXPECT_EQ(reduce_one<std::uint8_t>(DataType::uint8, ReduceOp::lor, 0, 200), 1);
+  EXPECT_EQ(reduce_one<std::int8_t>(DataType::int8, ReduceOp::lxor, -1, 5), 0);
+  EXPECT_EQ(reduce_one<std::int8_t>(DataType::int8, ReduceOp::lxor, -1, 0), 1);
+  EXPECT_EQ(reduce_one<std::uint64_t>(DataType::uint64, ReduceOp::band, ~0ull, 0xF0ull), 0xF0u);
+  EXPECT_EQ(reduce_one<std::int16_t>(DataType::int16, ReduceOp::bor, 0x0F00, 0x00F0), 0x0FF0);
+  EXPECT_EQ(reduce_one<std::uint32_t>(DataType::uint32, ReduceOp::bxor, 0xFF00FF00u, 0x0FF00FF0u),
+            0xF0F0F0F0u);
+  // Defined on integers only; a float is a caller's bug.
+  float f = 1, g = 2;
+  EXPECT_THROW(reduce_inplace(DataType::fp32, ReduceOp::band, &f, &g, 1), InternalError);
+  EXPECT_FALSE(op_applies(ReduceOp::lor, DataType::bf16));
+  EXPECT_TRUE(op_applies(ReduceOp::lor, DataType::uint16));
+  EXPECT_TRUE(op_applies(ReduceOp::max, DataType::fp16));
 }
 
 TEST(ReduceInts, MinMaxWithNegatives) {
@@ -369,6 +410,8 @@ TEST(Divide, Integers) {
   check_divide<std::uint8_t>(DataType::uint8);
   check_divide<std::int32_t>(DataType::int32);
   check_divide<std::uint32_t>(DataType::uint32);
+  check_divide<std::int16_t>(DataType::int16);
+  check_divide<std::uint16_t>(DataType::uint16);
   check_divide<std::int64_t>(DataType::int64);
   check_divide<std::uint64_t>(DataType::uint64);
   std::int32_t v[] = {-7, 7, -1, INT32_MIN};

@@ -44,7 +44,9 @@ struct BFloat {
 
 // Integer + and * go through the unsigned type: wraparound without signed
 // overflow UB (int8/uint8 promote to int, where 255*255 still fits; the
-// unsigned -> signed conversion is modular since C++20).
+// unsigned -> signed conversion is modular since C++20). 16-bit types would
+// promote to int too, where 65535*65535 overflows, so they compute in
+// unsigned int.
 template <class C>
 struct Wrap {
   using type = C;
@@ -52,7 +54,7 @@ struct Wrap {
 template <class C>
 requires std::is_integral_v<C>
 struct Wrap<C> {
-  using type = std::make_unsigned_t<C>;
+  using type = std::conditional_t<sizeof(C) == 2, unsigned, std::make_unsigned_t<C>>;
 };
 template <class C>
 using WrapType = typename Wrap<C>::type;
@@ -105,6 +107,45 @@ struct Max {
     } else {
       return a < b ? b : a;
     }
+  }
+};
+
+// MPI's logical ops give 1 or 0 in the type (MPICH: (a && b), (a || b),
+// (a && !b) || (!a && b)); the bitwise ones are the C operators. Integers only.
+struct LAnd {
+  template <class C>
+  static C apply(C a, C b) {
+    return static_cast<C>(a != 0 && b != 0);
+  }
+};
+struct LOr {
+  template <class C>
+  static C apply(C a, C b) {
+    return static_cast<C>(a != 0 || b != 0);
+  }
+};
+struct LXor {
+  template <class C>
+  static C apply(C a, C b) {
+    return static_cast<C>((a != 0) != (b != 0));
+  }
+};
+struct BAnd {
+  template <class C>
+  static C apply(C a, C b) {
+    return static_cast<C>(a & b);
+  }
+};
+struct BOr {
+  template <class C>
+  static C apply(C a, C b) {
+    return static_cast<C>(a | b);
+  }
+};
+struct BXor {
+  template <class C>
+  static C apply(C a, C b) {
+    return static_cast<C>(a ^ b);
   }
 };
 
@@ -185,6 +226,24 @@ void run_loop(typename E::Storage* dst, const typename E::Storage* src, std::siz
     reduce_loop<E, Op>(dst, src, count);
 }
 
+// The logical and bitwise ops, which exist for integers only (op_applies).
+template <class E>
+void reduce_integer_only(ReduceOp op, typename E::Storage* d, const typename E::Storage* s,
+                         std::size_t count) {
+  if constexpr (std::is_integral_v<typename E::Compute>) {
+    switch (op) {
+      case ReduceOp::land: return run_loop<E, LAnd>(d, s, count);
+      case ReduceOp::lor: return run_loop<E, LOr>(d, s, count);
+      case ReduceOp::lxor: return run_loop<E, LXor>(d, s, count);
+      case ReduceOp::band: return run_loop<E, BAnd>(d, s, count);
+      case ReduceOp::bor: return run_loop<E, BOr>(d, s, count);
+      case ReduceOp::bxor: return run_loop<E, BXor>(d, s, count);
+      default: break;
+    }
+  }
+  CB_CHECK(false, "op {} on a floating-point datatype", to_string(op));
+}
+
 template <class E>
 void reduce_as(ReduceOp op, void* dst, const void* src, std::size_t count) {
   using S = typename E::Storage;
@@ -200,6 +259,13 @@ void reduce_as(ReduceOp op, void* dst, const void* src, std::size_t count) {
       return run_loop<E, Min>(d, s, count);
     case ReduceOp::max:
       return run_loop<E, Max>(d, s, count);
+    case ReduceOp::land:
+    case ReduceOp::lor:
+    case ReduceOp::lxor:
+    case ReduceOp::band:
+    case ReduceOp::bor:
+    case ReduceOp::bxor:
+      return reduce_integer_only<E>(op, d, s, count);
   }
   CB_CHECK(false, "bad ReduceOp {}", static_cast<int>(op));
 }
@@ -278,6 +344,8 @@ void reduce_fp16_hardware([[maybe_unused]] ReduceOp op, [[maybe_unused]] void* d
       return fp16_f16c_loop<Min>(d, s, count);
     case ReduceOp::max:
       return fp16_f16c_loop<Max>(d, s, count);
+    default:
+      break;
   }
   CB_CHECK(false, "bad ReduceOp {}", static_cast<int>(op));
 #endif
@@ -320,6 +388,10 @@ void with_element(DataType dtype, F&& f) {
       return f.template operator()<Native<std::int64_t>>();
     case DataType::uint64:
       return f.template operator()<Native<std::uint64_t>>();
+    case DataType::int16:
+      return f.template operator()<Native<std::int16_t>>();
+    case DataType::uint16:
+      return f.template operator()<Native<std::uint16_t>>();
     case DataType::fp16:
       return f.template operator()<Half>();
     case DataType::bf16:

@@ -18,6 +18,9 @@
 //    roles get the same bits (all-reduce results must agree on every rank).
 //  - ReduceOp::avg reduces as sum; the single division by p at the end is
 //    divide_inplace.
+//  - land / lor / lxor give 1 or 0 (a nonzero operand is true), band / bor /
+//    bxor the C bitwise operators: MPICH's MPI_LAND ... MPI_BXOR. Integer
+//    datatypes only (op_applies); a float is an internal error.
 #pragma once
 
 #include <cstddef>

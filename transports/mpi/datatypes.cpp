@@ -92,8 +92,10 @@ MPI_Op half_op(ReduceOp op) {
       return ops[2];
     case ReduceOp::max:
       return ops[3];
+    default:  // logical and bitwise ops are not defined on floats (op_applies)
+      break;
   }
-  return ops[0];
+  return MPI_OP_NULL;
 }
 
 }  // namespace
@@ -112,6 +114,10 @@ MPI_Datatype mpi_datatype(DataType dtype) {
       return MPI_INT64_T;
     case DataType::uint64:
       return MPI_UINT64_T;
+    case DataType::int16:
+      return MPI_INT16_T;
+    case DataType::uint16:
+      return MPI_UINT16_T;
     case DataType::fp16:
     case DataType::bf16:
       return half_type(dtype);
@@ -136,6 +142,18 @@ MPI_Op mpi_op(DataType dtype, ReduceOp op) {
       return MPI_MIN;
     case ReduceOp::max:
       return MPI_MAX;
+    case ReduceOp::land:
+      return MPI_LAND;
+    case ReduceOp::lor:
+      return MPI_LOR;
+    case ReduceOp::lxor:
+      return MPI_LXOR;
+    case ReduceOp::band:
+      return MPI_BAND;
+    case ReduceOp::bor:
+      return MPI_BOR;
+    case ReduceOp::bxor:
+      return MPI_BXOR;
   }
   return MPI_OP_NULL;
 }
@@ -168,6 +186,9 @@ std::string mpi_known_defect(DataType dtype, ReduceOp op) {
     switch (dtype) {
       case DataType::uint8:
         ok = unsigned_min_max_right<std::uint8_t>(dtype, op);
+        break;
+      case DataType::uint16:
+        ok = unsigned_min_max_right<std::uint16_t>(dtype, op);
         break;
       case DataType::uint32:
         ok = unsigned_min_max_right<std::uint32_t>(dtype, op);

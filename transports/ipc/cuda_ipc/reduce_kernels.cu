@@ -33,10 +33,13 @@ struct BFloat {
 };
 
 // Integer + and * through the unsigned type: defined wraparound (as the host).
+// 16-bit types compute in unsigned int (65535 * 65535 overflows int).
+template <class C>
+using WrapT = std::conditional_t<sizeof(C) == 2, unsigned, std::make_unsigned_t<C>>;
 template <class C>
 __device__ C wrap_sum(C a, C b) {
   if constexpr (std::is_integral_v<C>) {
-    using W = std::make_unsigned_t<C>;
+    using W = WrapT<C>;
     return static_cast<C>(static_cast<W>(static_cast<W>(a) + static_cast<W>(b)));
   } else {
     return a + b;
@@ -45,7 +48,7 @@ __device__ C wrap_sum(C a, C b) {
 template <class C>
 __device__ C wrap_prod(C a, C b) {
   if constexpr (std::is_integral_v<C>) {
-    using W = std::make_unsigned_t<C>;
+    using W = WrapT<C>;
     return static_cast<C>(static_cast<W>(static_cast<W>(a) * static_cast<W>(b)));
   } else {
     return a * b;
@@ -97,6 +100,28 @@ struct Max {
   }
 };
 
+// MPI's logical (1 or 0) and bitwise ops, integers only, as on the host.
+struct LAnd {
+  template <class C> __device__ static C apply(C a, C b) { return static_cast<C>(a != 0 && b != 0); }
+};
+struct LOr {
+  template <class C> __device__ static C apply(C a, C b) { return static_cast<C>(a != 0 || b != 0); }
+};
+struct LXor {
+  template <class C> __device__ static C apply(C a, C b) {
+    return static_cast<C>((a != 0) != (b != 0));
+  }
+};
+struct BAnd {
+  template <class C> __device__ static C apply(C a, C b) { return static_cast<C>(a & b); }
+};
+struct BOr {
+  template <class C> __device__ static C apply(C a, C b) { return static_cast<C>(a | b); }
+};
+struct BXor {
+  template <class C> __device__ static C apply(C a, C b) { return static_cast<C>(a ^ b); }
+};
+
 template <class E, class Op>
 __global__ void reduce_kernel(typename E::Storage* __restrict__ dst,
                               const typename E::Storage* __restrict__ src, std::size_t count) {
@@ -140,6 +165,20 @@ cudaError_t reduce_as(ReduceOp op, void* dst, const void* src, std::size_t count
     case ReduceOp::prod: reduce_kernel<E, Prod><<<blocks, kThreads, 0, stream>>>(d, s, count); break;
     case ReduceOp::min: reduce_kernel<E, Min><<<blocks, kThreads, 0, stream>>>(d, s, count); break;
     case ReduceOp::max: reduce_kernel<E, Max><<<blocks, kThreads, 0, stream>>>(d, s, count); break;
+    default:
+      if constexpr (std::is_integral_v<typename E::Compute>) {
+        switch (op) {
+          case ReduceOp::land: reduce_kernel<E, LAnd><<<blocks, kThreads, 0, stream>>>(d, s, count); break;
+          case ReduceOp::lor: reduce_kernel<E, LOr><<<blocks, kThreads, 0, stream>>>(d, s, count); break;
+          case ReduceOp::lxor: reduce_kernel<E, LXor><<<blocks, kThreads, 0, stream>>>(d, s, count); break;
+          case ReduceOp::band: reduce_kernel<E, BAnd><<<blocks, kThreads, 0, stream>>>(d, s, count); break;
+          case ReduceOp::bor: reduce_kernel<E, BOr><<<blocks, kThreads, 0, stream>>>(d, s, count); break;
+          case ReduceOp::bxor: reduce_kernel<E, BXor><<<blocks, kThreads, 0, stream>>>(d, s, count); break;
+          default: return cudaErrorInvalidValue;
+        }
+      } else {
+        return cudaErrorInvalidValue;  // logical/bitwise ops on a float
+      }
   }
   return cudaGetLastError();
 }
@@ -153,6 +192,8 @@ cudaError_t with_element(DataType dtype, F&& f) {
     case DataType::uint32: return f(Native<std::uint32_t>{});
     case DataType::int64: return f(Native<std::int64_t>{});
     case DataType::uint64: return f(Native<std::uint64_t>{});
+    case DataType::int16: return f(Native<std::int16_t>{});
+    case DataType::uint16: return f(Native<std::uint16_t>{});
     case DataType::fp16: return f(Half{});
     case DataType::bf16: return f(BFloat{});
     case DataType::fp32: return f(Native<float>{});

@@ -33,8 +33,11 @@ ncclDataType_t nccl_type(DataType t) {
     case DataType::bf16: return ncclBfloat16;
     case DataType::fp32: return ncclFloat32;
     case DataType::fp64: return ncclFloat64;
+    case DataType::int16:
+    case DataType::uint16: break;
   }
-  CB_CHECK(false, "bad DataType {}", static_cast<int>(t));
+  throw UsageError(fmt::format("the nccl baseline has no {} (nccl.h defines no 16-bit integer)",
+                               to_string(t)));
 }
 
 ncclRedOp_t nccl_op(ReduceOp o) {
@@ -44,8 +47,10 @@ ncclRedOp_t nccl_op(ReduceOp o) {
     case ReduceOp::prod: return ncclProd;
     case ReduceOp::min: return ncclMin;
     case ReduceOp::max: return ncclMax;
+    default: break;
   }
-  CB_CHECK(false, "bad ReduceOp {}", static_cast<int>(o));
+  throw UsageError(fmt::format("the nccl baseline has no op {} (nccl.h defines sum, prod, min, "
+                               "max, avg)", to_string(o)));
 }
 
 // NCCL's function for each collective (the one per-collective line this
@@ -90,6 +95,8 @@ std::byte* device_alloc(std::size_t bytes) {
 NcclOperation::NcclOperation(Collective coll, DataType dtype, ReduceOp op, bool in_place,
                              std::size_t count, Group& group, const NcclOptions& options)
     : coll_(coll), dtype_(dtype), op_(op), count_(count) {
+  nccl_type(dtype);  // refuses, before any setup, what NCCL cannot run
+  if (is_reducing(coll)) nccl_op(op);
   p_ = group.size();
   rank_ = group.rank();
   const std::size_t es = element_size(dtype);
