@@ -320,6 +320,10 @@ void classify_reduction(Call& c, MPI_Datatype type, MPI_Op op) {
   }
   if (const auto o = builtin_op(op)) {
     c.op = *o;
+    if (!op_defined_on(type, *o)) {  // e.g. MPI_SUM on MPI_BYTE: MPI's error to give
+      c.why = Fallback::op;
+      c.detail = op_name(op) + " on " + type_name(type);
+    }
   } else {
     c.why = is_user_op(op) ? Fallback::user_op : Fallback::op;
     if (*c.why == Fallback::op) c.detail = op_name(op);

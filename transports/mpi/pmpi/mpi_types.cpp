@@ -1,33 +1,43 @@
 #include "transports/mpi/pmpi/mpi_types.hpp"
 
 #include <climits>
+#include <cstdint>
 #include <utility>
 
 namespace cb::pmpi {
 namespace {
 
+// C integer types by size and signedness (char is signed or not as the
+// compiler's, as MPICH computes MPI_CHAR in C `char`).
 template <class Int>
 constexpr DataType int_type() {
-  static_assert(sizeof(Int) == 1 || sizeof(Int) == 4 || sizeof(Int) == 8);
+  static_assert(sizeof(Int) == 1 || sizeof(Int) == 2 || sizeof(Int) == 4 || sizeof(Int) == 8);
   constexpr bool is_signed = static_cast<Int>(-1) < 0;
   if constexpr (sizeof(Int) == 1) return is_signed ? DataType::int8 : DataType::uint8;
+  if constexpr (sizeof(Int) == 2) return is_signed ? DataType::int16 : DataType::uint16;
   if constexpr (sizeof(Int) == 4) return is_signed ? DataType::int32 : DataType::uint32;
   return is_signed ? DataType::int64 : DataType::uint64;
 }
+
+// Which ops MPICH defines on a type: the arithmetic ones on floats, every op
+// on integers, only the logical ones on MPI_C_BOOL, only the bitwise ones on
+// MPI_BYTE.
+enum class OpsOn : std::uint8_t { number, logical, bitwise };
 
 struct TypeRow {
   MPI_Datatype type;
   DataType dtype;
   const char* name;
+  OpsOn ops = OpsOn::number;
 };
 
-// MPI_CHAR is absent on purpose: the standard does not allow it in
-// reductions, so MPICH's own answer is the one to give.
-// Searched in order on every call: the commonest types first.
+// Searched in order on every call: the commonest types first (OSU's
+// benchmarks default to MPI_CHAR).
 const TypeRow kTypes[] = {
     {MPI_FLOAT, DataType::fp32, "MPI_FLOAT"},
     {MPI_DOUBLE, DataType::fp64, "MPI_DOUBLE"},
     {MPI_INT, int_type<int>(), "MPI_INT"},
+    {MPI_CHAR, int_type<char>(), "MPI_CHAR"},
     {MPI_INT8_T, DataType::int8, "MPI_INT8_T"},
     {MPI_UINT8_T, DataType::uint8, "MPI_UINT8_T"},
     {MPI_INT32_T, DataType::int32, "MPI_INT32_T"},
@@ -42,6 +52,15 @@ const TypeRow kTypes[] = {
     {MPI_LONG_LONG, int_type<long long>(), "MPI_LONG_LONG"},
     {MPI_LONG_LONG_INT, int_type<long long>(), "MPI_LONG_LONG_INT"},
     {MPI_UNSIGNED_LONG_LONG, int_type<unsigned long long>(), "MPI_UNSIGNED_LONG_LONG"},
+    {MPI_SHORT, int_type<short>(), "MPI_SHORT"},
+    {MPI_UNSIGNED_SHORT, int_type<unsigned short>(), "MPI_UNSIGNED_SHORT"},
+    {MPI_INT16_T, DataType::int16, "MPI_INT16_T"},
+    {MPI_UINT16_T, DataType::uint16, "MPI_UINT16_T"},
+    {MPI_AINT, int_type<MPI_Aint>(), "MPI_AINT"},
+    {MPI_OFFSET, int_type<MPI_Offset>(), "MPI_OFFSET"},
+    {MPI_COUNT, int_type<MPI_Count>(), "MPI_COUNT"},
+    {MPI_C_BOOL, DataType::uint8, "MPI_C_BOOL", OpsOn::logical},
+    {MPI_BYTE, DataType::uint8, "MPI_BYTE", OpsOn::bitwise},
 #ifdef MPIX_C_FLOAT16
     {MPIX_C_FLOAT16, DataType::fp16, "MPIX_C_FLOAT16"},
 #endif
@@ -56,9 +75,9 @@ struct OpRow {
 const OpRow kOps[] = {
     {MPI_SUM, ReduceOp::sum, "MPI_SUM"},   {MPI_PROD, ReduceOp::prod, "MPI_PROD"},
     {MPI_MIN, ReduceOp::min, "MPI_MIN"},   {MPI_MAX, ReduceOp::max, "MPI_MAX"},
-    {MPI_LAND, {}, "MPI_LAND"},           {MPI_LOR, {}, "MPI_LOR"},
-    {MPI_LXOR, {}, "MPI_LXOR"},           {MPI_BAND, {}, "MPI_BAND"},
-    {MPI_BOR, {}, "MPI_BOR"},             {MPI_BXOR, {}, "MPI_BXOR"},
+    {MPI_LAND, ReduceOp::land, "MPI_LAND"}, {MPI_LOR, ReduceOp::lor, "MPI_LOR"},
+    {MPI_LXOR, ReduceOp::lxor, "MPI_LXOR"}, {MPI_BAND, ReduceOp::band, "MPI_BAND"},
+    {MPI_BOR, ReduceOp::bor, "MPI_BOR"},    {MPI_BXOR, ReduceOp::bxor, "MPI_BXOR"},
     {MPI_MINLOC, {}, "MPI_MINLOC"},       {MPI_MAXLOC, {}, "MPI_MAXLOC"},
     {MPI_REPLACE, {}, "MPI_REPLACE"},     {MPI_NO_OP, {}, "MPI_NO_OP"},
 };
@@ -83,6 +102,20 @@ std::optional<ReduceOp> builtin_op(MPI_Op op) {
 }
 
 bool is_user_op(MPI_Op op) { return find_op(op) == nullptr; }
+
+bool op_defined_on(MPI_Datatype type, ReduceOp op) {
+  const bool logical = op == ReduceOp::land || op == ReduceOp::lor || op == ReduceOp::lxor;
+  const bool bitwise = op == ReduceOp::band || op == ReduceOp::bor || op == ReduceOp::bxor;
+  for (const TypeRow& row : kTypes) {
+    if (row.type != type) continue;
+    switch (row.ops) {
+      case OpsOn::number: return op_applies(op, row.dtype);
+      case OpsOn::logical: return logical;
+      case OpsOn::bitwise: return bitwise;
+    }
+  }
+  return false;
+}
 
 std::optional<std::size_t> contiguous_size(MPI_Datatype type) {
   if (const auto d = reduction_type(type)) return element_size(*d);
