@@ -240,6 +240,8 @@ double float_reference(const FloatCase& fc, ReduceOp op, double a, double b) {
       if (std::isnan(b) || std::isnan(a)) return std::isnan(b) ? b : a;
       if (a == b) return std::signbit(b) ? a : b;
       return a < b ? b : a;
+    default:  // the logical and bitwise ops are not defined on floats
+      break;
   }
   return 0;
 }
