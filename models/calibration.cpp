@@ -40,18 +40,37 @@ double number(const CsvTable& t, const CsvRecord& r, const char* column) {
 std::vector<double> numbers(const CsvTable& t, const CsvRecord& r, const char* column) {
   std::vector<double> out;
   const std::string& s = t.cell(r, column);
+  // A time column ("pingpong_s", "exchange_s", ...): a measured duration.
+  const std::string_view name(column);
+  const bool time = name.ends_with("_s");
   std::size_t pos = 0;
   while (pos < s.size()) {
     const std::size_t end = std::min(s.find(';', pos), s.size());
     double v = 0;
     const auto [p, ec] = std::from_chars(s.data() + pos, s.data() + end, v);
-    if (ec != std::errc() || p != s.data() + end)
+    if (ec != std::errc() || p != s.data() + end || !std::isfinite(v))
       throw UsageError(fmt::format("{}:{}: {} '{}' is not a ';'-separated list of numbers",
                                    t.file(), r.line, column, s));
+    if (time && v < 0)
+      throw UsageError(fmt::format("{}:{}: {} holds {} (times must be >= 0)", t.file(), r.line,
+                                   column, std::string_view(s).substr(pos, end - pos)));
     out.push_back(v);
     pos = end + 1;
   }
   return out;
+}
+
+// A calibration file or fit.csv, whole: collbench writes every line with its
+// newline, so a last line without one was cut short (a full disk, a copy
+// interrupted), possibly mid-number ("2.6e-1" of "2.6e-11"), and is refused
+// rather than read as a different value.
+CsvTable read_whole_table(const std::string& path) {
+  const std::string text = read_text_file(path);
+  if (!text.empty() && text.back() != '\n')
+    throw UsageError(fmt::format("{}: the last line has no newline: the file was cut short "
+                                 "(collbench writes whole lines); write it again",
+                                 path));
+  return CsvTable(text, path);
 }
 
 void require(const CsvTable& t, std::initializer_list<const char*> columns) {
@@ -289,7 +308,7 @@ std::string format_calibration(const Calibration& c) {
 
 // Long on purpose: one parse of the file's keys, each a line, in the file's order.
 Calibration read_calibration(const std::string& path) {
-  const CsvTable t(read_text_file(path), path);
+  const CsvTable t = read_whole_table(path);
   require(t, {"alpha_s", "beta_s_per_B", "gamma_s_per_B"});
   if (t.rows().size() != 1)
     throw UsageError(fmt::format("{}: {} data rows; a calibration file has exactly one", path,
@@ -388,7 +407,7 @@ Calibration read_calibration(const std::string& path) {
 }
 
 ModelTerms load_model_terms(const std::string& path) {
-  const CsvTable t(read_text_file(path), path);
+  const CsvTable t = read_whole_table(path);
   if (t.has("scope")) return {};
   return read_calibration(path).terms;
 }
@@ -416,7 +435,7 @@ ModelTerms load_model_terms(const std::string& path, std::string_view use,
 
 ModelParams load_model_params(const std::string& path, const std::optional<std::string>& transport,
                               std::string* source_transport) {
-  const CsvTable t(read_text_file(path), path);
+  const CsvTable t = read_whole_table(path);
   if (!t.has("scope")) {
     const Calibration c = read_calibration(path);
     if (source_transport) *source_transport = c.transport;

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "algorithms/types.hpp"
+#include "harness/io/input_file.hpp"
 
 namespace cb::models {
 
@@ -82,16 +83,7 @@ const std::string& CsvTable::cell(const CsvRecord& row, std::string_view column)
   return row.fields[it->second];
 }
 
-std::string read_text_file(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec))
-    throw UsageError(fmt::format("cannot read {}: it is a directory (give a CSV file)", path));
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw UsageError(fmt::format("cannot read {}: {}", path, std::strerror(errno)));
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+std::string read_text_file(const std::string& path) { return io::read_input_file(path); }
 
 std::string csv_escape(std::string_view field) {
   if (field.find_first_of(",\"\n\r") == std::string_view::npos) return std::string(field);

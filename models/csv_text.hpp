@@ -39,7 +39,9 @@ class CsvTable {
   std::vector<CsvRecord> rows_;
 };
 
-// Reads a whole file; throws UsageError "cannot read <file>: <reason>".
+// Reads a whole file; throws UsageError "cannot read <file>: <reason>", also
+// for a file that is not regular, too large or has an overlong line
+// (io::read_input_file's limits).
 std::string read_text_file(const std::string& path);
 
 // One CSV field, quoted when it needs to be.

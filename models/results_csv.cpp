@@ -35,6 +35,8 @@ std::string describe(const ConfigKey& k) {
 
 namespace {
 
+constexpr double kMinTimeUs = 1e-6;
+
 constexpr const char* kRequired[] = {"transport", "collective", "algorithm", "datatype",
                                      "op",        "placement",  "ranks",     "bytes",
                                      "count",     "time_median_us"};
@@ -134,6 +136,12 @@ Measurement parse_row(const CsvTable& t, const CsvRecord& r) {
                      bytes_for_count(s.coll, s.p, s.dtype, m.count)));
   const double t_us = parse_real(t.cell(r, "time_median_us"), "time_median_us", fail);
   if (t_us <= 0) fail(fmt::format("time_median_us is {} (times must be > 0)", t.cell(r, "time_median_us")));
+  // Below a picosecond is no measurement, and a denormal (1e-320) becomes 0
+  // in seconds, which the fits cannot take (they work on logarithms).
+  if (t_us < kMinTimeUs)
+    fail(fmt::format("time_median_us is {} (times must be >= {} us: no collective takes less "
+                     "than a picosecond)",
+                     t.cell(r, "time_median_us"), kMinTimeUs));
   m.time_s = t_us * 1e-6;
   m.ci_lo_s = optional_real(t.cell(r, "ci_lo_us"), "ci_lo_us", fail) * 1e-6;
   m.ci_hi_s = optional_real(t.cell(r, "ci_hi_us"), "ci_hi_us", fail) * 1e-6;

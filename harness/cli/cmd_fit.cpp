@@ -12,6 +12,7 @@
 
 #include "harness/cli/commands.hpp"
 #include "harness/config.hpp"
+#include "harness/io/input_file.hpp"
 #include "models/csv_text.hpp"
 #include "models/fit_run.hpp"
 
@@ -47,7 +48,8 @@ nlohmann::ordered_json mpich_default_tree(const std::string& file) {
   Dl_info info{};
   if (dladdr(reinterpret_cast<void*>(&MPI_Init), &info) == 0 || info.dli_fname == nullptr)
     throw UsageError("--mpich-json: cannot locate libmpich; give its tree with --mpich-default FILE");
-  const std::string lib = models::read_text_file(info.dli_fname);
+  // A shared library: binary, so no line limit; the size limit still holds.
+  const std::string lib = io::read_input_file(info.dli_fname, "libmpich", {.max_line = 0});
   const std::string marker = "{\"collective=";
   for (std::size_t at = lib.find(marker); at != std::string::npos; at = lib.find(marker, at + 1)) {
     const std::size_t end = lib.find('\0', at);

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "algorithms/types.hpp"
+#include "harness/io/input_file.hpp"
 #include "harness/io/output_file.hpp"
 #include "tests/common/process.hpp"
 #include "tests/common/text_files.hpp"
@@ -99,6 +100,45 @@ TEST_F(OutputFileTest, WriteErrorsAreOneLineNamingTheFile) {
     EXPECT_NE(what.find("r.csv.partial"), std::string::npos) << what;
     EXPECT_EQ(what.find('\n'), std::string::npos) << what;
   }
+}
+
+// io::read_input_file, the one reader of user-named files: bounded.
+std::string read_error(const std::string& path, cb::io::InputLimits limits = {}) {
+  try {
+    cb::io::read_input_file(path, "--params", limits);
+  } catch (const cb::UsageError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST_F(OutputFileTest, InputFilesAreRegularAndBounded) {
+  std::ofstream(dir_ / "ok.csv") << "a,b\n1,2\n";
+  EXPECT_EQ(cb::io::read_input_file((dir_ / "ok.csv").string()), "a,b\n1,2\n");
+  fs::create_symlink(dir_ / "ok.csv", dir_ / "link.csv");  // a link to a regular file is fine
+  EXPECT_EQ(cb::io::read_input_file((dir_ / "link.csv").string()), "a,b\n1,2\n");
+
+  EXPECT_NE(read_error("/dev/zero").find("--params /dev/zero: it is a character device"),
+            std::string::npos)
+      << read_error("/dev/zero");
+  ASSERT_EQ(::mkfifo((dir_ / "fifo").c_str(), 0600), 0);  // nobody writes: must not block
+  EXPECT_NE(read_error((dir_ / "fifo").string()).find("it is a FIFO"), std::string::npos);
+  EXPECT_NE(read_error(dir_.string()).find("it is a directory"), std::string::npos);
+  EXPECT_NE(read_error((dir_ / "missing").string()).find("No such file"), std::string::npos);
+
+  EXPECT_NE(read_error((dir_ / "ok.csv").string(), {.max_bytes = 7, .max_line = 100})
+                .find("larger than 7 bytes"),
+            std::string::npos);
+  EXPECT_NE(read_error((dir_ / "ok.csv").string(), {.max_bytes = 100, .max_line = 2})
+                .find("line 1 is longer than 2 bytes"),
+            std::string::npos)
+      << read_error((dir_ / "ok.csv").string(), {.max_bytes = 100, .max_line = 2});
+  EXPECT_EQ(read_error((dir_ / "ok.csv").string(), {.max_bytes = 100, .max_line = 3}), "");
+  // A file that says it is empty (as /proc's do) is still bounded by what it holds.
+  EXPECT_NE(read_error("/proc/self/maps", {.max_bytes = 16, .max_line = 0}).find("larger than"),
+            std::string::npos);
+  for (const std::string& e : {read_error("/dev/zero"), read_error(dir_.string())})
+    EXPECT_EQ(e.find('\n'), std::string::npos) << e;
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 
 #include "algorithms/collective.hpp"
 #include "algorithms/registry.hpp"
+#include "harness/io/input_file.hpp"
 #include "models/mpich_selection.hpp"
 
 namespace cb::pmpi {
@@ -75,11 +76,13 @@ bool matches(std::string_view key, const CallShape& c) {
 }  // namespace
 
 Json read_selection(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw UsageError(fmt::format("COLLBENCH_SELECTION={}: cannot open the file", path));
-  std::stringstream text;
-  text << in.rdbuf();
-  Json tree = Json::parse(text.str(), nullptr, false);
+  std::string text;
+  try {
+    text = io::read_input_file(path);  // bounded: /dev/zero must not fill the memory
+  } catch (const UsageError& e) {
+    throw UsageError(fmt::format("COLLBENCH_SELECTION={}: {}", path, e.what()));
+  }
+  Json tree = Json::parse(text, nullptr, false);
   if (tree.is_discarded() || !tree.is_object())
     throw UsageError(
         fmt::format("COLLBENCH_SELECTION={}: not a JSON object (expected an MPICH selection "
