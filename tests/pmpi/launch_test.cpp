@@ -135,7 +135,14 @@ TEST_F(PmpiLaunch, BadValuesStopWithOneLine) {
       {"COLLBENCH_REPORT=yes", "collbench-pmpi: COLLBENCH_REPORT=yes: accepted: 0, 1"},
       {"COLLBENCH_MAX_BYTES=12Q", "collbench-pmpi: COLLBENCH_MAX_BYTES=12Q: not a size"},
       {"COLLBENCH_SELECTION=/nonexistent.json",
-       "collbench-pmpi: COLLBENCH_SELECTION=/nonexistent.json: cannot open the file"},
+       "collbench-pmpi: COLLBENCH_SELECTION=/nonexistent.json: cannot read"},
+      // Bounded reads: /dev/zero once grew each rank to gigabytes, silently.
+      {"COLLBENCH_SELECTION=/dev/zero",
+       "collbench-pmpi: COLLBENCH_SELECTION=/dev/zero: cannot read /dev/zero: it is a character "
+       "device"},
+      {"COLLBENCH_PARAMS=/dev/zero",
+       "collbench-pmpi: COLLBENCH_PARAMS=/dev/zero: cannot read /dev/zero: it is a character "
+       "device"},
   };
   for (const auto& c : cases) {
     const Result r = launch(c.settings, 2);
@@ -144,6 +151,59 @@ TEST_F(PmpiLaunch, BadValuesStopWithOneLine) {
     EXPECT_EQ(occurrences(r.output, "collbench-pmpi:"), 1) << c.settings << "\n" << r.output;
     EXPECT_EQ(occurrences(r.output, "fallback-app"), 0) << c.settings << "\n" << r.output;
   }
+}
+
+// Ranks given different settings (mpiexec's per-rank -env) once waited for
+// each other for ever without a word; now every rank stops with one line.
+TEST_F(PmpiLaunch, SettingsThatDifferBetweenRanksStopTheJobWithOneLine) {
+  const std::string app = env_or_empty("PMPI_APP");
+  const std::string cmd = fmt::format(
+      "timeout 60 {} -genv LD_PRELOAD {} -n 1 -env COLLBENCH_ALGO ring {} : -n 1 -env "
+      "COLLBENCH_ALGO {} {} 2>&1",
+      env_or_empty("PMPI_MPIEXEC"), env_or_empty("PMPI_PRELOAD"), app, "{}", app);
+  for (const char* other : {"rhd", "nonsense"}) {
+    SCOPED_TRACE(other);
+    const std::string line = fmt::format(fmt::runtime(cmd), other);
+    Result r;
+    FILE* pipe = popen(line.c_str(), "r");
+    ASSERT_NE(pipe, nullptr);
+    char buf[4096];
+    std::size_t n = 0;
+    while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) r.output.append(buf, n);
+    const int st = pclose(pipe);
+    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    EXPECT_EQ(r.status, 2) << r.output;
+    EXPECT_EQ(occurrences(r.output, "collbench-pmpi: COLLBENCH_ALGO differs between the ranks "
+                                    "(rank 0 has COLLBENCH_ALGO=ring)"),
+              1)
+        << r.output;
+    EXPECT_EQ(occurrences(r.output, "collbench-pmpi:"), 1) << r.output;
+    EXPECT_EQ(occurrences(r.output, "fallback-app"), 0) << r.output;
+  }
+}
+
+// A calibration with a time that is not a time (nan, inf, negative) or a
+// file cut short is refused, as predict and fit refuse it.
+TEST_F(PmpiLaunch, CalibrationWithBadTimesIsRefused) {
+  const std::string good = env_or_empty("PMPI_FIXTURES") + "/params.csv";
+  std::FILE* in = std::fopen(good.c_str(), "r");
+  ASSERT_NE(in, nullptr);
+  std::string text;
+  char buf[4096];
+  for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, in)) > 0;) text.append(buf, n);
+  std::fclose(in);
+  ASSERT_FALSE(text.empty());
+  const std::string path = ::testing::TempDir() + "/cut-params.csv";
+  std::FILE* out = std::fopen(path.c_str(), "w");
+  ASSERT_NE(out, nullptr);
+  // "2.6e-11\n" becomes "2.6e-1": a valid number, only the missing newline tells.
+  std::fwrite(text.data(), 1, text.size() - 2, out);
+  std::fclose(out);
+  const Result r = launch("COLLBENCH_ALGO=auto COLLBENCH_PARAMS=" + path, 2);
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_EQ(occurrences(r.output, "collbench-pmpi: COLLBENCH_PARAMS="), 1) << r.output;
+  EXPECT_EQ(occurrences(r.output, "fallback-app"), 0) << r.output;
+  std::remove(path.c_str());
 }
 
 TEST_F(PmpiLaunch, AutoPicksFromTheModel) {

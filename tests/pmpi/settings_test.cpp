@@ -16,6 +16,7 @@
 #include "transports/mpi/pmpi/config.hpp"
 #include "transports/mpi/pmpi/counters.hpp"
 #include "transports/mpi/pmpi/selection.hpp"
+#include "transports/mpi/pmpi/settings.hpp"
 
 namespace cb::pmpi {
 namespace {
@@ -216,6 +217,26 @@ TEST(PmpiCounters, SizeBuckets) {
   EXPECT_NE(report().find("  alltoall        naive       9..16 B                  1             12"),
             std::string::npos)
       << report();
+}
+
+// The hashes the ranks compare at MPI_Init (settings.hpp): one per variable,
+// changed by its value only, and "unset" apart from "empty".
+TEST(PmpiSettings, HashesTellEveryVariableAndUnsetFromEmpty) {
+  for (const char* name : kSettingNames) ::unsetenv(name);
+  const auto unset = setting_hashes();
+  ::setenv("COLLBENCH_ALGO", "", 1);
+  const auto empty = setting_hashes();
+  EXPECT_NE(unset[0], empty[0]);
+  ::setenv("COLLBENCH_ALGO", "ring", 1);
+  const auto ring = setting_hashes();
+  ::setenv("COLLBENCH_ALGO", "rhd", 1);
+  const auto rhd = setting_hashes();
+  EXPECT_NE(ring[0], rhd[0]);
+  for (std::size_t i = 1; i < kSettingNames.size(); ++i) EXPECT_EQ(ring[i], unset[i]) << i;
+  EXPECT_EQ(describe_setting(0), "COLLBENCH_ALGO=rhd");
+  ::unsetenv("COLLBENCH_ALGO");
+  EXPECT_EQ(describe_setting(0), "COLLBENCH_ALGO unset");
+  EXPECT_EQ(setting_hashes(), unset);
 }
 
 }  // namespace

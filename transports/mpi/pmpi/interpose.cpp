@@ -28,6 +28,7 @@
 #include "transports/mpi/pmpi/counters.hpp"
 #include "transports/mpi/pmpi/mpi_types.hpp"
 #include "transports/mpi/pmpi/selection.hpp"
+#include "transports/mpi/pmpi/settings.hpp"
 
 namespace cb::pmpi {
 namespace {
@@ -60,15 +61,63 @@ std::string mpi_name(Collective coll) {
   return "MPI_" + std::string(collective_spec(coll).mpich_name);
 }
 
-void setup() {
-  std::call_once(lib().once, [] {
+// Whether every rank of MPI_COMM_WORLD read the same settings and read them
+// without error (settings.hpp): one all-reduce of each rank's hashes, and
+// of the lowest rank that failed. When not, one rank says why in one line
+// (the first that failed, or rank 0 naming a variable that differs) and
+// every rank learns it, so all stop together instead of waiting for ever on
+// a peer that stopped or runs another schedule.
+bool settings_agree(const std::string& error) {
+  const auto hashes = setting_hashes();
+  constexpr std::size_t n = kSettingNames.size();
+  std::array<unsigned long long, n + 1> mine{}, lo{}, hi{};
+  for (std::size_t i = 0; i < n; ++i) mine[i] = hashes[i];
+  int size = 1;
+  PMPI_Comm_size(MPI_COMM_WORLD, &size);
+  mine[n] = error.empty() ? static_cast<unsigned long long>(size)
+                          : static_cast<unsigned long long>(lib().world_rank);
+  PMPI_Allreduce(mine.data(), lo.data(), n + 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, MPI_COMM_WORLD);
+  PMPI_Allreduce(mine.data(), hi.data(), n + 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
+  for (std::size_t i = 0; i < n; ++i)
+    if (lo[i] != hi[i]) {
+      if (lib().world_rank == 0)
+        std::fprintf(stderr,
+                     "collbench-pmpi: %s differs between the ranks (rank 0 has %s); give every "
+                     "rank the same COLLBENCH_* settings\n",
+                     kSettingNames[i], describe_setting(i).c_str());
+      return false;
+    }
+  if (lo[n] == static_cast<unsigned long long>(size)) return true;
+  if (lo[n] == static_cast<unsigned long long>(lib().world_rank))
+    std::fprintf(stderr, "collbench-pmpi: %s\n", error.c_str());
+  return false;
+}
+
+// at_init: called from MPI_Init / MPI_Init_thread, which every rank of
+// MPI_COMM_WORLD calls, so the ranks can agree on the settings there. A
+// first use after an MPI_Init the library did not see cannot (a collective
+// on a sub-communicator: the other ranks are not there): then each rank
+// checks its own settings, and rank 0 alone speaks, as before the agreement.
+void setup(bool at_init = false) {
+  std::call_once(lib().once, [at_init] {
     Inside guard;
     PMPI_Comm_rank(MPI_COMM_WORLD, &lib().world_rank);
+    std::string error;
     try {
       lib().config = read_config();
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+    const bool ok = at_init ? settings_agree(error) : error.empty();
+    if (!ok) {
+      if (!at_init && lib().world_rank == 0)
+        std::fprintf(stderr, "collbench-pmpi: %s\n", error.c_str());
+      PMPI_Finalize();
+      std::exit(2);
+    }
+    try {
       create_keyval();
     } catch (const std::exception& e) {
-      // Every rank reads the same environment, so every rank stops here.
       if (lib().world_rank == 0) std::fprintf(stderr, "collbench-pmpi: %s\n", e.what());
       PMPI_Finalize();
       std::exit(2);
@@ -383,13 +432,13 @@ extern "C" {
 
 int MPI_Init(int* argc, char*** argv) {
   const int rc = PMPI_Init(argc, argv);
-  if (rc == MPI_SUCCESS) setup();
+  if (rc == MPI_SUCCESS) setup(true);
   return rc;
 }
 
 int MPI_Init_thread(int* argc, char*** argv, int required, int* provided) {
   const int rc = PMPI_Init_thread(argc, argv, required, provided);
-  if (rc == MPI_SUCCESS) setup();
+  if (rc == MPI_SUCCESS) setup(true);
   return rc;
 }
 
