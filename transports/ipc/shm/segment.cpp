@@ -267,24 +267,36 @@ bool owner_alive(const SegmentOwner& owner) {
   return start != 0 && start == owner.start_ticks;
 }
 
-std::vector<std::string> sweep_stale_segments(const std::string& dir) {
+std::vector<std::string> sweep_stale_segments(const std::string& dir, uid_t uid) {
   std::vector<std::string> removed;
   DIR* d = ::opendir(dir.c_str());
   if (d == nullptr) return removed;
   while (const dirent* entry = ::readdir(d)) {
     const std::string name = entry->d_name;
     SegmentOwner owner;
-    if (!parse_segment_name(name, owner) || owner_alive(owner)) continue;
-    // Several ranks may sweep at once: only the one whose unlink succeeds reports.
-    if (::unlink((dir + "/" + name).c_str()) == 0) {
-      std::fprintf(stderr,
-                   "collbench: removed stale shared-memory segment %s/%s (its owner, pid %d, "
-                   "is no longer running: a crashed earlier run)\n",
-                   dir.c_str(), name.c_str(), static_cast<int>(owner.pid));
-      removed.push_back(name);
-    }
+    if (!parse_segment_name(name, owner)) continue;
+    // Only the caller's own files: /dev/shm is shared by every user, and a
+    // name that looks like ours may be another user's file (a root run once
+    // deleted 20,000 of them). Never a link or anything but a regular file.
+    struct stat st {};
+    if (::fstatat(::dirfd(d), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+        !S_ISREG(st.st_mode) || st.st_uid != uid || owner_alive(owner))
+      continue;
+    // Several ranks may sweep at once: only the one whose unlink succeeds counts it.
+    if (::unlinkat(::dirfd(d), name.c_str(), 0) == 0) removed.push_back(name);
   }
   ::closedir(d);
+  // One line, however many: a crash loop can leave thousands.
+  if (removed.size() == 1)
+    std::fprintf(stderr,
+                 "collbench: removed stale shared-memory segment %s/%s (its owner is no longer "
+                 "running: a crashed earlier run)\n",
+                 dir.c_str(), removed.front().c_str());
+  else if (!removed.empty())
+    std::fprintf(stderr,
+                 "collbench: removed %zu stale shared-memory segments %s/%s* (their owners are "
+                 "no longer running: crashed earlier runs)\n",
+                 removed.size(), dir.c_str(), kSegmentPrefix);
   return removed;
 }
 

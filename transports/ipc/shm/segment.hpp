@@ -17,6 +17,7 @@
 #pragma once
 
 #include <sys/types.h>
+#include <unistd.h>
 
 #include <cstddef>
 #include <string>
@@ -79,8 +80,11 @@ bool owner_alive(const SegmentOwner& owner);
 void unlink_linked_segments();
 
 // Scans `dir` (the shm mount, /dev/shm) for collbench segments whose owner no
-// longer runs, removes them and returns their names; each one is also reported
-// on stderr. Segments of live processes (other runs in progress) are kept.
-std::vector<std::string> sweep_stale_segments(const std::string& dir = "/dev/shm");
+// longer runs and that are regular files owned by `uid` (default: this
+// process's effective uid; other users' files are never touched), removes
+// them and returns their names; one line on stderr says how many. Segments
+// of live processes (other runs in progress) are kept.
+std::vector<std::string> sweep_stale_segments(const std::string& dir = "/dev/shm",
+                                              uid_t uid = ::geteuid());
 
 }  // namespace cb::ipc

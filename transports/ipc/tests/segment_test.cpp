@@ -4,6 +4,7 @@
 // process's segments are left alone. Each exit path runs in a forked child
 // and is checked from /dev/shm afterwards.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -156,6 +157,38 @@ TEST(Segment, ReusedPidIsNotMistakenForTheOwner) {
   EXPECT_FALSE(owner_alive(owner));
   sweep_stale_segments();
   EXPECT_FALSE(exists_in_dev_shm(fake));
+}
+
+// Stale-looking names of another user (here: of a uid that is not the
+// sweeper's) are never removed, nor are links; the sweeper's own are, and
+// many of them make one line on stderr, not one each.
+TEST(Segment, SweepRemovesOnlyTheCallersOwnFilesAndSaysSoInOneLine) {
+  char tmpl[] = "/tmp/collbench-sweep-XXXXXX";
+  ASSERT_NE(::mkdtemp(tmpl), nullptr);
+  const std::string dir = tmpl;
+  // pid 1 with start time 1: never a live owner (init starts later than tick 1).
+  std::vector<std::string> names;
+  for (int i = 0; i < 50; ++i) {
+    names.push_back(std::string(kSegmentPrefix) + "999999-1-" + std::to_string(i));
+    std::ofstream(dir + "/" + names.back()) << "x";
+  }
+  const std::string link = std::string(kSegmentPrefix) + "999999-1-999";
+  ASSERT_EQ(::symlink("/etc/hostname", (dir + "/" + link).c_str()), 0);
+  ::testing::internal::CaptureStderr();
+  EXPECT_TRUE(sweep_stale_segments(dir, ::geteuid() + 1).empty());
+  EXPECT_EQ(::testing::internal::GetCapturedStderr(), "");
+  for (const std::string& n : names) EXPECT_EQ(::access((dir + "/" + n).c_str(), F_OK), 0) << n;
+
+  ::testing::internal::CaptureStderr();
+  EXPECT_EQ(sweep_stale_segments(dir, ::geteuid()).size(), names.size());
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
+  EXPECT_NE(err.find("removed 50 stale shared-memory segments"), std::string::npos) << err;
+  for (const std::string& n : names) EXPECT_NE(::access((dir + "/" + n).c_str(), F_OK), 0) << n;
+  struct stat st {};
+  EXPECT_EQ(::lstat((dir + "/" + link).c_str(), &st), 0) << "the link was removed";
+  ::unlink((dir + "/" + link).c_str());
+  ::rmdir(dir.c_str());
 }
 
 TEST(Segment, ForeignNamesAreNotOurs) {
