@@ -96,6 +96,18 @@ OutputFile::OutputFile(std::string path, std::string flag, bool keep_on_failure)
   if (fd_ < 0)
     throw WriteError(
         fmt::format("cannot create {} file '{}': {}", flag_, current_, std::strerror(errno)));
+  // A file replaced keeps its permissions: results the user made private
+  // (0600) must not become readable by all (0644) when a run rewrites them.
+  struct stat old {};
+  if (::lstat(path_.c_str(), &old) == 0 && S_ISREG(old.st_mode) &&
+      ::fchmod(fd_, old.st_mode & 07777) != 0) {
+    const int err = errno;
+    ::close(fd_);
+    fd_ = -1;
+    ::unlink(current_.c_str());
+    throw WriteError(fmt::format("cannot give {} file '{}' the mode of '{}': {}", flag_, current_,
+                                 path_, std::strerror(err)));
+  }
 }
 
 OutputFile::~OutputFile() {

@@ -6,7 +6,8 @@
 //   redirect a write).
 // - Data goes first into a new temporary file beside the target, created with
 //   O_CREAT|O_EXCL|O_NOFOLLOW under an unpredictable name, then is renamed
-//   over the target once complete: PATH only ever exists whole.
+//   over the target once complete: PATH only ever exists whole. A PATH that
+//   exists already keeps its permission bits (a 0600 file stays 0600).
 // - Every failed write (a full disk, an I/O error, a closed stdout) throws
 //   WriteError, whose what() is one line naming the file and the reason.
 // - "-" means standard output: written directly, no temporary.

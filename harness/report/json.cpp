@@ -1,6 +1,9 @@
 #include <fmt/format.h>
 
 #include <sys/stat.h>
+
+#include <algorithm>
+#include <chrono>
 #include <unistd.h>
 
 #include "algorithms/types.hpp"
@@ -45,8 +48,11 @@ class JsonReporter final : public Reporter {
  public:
   JsonReporter(std::string path, const ResumeData* resume)
       : path_(std::move(path)), resume_(resume) {
-    // Fail on an unwritable destination now, before anything is measured.
+    // Fail on an unwritable destination now, before anything is measured;
+    // PATH.partial too (an interrupted run writes it), as --csv's is
+    // refused at once when something other than a regular file is there.
     io::check_output_path(path_, "--json");
+    if (!io::is_stdout(path_)) io::check_output_path(path_ + kPartialSuffix, "--json");
   }
 
   void begin(const RunInfo& info) override {
@@ -71,6 +77,20 @@ class JsonReporter final : public Reporter {
     const auto& names = result_columns();
     for (std::size_t i = 0; i < names.size(); ++i) obj[std::string(names[i])] = to_json(cells[i]);
     doc_["rows"].push_back(std::move(obj));
+    checkpoint();
+  }
+
+  // Rewrites PATH.partial with every row so far, at most about every
+  // kCheckpointGap and never more than 10% of the time: the dump grows with
+  // the rows, so its own duration stretches the gap.
+  void checkpoint() {
+    if (io::is_stdout(path_)) return;
+    const auto now = Clock::now();
+    if (now - last_ < std::max(kCheckpointGap, 10 * last_cost_)) return;
+    doc_["complete"] = false;
+    io::write_whole_file(path_ + kPartialSuffix, "--json", doc_.dump(1) + '\n');
+    last_ = Clock::now();
+    last_cost_ = last_ - now;
   }
 
   void finish(bool complete) override {
@@ -83,8 +103,12 @@ class JsonReporter final : public Reporter {
   }
 
  private:
+  using Clock = std::chrono::steady_clock;
+  static constexpr Clock::duration kCheckpointGap = std::chrono::seconds(2);
   std::string path_;
   const ResumeData* resume_;
+  Clock::time_point last_ = Clock::now();
+  Clock::duration last_cost_{};
   RunMetadata meta_;
   nlohmann::json doc_;
 };

@@ -60,7 +60,11 @@ std::unique_ptr<Reporter> make_csv_reporter(const std::string& path,
 // JSON: {"metadata", "configuration", "complete", "columns", "rows"}, written
 // at finish through a temporary file and rename: to PATH when complete, to
 // PATH.partial when interrupted. With `resume`, "rows" starts with the earlier
-// run's rows (numbers as numbers, empty cells as null).
+// run's rows (numbers as numbers, empty cells as null). While the sweep runs,
+// PATH.partial is also rewritten (whole, atomically, "complete": false) after
+// a row when the last rewrite is a while ago (json.cpp): a closed terminal's
+// SIGHUP makes mpiexec's proxy SIGKILL the ranks at once, before any
+// handler can write, and those rows must not be lost from the JSON.
 std::unique_ptr<Reporter> make_json_reporter(const std::string& path,
                                              const ResumeData* resume = nullptr);
 

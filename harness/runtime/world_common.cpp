@@ -1,8 +1,10 @@
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <string>
 #include <string_view>
 
+#include "harness/io/output_file.hpp"
 #include "harness/runtime/world.hpp"
 
 namespace cb {
@@ -19,11 +21,15 @@ void announce_exit_status(int status) {
   std::fflush(nullptr);
   const char* path = std::getenv("COLLBENCH_EXIT_FILE");
   if (path == nullptr || *path == '\0') return;
-  // Renamed into place: the launcher never reads a half-written status.
-  const std::string tmp = std::string(path) + ".tmp";
-  if (std::FILE* f = std::fopen(tmp.c_str(), "w")) {
-    std::fprintf(f, "%d\n", status);
-    if (std::fclose(f) == 0) std::rename(tmp.c_str(), path);
+  // As every output: a new temporary under an unpredictable name (O_EXCL,
+  // O_NOFOLLOW), renamed into place, so the launcher never reads a
+  // half-written status and a link planted at a guessable "<path>.tmp"
+  // never redirects the write (it once went through fopen).
+  try {
+    io::write_whole_file(path, "COLLBENCH_EXIT_FILE", std::to_string(status) + "\n");
+  } catch (const std::exception& e) {
+    // The exit status itself is what matters now; the file is a courtesy.
+    std::fprintf(stderr, "collbench: warning: %s\n", e.what());
   }
 }
 

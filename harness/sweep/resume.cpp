@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 
 #include "algorithms/types.hpp"
@@ -10,6 +11,17 @@
 #include "models/csv_text.hpp"
 
 namespace cb {
+namespace {
+
+// "nan", "-nan", "NaN": what a hand-edited or foreign file holds where
+// collbench writes an empty cell.
+bool is_nan_text(const std::string& cell) {
+  std::string_view v(cell);
+  if (!v.empty() && (v.front() == '-' || v.front() == '+')) v.remove_prefix(1);
+  return v.size() == 3 && (v[0] | 0x20) == 'n' && (v[1] | 0x20) == 'a' && (v[2] | 0x20) == 'n';
+}
+
+}  // namespace
 
 ResumeData load_resume(const std::string& csv_path, const std::vector<std::string_view>& columns,
                        const RowKeyFn& key) {
@@ -26,7 +38,14 @@ ResumeData load_resume(const std::string& csv_path, const std::vector<std::strin
   // Rows are written one whole line at a time, so only a failed write (a full
   // disk) can leave a last line without its newline: that row is incomplete.
   if (!text.empty() && text.back() != '\n') {
-    text.resize(text.rfind('\n') == std::string::npos ? 0 : text.rfind('\n') + 1);
+    // Not one whole line: not a file collbench wrote (its header line is
+    // written whole before any row), rather than an "empty" one.
+    if (text.find('\n') == std::string::npos)
+      throw UsageError(fmt::format(
+          "--resume: {} holds {} bytes and not one complete line (not a results file of "
+          "collbench); move it away or resume into a new --csv file",
+          data.source, text.size()));
+    text.resize(text.rfind('\n') + 1);
     data.dropped_partial_row = true;
   }
   const models::CsvTable table(text, data.source);
@@ -36,14 +55,40 @@ ResumeData load_resume(const std::string& csv_path, const std::vector<std::strin
         "--resume: {} does not have the result columns of this collbench (a different version "
         "or another file); move it away or resume into a new --csv file",
         data.source));
+  const bool timed = table.has("time_median_us") && table.has("note");
   for (const models::CsvRecord& r : table.rows()) {
+    if (r.fields == table.header()) {
+      ++data.dropped_headers;
+      continue;
+    }
     if (r.fields.size() != columns.size())
       throw UsageError(fmt::format("--resume: {}:{}: {} fields where the header has {}",
                                    data.source, r.line, r.fields.size(), columns.size()));
+    const bool nan = std::any_of(r.fields.begin(), r.fields.end(), is_nan_text);
+    if (nan || (timed && table.cell(r, "time_median_us").empty() && table.cell(r, "note").empty())) {
+      ++data.dropped_nan;
+      continue;
+    }
     data.keys.insert(key([&](std::string_view column) { return table.cell(r, column); }));
     data.rows.push_back(r.fields);
   }
   return data;
+}
+
+std::string dropped_summary(const ResumeData& data) {
+  std::vector<std::string> parts;
+  if (data.dropped_partial_row) parts.emplace_back("a cut-off last row");
+  if (data.dropped_headers)
+    parts.push_back(fmt::format("{} repeated header line{}", data.dropped_headers,
+                                data.dropped_headers == 1 ? "" : "s"));
+  if (data.dropped_nan)
+    parts.push_back(fmt::format("{} row{} without a valid time", data.dropped_nan,
+                                data.dropped_nan == 1 ? "" : "s"));
+  if (parts.empty()) return "";
+  if (parts.size() == 1 && data.dropped_partial_row) return " (a cut-off last row was dropped)";
+  std::string out = " (dropped: ";
+  for (std::size_t i = 0; i < parts.size(); ++i) out += (i == 0 ? "" : ", ") + parts[i];
+  return out + ")";
 }
 
 ResumeData load_resume(const std::string& csv_path) {

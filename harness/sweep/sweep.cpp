@@ -12,6 +12,7 @@
 #include "harness/sweep/interrupt.hpp"
 #include "harness/sweep/process_measurer.hpp"
 #include "harness/io/output_file.hpp"
+#include "harness/io/output_lock.hpp"
 #include "harness/runtime/world.hpp"
 #include "transports/watchdog.hpp"
 #include "harness/sweep/resume.hpp"
@@ -32,36 +33,60 @@ bool data_on_stdout(const SweepOutput& out) {
 
 // Output files are opened on rank 0 only; every rank must learn if that
 // failed, or the others would wait forever for a measurement.
+// --csv and --json must be distinct files, whatever the spelling (./r,
+// dir/../r, a symlinked directory, a hard link), their .partial names
+// included: one would replace the other.
+void check_distinct_outputs(const SweepOutput& out) {
+  if (out.csv.empty() || out.json.empty()) return;
+  for (const std::string& c : {out.csv, out.csv + kPartialSuffix})
+    for (const std::string& j : {out.json, out.json + kPartialSuffix})
+      if (io::same_output(c, j))
+        throw UsageError(fmt::format("--csv {} and --json {} name the same file ({}); give two "
+                                     "different files",
+                                     out.csv, out.json, c));
+}
+
 std::vector<std::unique_ptr<Reporter>> open_reporters(Group& w, const SweepOutput& out,
                                                       const SweepFormat& format,
-                                                      ResumeData& resume) {
+                                                      ResumeData& resume, io::OutputLock& lock) {
   const bool root = w.rank() == 0;
   std::vector<std::unique_ptr<Reporter>> reporters;
   std::string setup_error;
+  bool write_failed = false;  // a write (the header to a full stdout) failed: exit 4, not 2
   if (root) {
     try {
+      if (out.resume && out.csv.empty())
+        throw UsageError("--resume needs --csv FILE: the results file whose rows it keeps");
+      // Both paths are checked before either file is created (a refused
+      // --json must not leave a --csv file behind), and locked before the
+      // old rows are read: another run may be writing them.
+      if (!out.csv.empty()) io::check_output_path(out.csv, "--csv");
+      if (!out.json.empty()) io::check_output_path(out.json, "--json");
+      // FILE.partial too: a link planted there is bad input (exit 2), not a
+      // failed write (exit 4, kept for a full disk or a closed stdout).
+      if (!out.csv.empty() && !io::is_stdout(out.csv))
+        io::check_output_path(out.csv + kPartialSuffix, "--csv");
+      check_distinct_outputs(out);
+      if (!out.csv.empty()) lock.add(out.csv, "--csv");
+      if (!out.json.empty()) lock.add(out.json, "--json");
       if (out.resume) {
-        if (out.csv.empty())
-          throw UsageError("--resume needs --csv FILE: the results file whose rows it keeps");
         resume = format.load_resume(out.csv);
         if (!resume.source.empty())
           fmt::print(stderr, "collbench: resuming from {}: {} rows kept{}\n", resume.source,
-                     resume.rows.size(),
-                     resume.dropped_partial_row ? " (a cut-off last row was dropped)" : "");
+                     resume.rows.size(), dropped_summary(resume));
       }
-      // Both paths are checked before either file is created: a refused
-      // --json must not leave a --csv file behind.
-      if (!out.csv.empty()) io::check_output_path(out.csv, "--csv");
-      if (!out.json.empty()) io::check_output_path(out.json, "--json");
       reporters = format.files(out, resume);
     } catch (const UsageError& e) {
       setup_error = e.what();
     } catch (const io::WriteError& e) {
       setup_error = e.what();
+      write_failed = true;
     }
   }
-  if (w.any(!setup_error.empty(), WaitPolicy::sleep))
+  if (w.any(!setup_error.empty(), WaitPolicy::sleep)) {
+    if (root && write_failed) throw io::WriteError(setup_error);
     throw UsageError(root ? setup_error : "output files could not be opened on rank 0");
+  }
   if (root) {
     if (!out.notice.empty()) fmt::print(stderr, "{}\n", out.notice);
     // The progress line wraps the table so it can step aside while a row prints.
@@ -108,7 +133,8 @@ RunOutcome run_sweep(const Plan& plan, Group& w, Measurer* measurer, const Sweep
                      const SweepFormat& format, RunInfo info) {
   const bool root = w.rank() == 0;
   ResumeData resume;
-  std::vector<std::unique_ptr<Reporter>> reporters = open_reporters(w, out, format, resume);
+  io::OutputLock lock;  // released last, after the files are complete or kept
+  std::vector<std::unique_ptr<Reporter>> reporters = open_reporters(w, out, format, resume, lock);
   if (root) {
     info.total_cases = plan.total_cases() - plan.cases_in(resume.keys);
     info.work = predicted_work(plan, resume.keys);
