@@ -155,6 +155,7 @@ Plan map_plan(const MapOptions& o) {
     if (pattern->varies()) plan.sampling.iterations = 0;
     plan.sampling.arrival = std::move(pattern);
   }
+  check_simulated_steps(plan, o.segment, available_memory_bytes());
   return plan;
 }
 
@@ -175,7 +176,9 @@ void run_map(const MapOptions& o) {
   const Plan plan = map_plan(o);
   install_interrupt_handlers();
   const std::optional<PricedTerms> priced = resolve_terms(o.sim);
-  if (!o.quiet) fmt::print(stderr, "map: {}{}\n", sim::describe(net), priced_note(priced));
+  // Said once the outputs are open (SweepOutput::notice): never before a refusal.
+  const std::string notice =
+      o.quiet ? "" : fmt::format("map: {}{}", sim::describe(net), priced_note(priced));
 
   SweepFormat format;
   format.load_resume = [](const std::string& csv) {
@@ -194,7 +197,8 @@ void run_map(const MapOptions& o) {
   info.in_place = plan.in_place;
   info.out_of_place = plan.out_of_place;
   const RunOutcome outcome = run_sweep(plan, *self, measurer.get(),
-                                       SweepOutput{o.csv, "", o.resume, o.quiet, ""}, format, info);
+                                       SweepOutput{o.csv, "", o.resume, o.quiet, notice}, format,
+                                       info);
   if (outcome.signal == 0 && !o.quiet) fmt::print(stderr, "map: wrote {}\n", o.csv);
 }
 
@@ -219,8 +223,9 @@ void add_map_command(CLI::App& app) {
                   fmt::format("Pipelining segment in bytes for {} (0 = algorithm default)",
                               segmented_algorithm_names()))
       ->capture_default_str();
-  cmd->add_option("--csv", o.csv, "CSV file to write (streamed via FILE.partial)")
-      ->capture_default_str();
+  CLI::Option* csv =
+      cmd->add_option("--csv", o.csv, "CSV file to write (streamed via FILE.partial)")
+          ->capture_default_str();
   cmd->add_flag("--quiet", o.quiet, "No progress lines on stderr");
   cmd->add_flag("--resume", o.resume,
                 "Skip the cells the --csv file (or its .partial from an interrupted map) already "
@@ -231,7 +236,13 @@ void add_map_command(CLI::App& app) {
                   "last completion, priced as predict --arrival prices it")
       ->capture_default_str();
   cmd->add_option("--seed", o.seed, "Seed of --arrival uniform's draws")->capture_default_str();
-  cmd->callback([options] { run_map(*options); });
+  cmd->callback([options, csv] {
+    // As `run` refuses it: resuming into the default name by accident would
+    // mix two maps' rows.
+    if (options->resume && csv->count() == 0)
+      throw UsageError("--resume needs --csv FILE: the map file whose rows it keeps");
+    run_map(*options);
+  });
 }
 
 }  // namespace cb

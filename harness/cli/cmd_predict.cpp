@@ -81,6 +81,13 @@ models::Scenario resolve_scenario(const PredictOptions& o) {
   require_op_applies(s.op, s.dtype);
   s.in_place = o.in_place;
   if (o.ranks < 1) throw UsageError(fmt::format("--ranks {} is not >= 1", o.ranks));
+  // Some closed forms walk every rank (tree shapes, folds): time and memory
+  // grow with p (2^27 ranks took 17 s and 1 GB; 2^31 minutes). The
+  // simulator's and map's limit bounds them to well under a second.
+  if (o.ranks > sim::kMaxRanks)
+    throw UsageError(fmt::format("--ranks {} is above {} (the limit of predict, map and the "
+                                 "simulator)",
+                                 o.ranks, sim::kMaxRanks));
   s.p = o.ranks;
   return s;
 }

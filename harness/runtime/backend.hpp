@@ -65,6 +65,9 @@ struct TransportSpec {
       make_operation;
   // In-process: the measurer for a whole run.
   std::function<std::unique_ptr<Measurer>()> make_measurer;
+  // A line about the parsed settings said once the run's outputs are open
+  // (optional): said before them, it would precede a one-line refusal.
+  std::function<std::string()> notice;
   // A known upstream defect that makes this transport's library baseline
   // wrong for case c ("" = none), carried by the row's known_issue column so
   // that a #wrong there is not blamed on collbench or the schedules

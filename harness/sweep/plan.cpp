@@ -15,6 +15,7 @@
 #include "algorithms/registry.hpp"
 #include "harness/report/row.hpp"
 #include "harness/sweep/arrival.hpp"
+#include "harness/sweep/interrupt.hpp"
 #include "harness/sweep/sizes.hpp"
 
 namespace cb {
@@ -68,6 +69,11 @@ std::vector<int> parse_ranks(const std::string& text, int max, const std::string
       if (pw * 3 / 2 > a && pw * 3 / 2 < b) out.push_back(static_cast<int>(pw * 3 / 2));
     }
   } else {
+    // An empty item ("1,,1", "4,") is a typo, not a rank count to skip.
+    if (text.front() == ',' || text.back() == ',' || text.find(",,") != std::string::npos)
+      throw UsageError(
+          fmt::format("bad --ranks '{}': an empty item between commas (accepted: {})", text,
+                      accepted));
     for (const std::string& item : split_list(text)) out.push_back(parse_int(item, text));
     if (out.empty())
       throw UsageError(fmt::format("bad --ranks '{}' (accepted: {})", text, accepted));
@@ -105,6 +111,10 @@ constexpr std::size_t kBytesPerStep = 1024;
 // Step bookkeeping beyond this and beyond the data itself means the segment
 // is too small to be a meaningful pipelining study.
 constexpr std::size_t kMaxStepBytes = std::size_t{1} << 30;
+// The simulator's (and map's) memory per step of a rank's schedule: the
+// closed-form tally keeps a few numbers per round (measured: 21 B per round
+// for tree at p = 4, 16 Mi rounds in 336 MB), with a margin of 3.
+constexpr double kSimBytesPerStep = 64;
 }  // namespace
 
 RankMemory estimate_rank_memory(const Case& c, bool baseline) {
@@ -367,6 +377,11 @@ void expand_cases(const Axes& a, SweepOrder order, Plan& plan) {
     block.ranks = p;
     const auto add = [&](Collective coll, const std::string& algo, DataType dtype, ReduceOp op,
                          std::size_t count) {
+      // A sweep of millions of cases takes seconds to plan: a signal must
+      // not wait for it (interrupt.hpp's deadline is the fallback).
+      if ((block.cases.size() & 0xffff) == 0xffff)
+        if (const int sig = interrupt_signal())
+          throw Interrupted(sig, "while planning the sweep; nothing written");
       for (bool in_place : {false, true}) {
         if (in_place ? !plan.in_place : !plan.out_of_place) continue;
         block.cases.push_back({plan.transport_label, coll, algo, dtype, op, in_place, p, count,
@@ -579,7 +594,38 @@ Plan make_plan(const RunOptions& o, int world_size, int ranks_per_node,
         "selected collectives, datatypes and algorithms (raise -e)",
         o.sizes.min_bytes, o.sizes.max_bytes));
   if (t.per_process && available_bytes > 0) check_memory(o, plan, ranks_per_node, available_bytes);
+  if (!t.per_process) check_simulated_steps(plan, o.segment, available_bytes);
   return plan;
+}
+
+void check_simulated_steps(const Plan& plan, const std::string& segment_text,
+                           std::size_t available_bytes) {
+  // Only an explicit --segment makes the step count unbounded: the default
+  // cuts a message into a few chunks.
+  std::map<std::tuple<int, Collective, std::string, DataType, bool>, const Case*> largest;
+  for (const RankBlock& b : plan.blocks)
+    for (const Case& c : b.cases) {
+      if (c.segment_bytes == 0 || is_baseline_name(c.algorithm)) continue;
+      const Case*& l = largest[{c.ranks, c.coll, c.algorithm, c.dtype, c.in_place}];
+      if (!l || c.count > l->count) l = &c;
+    }
+  const double limit = std::min(static_cast<double>(kMaxStepBytes),
+                                available_bytes > 0 ? 0.5 * static_cast<double>(available_bytes)
+                                                    : static_cast<double>(kMaxStepBytes));
+  for (const auto& [key, c] : largest) {
+    const CollParams params{c->coll,  c->ranks, 0, c->count, c->dtype, c->op, c->in_place,
+                            c->segment_bytes};
+    // An empty step window: the count without the steps themselves.
+    const Schedule s = make_schedule(find_algorithm(c->coll, c->algorithm), params, 0, 0);
+    const double need = static_cast<double>(s.total_steps) * kSimBytesPerStep;
+    if (need > limit)
+      throw UsageError(fmt::format(
+          "--segment {} cuts {}/{} at {} on {} ranks into {} steps per rank, whose bookkeeping "
+          "in the simulator needs about {}, more than {}: raise --segment",
+          segment_text, to_string(c->coll), c->algorithm, format_bytes(c->bytes()), c->ranks,
+          s.total_steps, format_bytes(static_cast<std::size_t>(need)),
+          format_bytes(static_cast<std::size_t>(limit))));
+  }
 }
 
 }  // namespace cb

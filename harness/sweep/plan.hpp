@@ -86,4 +86,12 @@ RankMemory estimate_rank_memory(const Case& c, bool baseline);
 // MemAvailable of /proc/meminfo in bytes (0 when unknown).
 std::size_t available_memory_bytes();
 
+// In-process transports (the simulator, map): refuses, one line naming
+// --segment (`segment_text` as typed), a case whose --segment cuts a rank's
+// schedule into so many steps that their bookkeeping would exceed 1 GiB or
+// half of `available_bytes` (0 = unknown): `map --segment 1 -b 1G` once
+// reached bad_alloc or gigabytes. Cheap: counts steps without building them.
+void check_simulated_steps(const Plan& plan, const std::string& segment_text,
+                           std::size_t available_bytes);
+
 }  // namespace cb

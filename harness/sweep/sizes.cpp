@@ -10,6 +10,11 @@
 #include "algorithms/collective.hpp"
 
 namespace cb {
+namespace {
+// The most sizes one sweep may have (size_sweep): 2^20, beyond any sweep
+// that could finish; docs/reliability-cli.md.
+constexpr std::size_t kMaxSweepSizes = std::size_t{1} << 20;
+}  // namespace
 
 std::size_t parse_bytes(std::string_view text, std::string_view flag) {
   const auto bad = [&] {
@@ -67,6 +72,14 @@ std::vector<std::size_t> size_sweep(std::size_t begin, std::size_t end, std::siz
     throw UsageError(fmt::format("bad -f {}: the size factor must be an integer >= 2", factor));
   std::vector<std::size_t> sizes;
   for (std::size_t s = begin; s <= end;) {
+    // `-i 4 -e 64M` asked for 16 Mi sizes: weeks of measuring, gigabytes of
+    // plan, and seconds before a signal was seen.
+    if (sizes.size() == kMaxSweepSizes)
+      throw UsageError(fmt::format(
+          "-b {} .. -e {} in steps of {} gives more than {} sizes (accepted: at most {}; raise "
+          "-i or -f, or narrow -b .. -e)",
+          begin, end, increment > 0 ? fmt::format("+{} B", increment) : fmt::format("x{}", factor),
+          kMaxSweepSizes, kMaxSweepSizes));
     sizes.push_back(s);
     std::size_t next = 0;
     const bool overflow = increment > 0 ? __builtin_add_overflow(s, increment, &next)

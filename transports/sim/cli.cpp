@@ -217,11 +217,14 @@ void add_sim_transport(std::vector<TransportSpec>& list) {
   t.validate = [] {
     flags().net = resolve_network(flags().sim);
     flags().priced = resolve_terms(flags().sim);
+    resolve_sim_options(flags().sim);  // --sim-window, --max-events: refused before any work
+  };
+  // Rows carry alpha, beta, gamma; the refinements are stated here.
+  t.notice = [] {
+    return fmt::format("collbench: sim: {}{}", sim::describe(flags().net),
+                       priced_note(flags().priced));
   };
   t.make_measurer = []() -> std::unique_ptr<Measurer> {
-    // Rows carry alpha, beta, gamma; the refinements are stated here.
-    fmt::print(stderr, "collbench: sim: {}{}\n", sim::describe(flags().net),
-               priced_note(flags().priced));
     return make_sim_measurer(flags().net, resolve_sim_options(flags().sim),
                              {flags().verify, flags().sim.stats, flags().sim.max_events,
                               flags().priced});

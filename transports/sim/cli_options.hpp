@@ -33,7 +33,9 @@ struct SimFlags {
   int ranks_per_node = 0;
   std::uint64_t seed = 1;
   bool rounds = false;
-  std::uint64_t window_steps = 0;
+  // Signed: CLI11 wraps "-1" into an unsigned 2^64-1 (a window of every
+  // step, gigabytes); resolve_sim_options refuses a negative value instead.
+  long long window_steps = 0;
   bool stats = false;
   bool des = false;         // --sim-des: never the exact fast path
   double max_events = 2e8;  // --max-events: skip cases estimated above this
