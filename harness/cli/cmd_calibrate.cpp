@@ -76,6 +76,7 @@
 #include "models/calibration.hpp"
 #include "models/fit_run.hpp"
 #include "models/robust_fit.hpp"
+#include "transports/watchdog.hpp"
 
 namespace cb {
 namespace {
@@ -95,6 +96,7 @@ struct CalibrateOptions {
   // (the testbed's 100 Mbit/s) takes less: 20 runs of each large size
   // would take minutes.
   std::string max_bytes = "64M";
+  double timeout_s = 300;  // --timeout: the watchdog's bound on one wait (s; 0 = off), as in run
 };
 
 constexpr std::size_t kPingMin = 8, kPingMax = std::size_t{64} << 20;
@@ -685,10 +687,13 @@ void calibrate(const CalibrateOptions& o) {
   // Before measuring: an unusable --out (a directory, a missing directory,
   // an empty name) fails at once; no directory is created.
   io::check_output_path(o.out, "--out");
+  set_timeout_option(o.timeout_s);
   // A signal stops at the next sample batch (time_schedule), or within a
   // second where there is none (interrupt.hpp); --out is written only at the end.
   install_interrupt_handlers();
   Group& w = world();
+  set_watchdog_rank(w.rank());
+  const WatchdogLabel label_for_watchdog(WatchdogLabel::configuration, "calibrate");
   if (w.size() < 2)
     throw UsageError(
         "calibrate needs 2 ranks for its ping-pong: run `mpiexec -n 2 collbench calibrate`");
@@ -735,6 +740,10 @@ void add_calibrate_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("-e,--maxbytes", o->max_bytes,
                   "largest ping-pong and exchange size, 4K..64M (K/M = 1024^n)")
+      ->capture_default_str();
+  cmd->add_option("--timeout", o->timeout_s,
+                  "Watchdog: seconds any single wait for a peer may last before the rank "
+                  "reports where it waits and calibrate ends with status 5 (0 = off)")
       ->capture_default_str();
   cmd->callback([o] { calibrate(*o); });
 }

@@ -23,6 +23,14 @@
 #include "transports/watchdog.hpp"
 
 namespace cb {
+void set_timeout_option(double seconds) {
+  if (!(seconds >= 0) || seconds > 7 * 86400.0)
+    throw UsageError(fmt::format(
+        "bad --timeout {} (seconds a single wait may last: 0 = no bound, up to 604800)",
+        seconds));
+  set_wait_timeout(seconds);
+}
+
 namespace {
 
 // Output options every rank can check alone, before anything else is said.
@@ -33,15 +41,11 @@ void check_output_options(const RunOptions& o) {
     throw UsageError("--resume needs a --csv file, not - (standard output keeps no rows)");
   if (io::is_stdout(o.csv) && io::is_stdout(o.json))
     throw UsageError("--csv - and --json - both ask for standard output: name a file for one");
-  if (!(o.timeout_s >= 0) || o.timeout_s > 7 * 86400.0)
-    throw UsageError(fmt::format(
-        "bad --timeout {} (seconds a single wait may last: 0 = no bound, up to 604800)",
-        o.timeout_s));
+  set_timeout_option(o.timeout_s);
 }
 
 void run(const RunOptions& options) {
   check_output_options(options);
-  set_wait_timeout(options.timeout_s);
   // Before MPI_Init: a Ctrl-C during start-up must be recorded, not kill a
   // rank by the signal (which makes mpiexec's status random).
   install_interrupt_handlers();
@@ -64,6 +68,8 @@ void run(const RunOptions& options) {
     out.notice =
         "collbench: running as a single rank; launch more ranks with "
         "`mpiexec -n N collbench run ...`";
+  if (root && plan.transport->notice)
+    out.notice += (out.notice.empty() ? "" : "\n") + plan.transport->notice();
 
   SweepFormat format;
   format.load_resume = [](const std::string& csv) { return load_resume(csv); };
@@ -198,12 +204,26 @@ void add_run_command(CLI::App& app) {
   cmd->add_flag("--resume", o.resume,
                 "Skip configurations the --csv file (or its .partial from an interrupted run) "
                 "already holds; keep those rows and add the rest");
-  for (TransportSpec& t : transports())
-    if (t.add_options) t.add_options(*cmd);
+  // Which transport added which flag: a flag given with another transport
+  // (--mem host with --transport mpi) would be silently ignored; refused.
+  auto owned = std::make_shared<std::vector<std::pair<const CLI::Option*, std::string>>>();
+  for (TransportSpec& t : transports()) {
+    if (!t.add_options) continue;
+    const std::size_t before = cmd->get_options().size();
+    t.add_options(*cmd);
+    const auto all = cmd->get_options();
+    for (std::size_t i = before; i < all.size(); ++i) owned->emplace_back(all[i], t.name);
+  }
   // --ranks-per-node is the sim transport's flag; the other transports
   // read it as a forced (emulated) node layout.
   CLI::Option* ranks_per_node = cmd->get_option_no_throw("--ranks-per-node");
-  cmd->callback([options, csv, json, placement, ranks_per_node, start] {
+  cmd->callback([options, csv, json, placement, ranks_per_node, start, owned] {
+    for (const auto& [option, transport] : *owned)
+      if (option->count() > 0 && options->transport != transport && option != ranks_per_node)
+        throw UsageError(fmt::format("{} is a flag of --transport {}; --transport {} ignores it "
+                                     "(drop it, or run with --transport {})",
+                                     option->get_name(), transport, options->transport,
+                                     transport));
     if (ranks_per_node != nullptr && ranks_per_node->count() > 0)
       options->ranks_per_node = ranks_per_node->as<int>();
     // `--csv "$UNSET"` is a mistake, not "no CSV".

@@ -38,6 +38,10 @@ const std::vector<std::string>& command_line();
 inline constexpr int kExitWriteFailed = 4;
 inline constexpr int kExitWatchdog = 5;
 
+// --timeout of run and calibrate: checks `seconds` (0 = no bound, up to a
+// week; else UsageError) and makes it the watchdog's bound on each wait.
+void set_timeout_option(double seconds);
+
 // Exit status main() returns once the command's callback finished (default 0).
 void set_exit_status(int status);
 int exit_status();

@@ -83,7 +83,16 @@ int main(int argc, char** argv) {
     // Real ones get our one-line format instead of CLI11's two lines.
     int status = 0;
     if (e.get_exit_code() == 0) {
-      if (cb::is_reporting_rank()) app.exit(e);
+      if (cb::is_reporting_rank()) {
+        app.exit(e);
+        // `--version > /dev/full` is a failed write like any other (exit 4).
+        try {
+          cb::io::check_stdout();
+        } catch (const cb::io::WriteError& w) {
+          fmt::print(stderr, "collbench: error: {}\n", w.what());
+          status = cb::kExitWriteFailed;
+        }
+      }
     } else {
       status = 2;
       if (cb::is_reporting_rank())
@@ -128,6 +137,7 @@ int main(int argc, char** argv) {
     return 128 + e.signal;
   } catch (const cb::WatchdogExpired& e) {
     fmt::print(stderr, "collbench: error: {}\n", e.what());
+    cb::run_abrupt_exit_hook();  // shared-memory names: no exit() handlers run
     cb::announce_exit_status(cb::kExitWatchdog);
     std::_Exit(cb::kExitWatchdog);  // no MPI_Finalize: it would wait for the stopped peer
   } catch (const std::exception& e) {

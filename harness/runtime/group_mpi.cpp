@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "harness/sweep/phase_deadline.hpp"
 #include "transports/mpi/wait.hpp"
 #include "transports/watchdog.hpp"
 
@@ -12,6 +13,8 @@ namespace cb {
 MpiGroup::MpiGroup(MPI_Comm comm, WaitPolicy wait) : comm_(comm) {
   MPI_Comm_rank(comm_, &rank_);
   MPI_Comm_size(comm_, &size_);
+  // Blocking collectives inside MPI (node split, core count exchange).
+  const PhaseDeadline deadline("rank group set-up");
   oversubscribed_ = cb::oversubscribed(comm_);
   ranks_on_node_ = cb::ranks_on_node(comm_);
   wait_ = resolve_wait_policy(wait, oversubscribed_);
@@ -127,7 +130,12 @@ void MpiGroup::receive_bytes(int from, std::span<std::byte> bytes) {
 
 std::unique_ptr<Group> MpiGroup::first_ranks(int n, WaitPolicy wait) {
   MPI_Comm sub = MPI_COMM_NULL;
-  check_mpi(MPI_Comm_split(comm_, rank_ < n ? 0 : MPI_UNDEFINED, rank_, &sub), "MPI_Comm_split");
+  {
+    // Blocking inside MPI: the wait loops' watchdog cannot see a stopped peer here.
+    const PhaseDeadline deadline("MPI_Comm_split of a rank group");
+    check_mpi(MPI_Comm_split(comm_, rank_ < n ? 0 : MPI_UNDEFINED, rank_, &sub),
+              "MPI_Comm_split");
+  }
   if (sub == MPI_COMM_NULL) return nullptr;
   return std::make_unique<MpiGroup>(sub, wait);
 }

@@ -8,6 +8,7 @@
 #include "harness/runtime/group_mpi.hpp"
 #include "harness/runtime/node_layout.hpp"
 #include "harness/runtime/world.hpp"
+#include "harness/sweep/phase_deadline.hpp"
 #include "transports/mpi/wait.hpp"
 
 namespace cb {
@@ -23,7 +24,11 @@ Group& world(WaitPolicy wait) {
   if (!g) {
     int started = 0;
     MPI_Initialized(&started);
-    if (!started) MPI_Init(nullptr, nullptr);
+    if (!started) {
+      // A peer stopped during start-up holds MPI_Init for ever (--timeout).
+      const PhaseDeadline deadline("MPI_Init");
+      MPI_Init(nullptr, nullptr);
+    }
     // Errors come back as return codes, which check_mpi turns into exceptions.
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     g = std::make_unique<MpiGroup>(MPI_COMM_WORLD, wait);
@@ -69,6 +74,7 @@ std::vector<RankPlace> gather_rank_places() {
   me.affinity.copy(wire.affinity, sizeof wire.affinity - 1);
   const bool root = w.rank() == 0;
   std::vector<Wire> all(root ? static_cast<std::size_t>(w.size()) : 0);
+  const PhaseDeadline deadline("gathering the rank map");  // blocking inside MPI
   MPI_Gather(&wire, sizeof wire, MPI_BYTE, all.data(), sizeof wire, MPI_BYTE, 0, MPI_COMM_WORLD);
   std::vector<RankPlace> out;
   for (std::size_t r = 0; r < all.size(); ++r) {

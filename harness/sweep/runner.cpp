@@ -192,8 +192,16 @@ RunOutcome run_plan(const Plan& plan, Group& world, Measurer* measurer,
     }
     if (stop) break;
   }
-  if (stop && outcome.write_error.empty() && world.rank() == 0)
-    outcome.signal = interrupt_signal() ? interrupt_signal() : SIGINT;
+  if (stop) {
+    // The signal some rank received (SIGTERM sent to rank 1 alone is
+    // reported as SIGTERM, not as rank 0's default): rank 0's own first,
+    // else the first of these any rank holds. Every rank asks all three.
+    int received = 0;
+    for (int sig : {SIGTERM, SIGINT, SIGHUP})
+      if (world.any(interrupt_signal() == sig, WaitPolicy::sleep) && received == 0) received = sig;
+    if (outcome.write_error.empty() && world.rank() == 0)
+      outcome.signal = interrupt_signal() ? interrupt_signal() : received ? received : SIGINT;
+  }
   // One status for every rank: rank 0's (it may have stopped for a write error).
   outcome.signal = static_cast<int>(world.broadcast_from_root(outcome.signal));
   return outcome;
