@@ -635,4 +635,394 @@ TEST_F(Faults, WordingOfCommonMistakes) {
   expect_one_error_line(cal, "empty file name for --out");
 }
 
+// --- issue 31: a third pass of hostile inputs ---------------------------------
+
+using namespace std::string_literals;
+
+// item 3: a file collbench reads is bounded: not a device, FIFO or directory,
+// at most 256 MiB, no line over 1 MiB. /dev/zero once grew every reader
+// until bad_alloc.
+TEST_F(Faults, InputFilesThatAreNotBoundedTextAreRefusedAtOnce) {
+  ASSERT_EQ(::mkfifo(p("fifo").c_str(), 0600), 0);
+  {
+    // Sparse: 300 MiB of size, no disk.
+    std::ofstream big(dir_ / "big.csv");
+    big << "alpha_s,beta_s_per_B,gamma_s_per_B\n";
+  }
+  fs::resize_file(dir_ / "big.csv", std::uintmax_t{300} << 20);
+  std::ofstream(dir_ / "long.csv") << std::string(std::size_t{2} << 20, 'x');
+  struct Case {
+    std::string args, needle;
+  };
+  const std::string predict = "predict --coll allreduce --ranks 4 --params ";
+  const std::vector<Case> cases = {
+      {predict + "/dev/zero", "it is a character device"},
+      {predict + p("fifo"), "it is a FIFO"},
+      {predict + p("big.csv"), "larger than 256 MiB"},
+      {predict + p("long.csv"), "line 1 is longer than 1 MiB"},
+      {"fit /dev/zero", "it is a character device"},
+      {"compare /dev/zero /dev/zero", "it is a character device"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.args);
+    const Result r = run(c.args, 0, 30);
+    EXPECT_EQ(r.status, 2) << r.err;
+    expect_one_error_line(r, c.needle);
+    EXPECT_LT(r.seconds, 10);
+  }
+}
+
+// item 7: --csv and --json naming one file (however spelled) are refused
+// before anything runs; the JSON once replaced the CSV.
+TEST_F(Faults, CsvAndJsonNamingTheSameFileAreRefused) {
+  fs::create_directories(dir_ / "d");
+  fs::create_directory_symlink(dir_ / "d", dir_ / "alias");
+  const std::string quick = "run --quiet -n 2 -b 8 -e 8 --algo ring ";
+  for (const std::string& json : {p("d/x"), p("d/../d/x"), p("alias/x")}) {
+    SCOPED_TRACE(json);
+    const Result r = run(quick + "--csv " + p("d/x") + " --json " + json);
+    EXPECT_EQ(r.status, 2) << r.err;
+    expect_one_error_line(r, "name the same file");
+    EXPECT_FALSE(fs::exists(dir_ / "d/x"));
+  }
+}
+
+// item 7: a second run on an output another run is writing is refused (one
+// run's rows were lost while both exited 0); the first is unharmed.
+TEST_F(Faults, ConcurrentRunsOnOneOutputAreRefused) {
+  const pid_t first = start(cmd("run --quiet -n 100000 -w 0 -b 4M -e 4M --algo ring --placement "
+                                "out --csv " + p("r.csv")));
+  ASSERT_TRUE(wait_for_lines(dir_ / "r.csv.partial", 1)) << slurp(dir_ / "err");
+  const pid_t pid2 = ::fork();
+  if (pid2 == 0) {
+    const int o = ::open(p("out2").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ::dup2(o, 2);
+    ::execl(bin_.c_str(), bin_.c_str(), "run", "--quiet", "-n", "2", "-b", "8", "-e", "8",
+            "--csv", p("r.csv").c_str(), static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  int rc = 0;
+  ::waitpid(pid2, &rc, 0);
+  EXPECT_EQ(cb::test::exit_status(rc), 2) << slurp(dir_ / "out2");
+  EXPECT_NE(slurp(dir_ / "out2").find("is being written by another collbench"), std::string::npos)
+      << slurp(dir_ / "out2");
+  ::kill(first, SIGTERM);
+  const Result r = finish(first, 30);
+  EXPECT_EQ(r.status, 128 + SIGTERM) << r.err;
+  EXPECT_TRUE(fs::exists(dir_ / "r.csv.partial"));
+  EXPECT_FALSE(fs::exists(dir_ / "r.csv.lock")) << "the lock file is removed on exit";
+}
+
+// item 7: a link planted at r.json.partial is refused up front, like the
+// CSV's; the victim is untouched.
+TEST_F(Faults, PlantedSymlinkAtTheJsonPartialIsRefusedUpFront) {
+  std::ofstream(dir_ / "victim.txt") << "precious\n";
+  fs::create_symlink(dir_ / "victim.txt", dir_ / "r.json.partial");
+  const Result r = run("run --quiet -n 2 -b 8 -e 64 --algo ring --json " + p("r.json"));
+  EXPECT_EQ(r.status, 2) << r.err;
+  expect_one_error_line(r, "symbolic link");
+  EXPECT_EQ(slurp(dir_ / "victim.txt"), "precious\n");
+}
+
+// item 7: COLLBENCH_EXIT_FILE never writes through a link planted at a
+// guessable temporary name; the status still arrives.
+TEST_F(Faults, ExitFileIsNotWrittenThroughAPlantedLink) {
+  std::ofstream(dir_ / "victim.txt") << "precious\n";
+  fs::create_symlink(dir_ / "victim.txt", dir_ / "ex.tmp");
+  ::setenv("COLLBENCH_EXIT_FILE", p("ex").c_str(), 1);
+  const Result r = run("list");
+  ::unsetenv("COLLBENCH_EXIT_FILE");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(slurp(dir_ / "victim.txt"), "precious\n");
+  EXPECT_EQ(slurp(dir_ / "ex"), "0\n");
+}
+
+// item 7: --resume drops repeated header lines and rows without a valid
+// time (fit rejected the file they made), and says so.
+TEST_F(Faults, ResumeDropsRepeatedHeadersAndNanRows) {
+  const std::string args = "run --quiet -n 2 -b 8 -e 64 --algo ring --placement out --csv " +
+                           p("r.csv");
+  ASSERT_EQ(run(args).status, 0);
+  const auto full = lines_of(slurp(dir_ / "r.csv"));
+  ASSERT_EQ(full.size(), 5u);
+  fs::remove(dir_ / "r.csv");
+  // The 3rd row's median becomes "nan".
+  const auto header = cb::test::cells_of(full[0]);
+  const auto median = std::find(header.begin(), header.end(), "time_median_us") - header.begin();
+  auto cells = cb::test::cells_of(full[3]);
+  cells[static_cast<std::size_t>(median)] = "nan";
+  std::string nan_row;
+  for (std::size_t i = 0; i < cells.size(); ++i) nan_row += (i ? "," : "") + cells[i];
+  std::ofstream(dir_ / "r.csv.partial")
+      << full[0] << "\n" << full[1] << "\n" << full[0] << "\n" << full[2] << "\n" << nan_row
+      << "\n";
+  const Result r = run(args + " --resume");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("2 rows kept (dropped: 1 repeated header line, 1 row without a valid "
+                       "time)"),
+            std::string::npos)
+      << r.err;
+  const auto lines = lines_of(slurp(dir_ / "r.csv"));
+  EXPECT_EQ(lines.size(), 5u);
+  EXPECT_EQ(std::count(lines.begin(), lines.end(), full[0]), 1);
+  const Result fit = run("fit " + p("r.csv") + " --out " + p("fit"));
+  EXPECT_NE(fit.err.find("time_median_us"), 0u) << fit.err;
+  EXPECT_EQ(fit.err.find("not a number"), std::string::npos) << fit.err;
+}
+
+// item 7: an output that exists keeps its permissions when rewritten.
+TEST_F(Faults, RewrittenOutputKeepsItsMode) {
+  std::ofstream(dir_ / "r.csv") << "old\n";
+  fs::permissions(dir_ / "r.csv", fs::perms::owner_read | fs::perms::owner_write);
+  const Result r = run("run --quiet -n 2 -b 8 -e 8 --algo ring --csv " + p("r.csv"));
+  ASSERT_EQ(r.status, 0) << r.err;
+  struct stat st {};
+  ASSERT_EQ(::stat(p("r.csv").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0600u);
+}
+
+// item 5: a denormal median (1e-320 us is 0 in seconds) is one line and exit
+// 2, not an internal check failure (exit 3).
+TEST_F(Faults, FitRefusesDenormalTimesWithOneLine) {
+  ASSERT_EQ(run("run --quiet -n 2 -b 8 -e 64 --algo ring --placement out --csv " + p("r.csv"))
+                .status,
+            0);
+  auto lines = lines_of(slurp(dir_ / "r.csv"));
+  const auto header = cb::test::cells_of(lines[0]);
+  const auto median = static_cast<std::size_t>(
+      std::find(header.begin(), header.end(), "time_median_us") - header.begin());
+  std::ofstream out(dir_ / "tiny.csv");
+  out << lines[0] << "\n";
+  for (std::size_t l = 1; l < lines.size(); ++l) {
+    auto cells = cb::test::cells_of(lines[l]);
+    cells[median] = "1e-320";
+    for (std::size_t i = 0; i < cells.size(); ++i) out << (i ? "," : "") << cells[i];
+    out << "\n";
+  }
+  out.close();
+  const Result r = run("fit " + p("tiny.csv") + " --out " + p("fit"));
+  EXPECT_EQ(r.status, 2) << r.err;
+  expect_one_error_line(r, "time_median_us is 1e-320");
+}
+
+// item 4: configurations whose bookkeeping cannot fit are refused before
+// any work (they reached gigabytes or bad_alloc), and so are absurd ranks.
+TEST_F(Faults, HugeSimulationsAndPredictionsAreRefusedBeforeAnyWork) {
+  struct Case {
+    std::string args, needle;
+  };
+  const std::vector<Case> cases = {
+      {"map --coll allreduce --ranks 2..4096 --segment 1 -b 1G -e 1G --alpha 1us --beta 1ns "
+       "--gamma 1ns --csv " + p("m.csv"), "--segment 1"},
+      {"map --coll allreduce --algo tree --ranks 4 --segment 1 -b 1G -e 1G --alpha 1us --beta "
+       "1ns --gamma 1ns --csv " + p("m.csv"), "--segment 1"},
+      {"run --transport sim --algo tree --ranks 16 --segment 1 -b 1G -e 1G", "--segment 1"},
+      {"predict --coll allreduce --ranks 2147483647 --alpha 1us --beta 1ns --gamma 1ns",
+       "--ranks 2147483647"},
+      {"run --transport sim --sim-window -1", "--sim-window -1"},
+      {"run -i 4 -f 4", "more than 1048576 sizes"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.args);
+    const Result r = run(c.args, 0, 30);
+    EXPECT_EQ(r.status, 2) << r.err;
+    expect_one_error_line(r, c.needle);
+    EXPECT_LT(r.seconds, 10);
+  }
+}
+
+// item 12: flags that would be silently ignored, malformed lists, misplaced
+// --resume, writes to a full stdout.
+TEST_F(Faults, MinorCliMistakesAreOneLine) {
+  struct Case {
+    std::string args, needle;
+  };
+  const std::vector<Case> cases = {
+      {"run --transport mpi --mem host", "--mem is a flag of --transport ipc"},
+      {"run --transport mpi --alpha 3us", "--alpha is a flag of --transport sim"},
+      {"run --ranks 1,,1", "--ranks '1,,1'"},
+      {"map --resume --ranks 2..4 --alpha 1us --beta 1ns --gamma 1ns", "--resume needs --csv"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.args);
+    const Result r = run(c.args, 0, 30);
+    EXPECT_EQ(r.status, 2) << r.err;
+    expect_one_error_line(r, c.needle);
+  }
+  for (const std::string& args : {"--version"s, "run --quiet -n 2 -b 8 -e 8 --csv -"s}) {
+    SCOPED_TRACE(args);
+    const Result r = finish(start(cmd(args), "/dev/full"), 60, "/dev/null");
+    EXPECT_EQ(r.status, 4) << r.err;
+    expect_one_error_line(r, "standard output");
+  }
+}
+
+// item 12: sim and map say their info line only once the outputs are open:
+// a refusal is the only line.
+TEST_F(Faults, SimAndMapSayNothingBeforeTheirRefusal) {
+  for (const std::string& args :
+       {"run --transport sim --ranks 4 -b 8 -e 8 --csv /dev/full"s,
+        "map --ranks 2..4 -b 8 -e 8 --alpha 1us --beta 1ns --gamma 1ns --csv /dev/full"s}) {
+    SCOPED_TRACE(args);
+    const Result r = run(args);
+    EXPECT_EQ(r.status, 2) << r.err;
+    expect_one_error_line(r, "character device");
+  }
+}
+
+// item 12: a calibration cut mid-number, or with nan, inf or a negative
+// time, is refused by predict and fit, not read as another value.
+TEST_F(Faults, CalibrationWithBadTimesIsRefused) {
+  const char* source = std::getenv("CALIBRATION_FIXTURE");
+  if (!source) GTEST_SKIP() << "CALIBRATION_FIXTURE is set by meson test";
+  const std::string good = slurp(source);
+  ASSERT_FALSE(good.empty());
+  const auto lines = lines_of(good);
+  ASSERT_EQ(lines.size(), 2u);
+  const auto header = cb::test::cells_of(lines[0]);
+  const auto column = static_cast<std::size_t>(
+      std::find(header.begin(), header.end(), "pingpong_s") - header.begin());
+  ASSERT_LT(column, header.size());
+  const auto with = [&](const std::string& value) {
+    auto cells = cb::test::cells_of(lines[1]);
+    cells[column] = value;
+    std::string row;
+    for (std::size_t i = 0; i < cells.size(); ++i) row += (i ? "," : "") + cells[i];
+    return lines[0] + "\n" + row + "\n";
+  };
+  struct Case {
+    std::string text, needle;
+  };
+  const std::vector<Case> cases = {
+      // "...e-10\n" becomes "...e-1": a valid number, only the missing newline tells.
+      {good.substr(0, good.size() - 2), "cut short"},
+      {with("nan"), "pingpong_s"},
+      {with("inf"), "pingpong_s"},
+      {with("1e-6;-1"), "pingpong_s holds -1"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.text.substr(c.text.size() - 40));
+    std::ofstream(dir_ / "cal.csv") << c.text;
+    const Result r = run("predict --coll allreduce --ranks 4 --params " + p("cal.csv"));
+    EXPECT_EQ(r.status, 2) << r.err;
+    expect_one_error_line(r, c.needle);
+  }
+}
+
+// item 12: --resume on a big file without a newline says what it is.
+TEST_F(Faults, ResumeOnAFileWithoutAnyNewlineSaysWhatItIs) {
+  std::ofstream(dir_ / "r.csv.partial") << std::string(100000, 'x');
+  const Result r = run("run --quiet -n 2 -b 8 -e 8 --resume --csv " + p("r.csv"));
+  EXPECT_EQ(r.status, 2) << r.err;
+  expect_one_error_line(r, "not one complete line");
+}
+
+
+// item 11: a closed terminal (SIGHUP to the launch's process group) makes
+// mpiexec's proxy SIGKILL the ranks at once; the JSON's rows so far are in
+// r.json.partial all the same (before: only the CSV kept them).
+TEST_F(Faults, HangupUnderMpiexecKeepsTheJsonRows) {
+  need_mpiexec();
+  const pid_t pid = start(cmd("run --quiet -n 20000 -w 0 --algo ring,rhd -b 8 -e 64K --csv " +
+                                  p("r.csv") + " --json " + p("r.json"),
+                              2));
+  ASSERT_TRUE(wait_for_lines(dir_ / "r.csv.partial", 3)) << slurp(dir_ / "err");
+  const auto deadline = Clock::now() + std::chrono::seconds(120);
+  while (!fs::exists(dir_ / "r.json.partial") && Clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  ::kill(-pid, SIGHUP);
+  const Result r = finish(pid, 60);
+  EXPECT_NE(r.status, 0) << r.err;
+  const auto doc = nlohmann::json::parse(slurp(dir_ / "r.json.partial"), nullptr, false);
+  ASSERT_FALSE(doc.is_discarded()) << "r.json.partial is not whole JSON";
+  EXPECT_FALSE(doc["complete"].get<bool>());
+  EXPECT_GE(doc["rows"].size(), 1u);
+  EXPECT_GE(lines_of(slurp(dir_ / "r.csv.partial")).size(), doc["rows"].size() + 1);
+}
+
+// item 11: SIGTERM sent to rank 1 alone is what every rank reports (before:
+// "signal 2", rank 0's default).
+TEST_F(Faults, SignalToOneRankIsTheSignalReported) {
+  need_mpiexec();
+  const pid_t pid = start(cmd("run --quiet -n 20000 -w 0 --algo ring,rhd -b 8 -e 64K --csv " +
+                                  p("r.csv"),
+                              2));
+  ASSERT_TRUE(wait_for_lines(dir_ / "r.csv.partial", 2)) << slurp(dir_ / "err");
+  const pid_t victim = rank_pid(bin_, 1);
+  ASSERT_GT(victim, 0);
+  ::kill(victim, SIGTERM);
+  const Result r = finish(pid, 60);
+  EXPECT_NE(r.err.find("interrupted (signal 15)"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("signal 2"), std::string::npos) << r.err;
+}
+
+// item 6: calibrate has --timeout: a peer stopped mid-calibration ends it
+// with the watchdog's line and status 5 (before: no end after 90 s).
+TEST_F(Faults, CalibrateTimeoutEndsAStoppedPeer) {
+  need_mpiexec();
+  const fs::path status_file = dir_ / "rank0.status";
+  ::setenv("COLLBENCH_EXIT_FILE", status_file.c_str(), 1);
+  const pid_t pid = start(cmd("calibrate --timeout 2 -e 1M --out " + p("c.csv"), 2));
+  ::unsetenv("COLLBENCH_EXIT_FILE");
+  const auto begin = Clock::now();
+  pid_t victim = 0;
+  while (Clock::now() - begin < std::chrono::seconds(120)) {
+    victim = rank_pid(bin_, 1);
+    if (victim > 0 && catches(victim, SIGALRM)) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  ASSERT_GT(victim, 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  ::kill(victim, SIGSTOP);
+  const Result r = finish(pid, 60);
+  ::kill(victim, SIGCONT);
+  EXPECT_EQ(slurp(status_file), "5\n") << r.err;
+  EXPECT_NE(r.err.find("watchdog"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(dir_ / "c.csv"));
+}
+
+// item 6: a rank stopped during start-up (inside MPI_Init or the first
+// collectives, which the wait loops' watchdog never sees) ends the run with
+// the watchdog's line within --timeout, over MPI and IPC (before: > 45 s,
+// no word).
+TEST_F(Faults, RankStoppedDuringStartUpEndsWithinTheTimeout) {
+  need_mpiexec();
+  for (const std::string transport : {"mpi", "ipc"}) {
+    SCOPED_TRACE(transport);
+    const pid_t pid = start(cmd("run --quiet --timeout 5 -n 2 -b 8 -e 8 --algo ring --transport " +
+                                    transport + " --csv " + p("r.csv"),
+                                2));
+    pid_t victim = 0;
+    const auto begin = Clock::now();
+    while (victim == 0 && Clock::now() - begin < std::chrono::seconds(60)) {
+      victim = rank_pid(bin_, 1);
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    ASSERT_GT(victim, 0);
+    ::kill(victim, SIGSTOP);
+    const Result r = finish(pid, 60);
+    ::kill(victim, SIGCONT);
+    EXPECT_NE(r.err.find("watchdog"), std::string::npos) << r.err;
+    EXPECT_NE(r.status, 0) << r.err;
+    fs::remove(dir_ / "r.csv.partial");
+    fs::remove(dir_ / "r.csv");
+  }
+}
+
+// item 11: a sweep of a million sizes (the most accepted) obeys SIGTERM
+// while it is planned (before: 10 s for -i 4's 16 Mi sizes, planned
+// without a check; those are now refused at once).
+TEST_F(Faults, SigtermWhileAHugeSweepIsPlannedEndsItQuickly) {
+  const pid_t pid = start(cmd("run --quiet -b 64 -e 64M -i 64 --algo ring --placement out --csv " +
+                              p("r.csv")));
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  const auto sent = Clock::now();
+  ::kill(pid, SIGTERM);
+  const Result r = finish(pid, 60);
+  const double after = std::chrono::duration<double>(Clock::now() - sent).count();
+  EXPECT_LT(after, 10) << "took " << after << " s after SIGTERM";
+  EXPECT_EQ(r.status, 128 + SIGTERM) << r.err;
+  EXPECT_NE(r.err.find("interrupted (signal 15)"), std::string::npos) << r.err;
+}
+
 }  // namespace
