@@ -386,7 +386,7 @@ void best_choices(std::vector<BestAtSize>& out, const GroupKey& g,
         b.predicted_best += (b.predicted_best.empty() ? "" : "|") + algo;
         b.predicted_best_measured_s = std::min(b.predicted_best_measured_s, m->time_s);
       }
-      if (ci_of(*m).lo <= best_ci.hi)
+      if (!significantly_faster(best_ci, ci_of(*m)))
         b.measured_best += (b.measured_best.empty() ? "" : "|") + algo;
     }
     b.regret = b.predicted_best_measured_s / b.measured_best_s - 1;
@@ -444,7 +444,10 @@ void crossovers(std::vector<PairCrossover>& out, const GroupKey& g,
       pc.algo_a = names[i];
       pc.algo_b = names[j];
       const std::vector<MeasuredCrossing> xs = separated_crossings(n, ta, tb);
-      for (const MeasuredCrossing& x : xs) pc.measured_B.push_back(three_digits(x.bytes));
+      for (const MeasuredCrossing& x : xs) {
+        pc.measured_B.push_back(three_digits(x.bytes));
+        pc.measured_interval_B.emplace_back(x.lo_bytes, x.hi_bytes);
+      }
       // The rule makes the side below a crossover significant, even where the
       // intervals overlap at the smallest size ("tie" there read as if the
       // crossover itself involved a tie).

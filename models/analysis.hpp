@@ -110,8 +110,11 @@ struct PairCrossover {
   std::string algo_a, algo_b;  // crossover groups ("butterfly=rhd")
   // Crossing sizes within the measured range, rounded to 3 significant digits.
   std::vector<double> predicted_B;
-  // Only where the confidence intervals separate on both sides (separated_crossings).
+  // Only where one is significantly_faster on both sides (separated_crossings).
   std::vector<double> measured_B;
+  // Of each measured crossing: the sizes (bytes) it lies between, the last
+  // where the old winner was significantly faster and the first where the new one is.
+  std::vector<std::pair<double, double>> measured_interval_B;
   // The winner below the first crossover (at the smallest size when there is
   // none); measured: "tie" when there is none and the CIs overlap there.
   std::string predicted_faster_below, measured_faster_below;
@@ -119,8 +122,10 @@ struct PairCrossover {
 
 // Tie-aware best choice at one size. predicted_best lists every algorithm
 // predicted within 1e-9 of the fastest (the model cannot choose between
-// them); measured_best every algorithm whose 95% CI reaches the fastest's
-// (the measurement cannot choose between them). Both joined by '|'.
+// them); measured_best the fastest and every algorithm it is not
+// significantly_faster than (crossover.hpp: CIs separate and the margin
+// exceeds the minimum effect; the measurement cannot choose between them).
+// Both joined by '|'.
 struct BestAtSize {
   GroupKey group;
   std::string params;

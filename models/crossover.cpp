@@ -48,7 +48,7 @@ std::vector<MeasuredCrossing> measured_crossings(const std::vector<double>& byte
       const double dp = std::log(t_a[prev] / t_b[prev]);
       if ((dp < 0) != (d < 0)) {
         const double x0 = std::log(bytes[prev]), x1 = std::log(bytes[i]);
-        out.push_back({std::exp(x0 + dp / (dp - d) * (x1 - x0)), d < 0});
+        out.push_back({std::exp(x0 + dp / (dp - d) * (x1 - x0)), d < 0, bytes[prev], bytes[i]});
       }
     }
     prev = i;
@@ -60,14 +60,19 @@ std::vector<MeasuredCrossing> measured_crossings(const std::vector<double>& byte
 
 namespace cb::models {
 
+bool significantly_faster(const TimeCI& a, const TimeCI& b, double min_effect) {
+  return a.hi < b.lo && b.median > a.median * (1 + min_effect);
+}
+
 std::vector<MeasuredCrossing> separated_crossings(const std::vector<double>& bytes,
                                                   const std::vector<TimeCI>& a,
-                                                  const std::vector<TimeCI>& b) {
+                                                  const std::vector<TimeCI>& b,
+                                                  double min_effect) {
   CB_CHECK(bytes.size() == a.size() && bytes.size() == b.size(), "ragged series");
   // +1: a significantly faster, -1: b significantly faster, 0: tie.
   const auto side = [&](std::size_t i) {
-    if (a[i].hi < b[i].lo) return 1;
-    if (b[i].hi < a[i].lo) return -1;
+    if (significantly_faster(a[i], b[i], min_effect)) return 1;
+    if (significantly_faster(b[i], a[i], min_effect)) return -1;
     return 0;
   };
   std::vector<MeasuredCrossing> out;
@@ -83,7 +88,7 @@ std::vector<MeasuredCrossing> separated_crossings(const std::vector<double>& byt
       const double d1 = std::log(a[k].median / b[k].median);
       const double x0 = std::log(bytes[k - 1]), x1 = std::log(bytes[k]);
       const double f = d0 == d1 ? 0.5 : std::clamp(d0 / (d0 - d1), 0.0, 1.0);
-      out.push_back({std::exp(x0 + f * (x1 - x0)), s > 0});
+      out.push_back({std::exp(x0 + f * (x1 - x0)), s > 0, bytes[prev], bytes[i]});
     }
     prev = i;
   }

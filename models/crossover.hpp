@@ -31,9 +31,14 @@ std::vector<PredictedCrossing> predicted_crossings(const AlgorithmEntry& a, cons
 struct MeasuredCrossing {
   double bytes = 0;  // interpolated linearly in log(size) on log(t_a / t_b)
   bool a_faster_after = false;
+  // The crossing's interval (bytes): the last size where the old winner was
+  // significantly faster and the first where the new one is (for
+  // measured_crossings: the two sizes it was interpolated between).
+  double lo_bytes = 0, hi_bytes = 0;
 };
 
-// bytes ascending (distinct), both times > 0 at each size.
+// bytes ascending (distinct), both times > 0 at each size. Raw medians, no
+// noise rule: for predictions and noiseless series only.
 std::vector<MeasuredCrossing> measured_crossings(const std::vector<double>& bytes,
                                                  const std::vector<double>& t_a,
                                                  const std::vector<double>& t_b);
@@ -43,16 +48,29 @@ struct TimeCI {
   double median = 0, lo = 0, hi = 0;
 };
 
-// The crossovers that the measurements support: only where the two
-// algorithms' confidence intervals separate on both sides (a significantly
-// faster at some size, b significantly faster at a later size, or the
-// reverse, with no significant size between). Sizes where the intervals
-// overlap are ties and never make a crossover; the crossing lies at the last
-// change of sign of the medians' log ratio between the two separated sizes,
-// interpolated in log(size). bytes ascending (distinct), all times > 0.
+// The minimum effect size of the measured-winner rule: a difference smaller
+// than this fraction of the faster median is treated as a tie even when the
+// confidence intervals separate (systematic effects of a few percent, such as
+// buffer placement, are not worth switching algorithms for).
+inline constexpr double kMinEffect = 0.05;
+
+// THE rule by which collbench calls one measured algorithm faster than
+// another (run's footer, fit, recommend): the 95% CIs of the medians separate
+// (a.hi < b.lo) AND b's median exceeds a's by more than min_effect (a
+// fraction: 0.05 = 5%). Anything else is a tie.
+bool significantly_faster(const TimeCI& a, const TimeCI& b, double min_effect = kMinEffect);
+
+// The crossovers that the measurements support: only where one algorithm is
+// significantly_faster on both sides (a at some size, b at a later size, or
+// the reverse, with no significant size between). Sizes where it is not are
+// ties and never make a crossover; the crossing lies at the last change of
+// sign of the medians' log ratio between the two separated sizes,
+// interpolated in log(size), and lo_bytes/hi_bytes are those two sizes.
+// bytes ascending (distinct), all times > 0.
 std::vector<MeasuredCrossing> separated_crossings(const std::vector<double>& bytes,
                                                   const std::vector<TimeCI>& a,
-                                                  const std::vector<TimeCI>& b);
+                                                  const std::vector<TimeCI>& b,
+                                                  double min_effect = kMinEffect);
 
 // Crossings of two predictions given as functions of the count, found on a
 // geometric grid (ratio 2^(1/8), every count up to 64) over [min_count,

@@ -29,9 +29,19 @@ Json leaf(const std::string& mpich) {
   return j;
 }
 
+// What a cell's choice builds on: the chooser and MPICH's default subtree of
+// the collective being replaced ("" choices keep it).
+struct TreeInputs {
+  const SelectionChooser& choose;
+  const Json& fallback;
+  const SelectionGrid& grid;
+};
+
 // The subtree that runs `ours` once every condition above it matched.
-Json choice(Collective coll, std::string_view ours) {
+Json choice(Collective coll, std::string_view ours, const Json& fallback) {
+  if (ours.empty()) return fallback;
   const std::string name = mpich_algorithm(coll, ours);
+  CB_CHECK(!name.empty(), "{} has no MPICH equivalent for {}", ours, to_string(coll));
   if (coll == Collective::allreduce && ours == "rhd") {
     Json j = Json::object();
     j["count<pow2"] = leaf(mpich_algorithm(coll, "butterfly"));
@@ -41,36 +51,18 @@ Json choice(Collective coll, std::string_view ours) {
   return leaf(name);
 }
 
-bool needs_pow2(Collective coll, std::string_view ours) {
-  return find_algorithm(coll, ours).mpich_pow2_only;
-}
-
-// Size buckets at one comm size: runs of the same predicted best candidate.
-Json size_tree(Collective coll, int p, bool allow_pow2_only, const ModelParams& m,
-               const SelectionGrid& grid) {
+// Size buckets at one comm size: runs of the same choice.
+Json size_tree(Collective coll, int p, bool allow_pow2_only, const TreeInputs& in) {
   const bool by_total = coll == Collective::allgather || coll == Collective::reduce_scatter;
-  const Scenario s{coll, p, DataType::fp32, ReduceOp::sum, false};
   struct Run {
     std::string best;
     std::uint64_t first = 0, last = 0;  // MPICH message size (bytes)
   };
   std::vector<Run> runs;
-  for (std::uint64_t S = grid.min_bytes; S <= grid.max_bytes; S *= 2) {
-    // Sizes that are no whole count (S not a multiple of 4p) round down.
-    const std::uint64_t count = S / bytes_for_count(coll, p, DataType::fp32, 1);
-    if (count == 0) continue;
-    std::string best;
-    double best_t = 0;
-    for (const AlgorithmEntry& e : algorithms_for(coll)) {
-      if (mpich_algorithm(coll, e.name).empty()) continue;
-      if (!allow_pow2_only && needs_pow2(coll, e.name)) continue;
-      const double t = predict_seconds(e, s, count, m);
-      if (best.empty() || t < best_t) {
-        best = std::string(e.name);
-        best_t = t;
-      }
-    }
-    if (best.empty()) continue;
+  for (std::uint64_t S = in.grid.min_bytes; S <= in.grid.max_bytes; S *= 2) {
+    // Sizes that are no whole count (S not a multiple of 4p) are skipped.
+    if (S / bytes_for_count(coll, p, DataType::fp32, 1) == 0) continue;
+    const std::string best = in.choose(coll, p, S, allow_pow2_only);
     const std::uint64_t size = coll == Collective::alltoall ? S / static_cast<std::uint64_t>(p) : S;
     if (!runs.empty() && runs.back().best == best)
       runs.back().last = size;
@@ -83,33 +75,41 @@ Json size_tree(Collective coll, int p, bool allow_pow2_only, const ModelParams& 
     // avg_msg_size<=last of this run; total_msg_size<first of the next run.
     const std::string cond = by_total ? fmt::format("{}<{}", key, runs[i + 1].first)
                                       : fmt::format("{}<={}", key, runs[i].last);
-    j[cond] = choice(coll, runs[i].best);
+    j[cond] = choice(coll, runs[i].best, in.fallback);
   }
-  CB_CHECK(!runs.empty(), "no MPICH candidate for {} at p = {}", to_string(coll), p);
-  j[key + "=any"] = choice(coll, runs.back().best);
+  CB_CHECK(!runs.empty(), "no size of the grid for {} at p = {}", to_string(coll), p);
+  j[key + "=any"] = choice(coll, runs.back().best, in.fallback);
   return j;
 }
 
-Json comm_tree(Collective coll, int p, const ModelParams& m, const SelectionGrid& grid) {
-  if (coll != Collective::allgather) return size_tree(coll, p, true, m, grid);
+Json comm_tree(Collective coll, int p, const TreeInputs& in) {
+  if (coll != Collective::allgather) return size_tree(coll, p, true, in);
   Json j = Json::object();
-  j["comm_size=pow2"] = size_tree(coll, p, true, m, grid);
-  j["comm_size=any"] = size_tree(coll, std::max(2, p - 1), false, m, grid);
+  j["comm_size=pow2"] = size_tree(coll, p, true, in);
+  j["comm_size=any"] = size_tree(coll, std::max(2, p - 1), false, in);
   return j;
 }
 
 // comm_size buckets (<= each grid size, then any), equal neighbours merged.
-Json model_tree(Collective coll, const ModelParams& m, const SelectionGrid& grid) {
+Json model_tree(Collective coll, const TreeInputs& in) {
   std::vector<std::pair<int, Json>> buckets;
-  for (int p : grid.comm_sizes) {
-    Json t = comm_tree(coll, p, m, grid);
+  const auto add = [&](int p, Json t) {
     if (!buckets.empty() && buckets.back().second == t)
       buckets.back().first = p;
     else
       buckets.emplace_back(p, std::move(t));
+  };
+  int previous = 1;
+  for (int p : in.grid.comm_sizes) {
+    // Measured comm sizes only: the ones between keep MPICH's default.
+    if (in.grid.exact_comm_sizes && p > previous + 1) add(p - 1, in.fallback);
+    add(p, comm_tree(coll, p, in));
+    previous = p;
   }
-  const int beyond = grid.comm_sizes.empty() ? 2 : 2 * grid.comm_sizes.back();
-  Json any = comm_tree(coll, beyond, m, grid);
+  Json any = in.grid.exact_comm_sizes
+                 ? in.fallback
+                 : comm_tree(coll, in.grid.comm_sizes.empty() ? 2 : 2 * in.grid.comm_sizes.back(),
+                             in);
   if (!buckets.empty() && buckets.back().second == any) buckets.pop_back();
   Json j = Json::object();
   for (auto& [p, t] : buckets) j[fmt::format("comm_size<={}", p)] = std::move(t);
@@ -125,7 +125,8 @@ bool has_candidates(Collective coll) {
 
 }  // namespace
 
-Json mpich_selection(const Json& default_tree, const ModelParams& m, const SelectionGrid& grid) {
+Json mpich_selection(const Json& default_tree, const SelectionChooser& choose,
+                     const SelectionGrid& grid) {
   const auto default_intra = [&](const char* coll) -> const Json& {
     const std::string key = fmt::format("collective={}", coll);
     if (!default_tree.contains(key) || !default_tree[key].contains("comm_type=intra"))
@@ -140,12 +141,13 @@ Json mpich_selection(const Json& default_tree, const ModelParams& m, const Selec
                            const char* guard_model) {
     const Json& def = default_intra(mpich_coll);
     if (!has_candidates(coll)) return;
+    const TreeInputs in{choose, def, grid};
     Json intra = Json::object();
     if (guard_default) {
       intra[guard_default] = def;
-      intra[guard_model] = model_tree(coll, m, grid);
+      intra[guard_model] = model_tree(coll, in);
     } else {
-      intra = model_tree(coll, m, grid);
+      intra = model_tree(coll, in);
     }
     out[fmt::format("collective={}", mpich_coll)]["comm_type=intra"] = std::move(intra);
   };
@@ -155,6 +157,27 @@ Json mpich_selection(const Json& default_tree, const ModelParams& m, const Selec
   guarded(Collective::allgather, "allgather", nullptr, nullptr);
   guarded(Collective::alltoall, "alltoall", "is_sendbuf_inplace=yes", "is_sendbuf_inplace=no");
   return out;
+}
+
+Json mpich_selection(const Json& default_tree, const ModelParams& m, const SelectionGrid& grid) {
+  const SelectionChooser predicted = [&m](Collective coll, int p, std::uint64_t S,
+                                          bool allow_pow2_only) {
+    const Scenario s{coll, p, DataType::fp32, ReduceOp::sum, false};
+    const std::uint64_t count = S / bytes_for_count(coll, p, DataType::fp32, 1);
+    std::string best;
+    double best_t = 0;
+    for (const AlgorithmEntry& e : algorithms_for(coll)) {
+      if (mpich_algorithm(coll, e.name).empty()) continue;
+      if (!allow_pow2_only && e.mpich_pow2_only) continue;
+      const double t = predict_seconds(e, s, count, m);
+      if (best.empty() || t < best_t) {
+        best = std::string(e.name);
+        best_t = t;
+      }
+    }
+    return best;
+  };
+  return mpich_selection(default_tree, predicted, grid);
 }
 
 }  // namespace cb::models

@@ -42,6 +42,8 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -53,9 +55,27 @@ struct SelectionGrid {
   std::vector<int> comm_sizes = {2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096};
   std::uint64_t min_bytes = 8;              // sizes 8 B .. 1 GiB, doubling
   std::uint64_t max_bytes = std::uint64_t{1} << 30;
+  // false: comm_size<=N buckets, each choice serving every size up to N and
+  // the largest one beyond (a model extrapolates). true: only the comm sizes
+  // listed get a choice (measured ones); every other comm size, between them
+  // and beyond, keeps MPICH's default subtree.
+  bool exact_comm_sizes = false;
 };
 
-// Throws UsageError when `default_tree` lacks a collective it must keep.
+// The choice at one cell of the grid: the collbench algorithm (one with an
+// MPICH equivalent, mpich_algorithm() non-empty; pow2-only ones only when
+// allow_pow2_only) to run for `coll` at p ranks and size S = bytes (collbench's
+// S, as in the results CSV), or "" to keep MPICH's default there.
+using SelectionChooser = std::function<std::string(Collective coll, int p, std::uint64_t bytes,
+                                                   bool allow_pow2_only)>;
+
+// The selection tree with `choose` deciding every cell. Throws UsageError
+// when `default_tree` lacks a collective it must keep.
+nlohmann::ordered_json mpich_selection(const nlohmann::ordered_json& default_tree,
+                                       const SelectionChooser& choose,
+                                       const SelectionGrid& grid = {});
+
+// The model's choice: the candidate with the smallest predicted time (fp32).
 nlohmann::ordered_json mpich_selection(const nlohmann::ordered_json& default_tree,
                                        const ModelParams& m, const SelectionGrid& grid = {});
 

@@ -132,21 +132,25 @@ std::string crossovers_csv(const Analysis& a) {
       "kind,params,transport,collective,datatype,op,placement,ranks,algo_a,algo_b,"
       "predicted_crossover_B,measured_crossover_B,predicted_crossings,measured_crossings,"
       "predicted_faster_below,measured_faster_below,bytes,predicted_best,measured_best,"
-      "predicted_best_measured_s,measured_best_s,regret\n";
+      "predicted_best_measured_s,measured_best_s,regret,measured_crossover_lo_B,"
+      "measured_crossover_hi_B\n";
   const auto group = [](const GroupKey& g) {
     return fmt::format("{},{},{},{},{},{}", csv_escape(g.transport), to_string(g.coll),
                        to_string(g.dtype), g.op, g.placement, g.ranks);
   };
   for (const PairCrossover& c : a.crossovers) {
-    out += fmt::format("pair,{},{},{},{},{},{},{},{},{},{},,,,,,\n", c.params, group(c.group),
-                       csv_escape(c.algo_a), csv_escape(c.algo_b),
+    const bool measured = !c.measured_interval_B.empty();
+    out += fmt::format("pair,{},{},{},{},{},{},{},{},{},{},,,,,,,{},{}\n", c.params,
+                       group(c.group), csv_escape(c.algo_a), csv_escape(c.algo_b),
                        c.predicted_B.empty() ? "" : csv_number(c.predicted_B.front()),
                        c.measured_B.empty() ? "" : csv_number(c.measured_B.front()),
                        c.predicted_B.size(), c.measured_B.size(),
-                       csv_escape(c.predicted_faster_below), csv_escape(c.measured_faster_below));
+                       csv_escape(c.predicted_faster_below), csv_escape(c.measured_faster_below),
+                       measured ? csv_number(c.measured_interval_B.front().first) : "",
+                       measured ? csv_number(c.measured_interval_B.front().second) : "");
   }
   for (const BestAtSize& b : a.best) {
-    out += fmt::format("best,{},{},,,,,,,,,{},{},{},{},{},{}\n", b.params, group(b.group),
+    out += fmt::format("best,{},{},,,,,,,,,{},{},{},{},{},{},,\n", b.params, group(b.group),
                        b.bytes, csv_escape(b.predicted_best), csv_escape(b.measured_best),
                        csv_number(b.predicted_best_measured_s), csv_number(b.measured_best_s),
                        csv_number(b.regret));

@@ -26,7 +26,10 @@
 //   datatype, op, placement, ranks, algo_a, algo_b, predicted_crossover_B,
 //   measured_crossover_B, predicted_crossings, measured_crossings,
 //   predicted_faster_below, measured_faster_below, bytes, predicted_best,
-//   measured_best, predicted_best_measured_s, measured_best_s, regret.
+//   measured_best, predicted_best_measured_s, measured_best_s, regret,
+//   measured_crossover_lo_B, measured_crossover_hi_B (pair: the sizes the
+//   first measured crossover lies between, where the old and the new winner
+//   are significantly faster; its interval given the measurements' CIs).
 #pragma once
 
 #include <string>

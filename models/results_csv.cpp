@@ -165,7 +165,8 @@ Measurement parse_row(const CsvTable& t, const CsvRecord& r) {
 
 }  // namespace
 
-ResultsFile parse_results_csv(std::string_view text, const std::string& file) {
+ResultsFile parse_results_csv(std::string_view text, const std::string& file,
+                              std::size_t min_sizes) {
   const CsvTable t(text, file);
   std::string missing;
   for (const char* c : kRequired)
@@ -188,18 +189,18 @@ ResultsFile parse_results_csv(std::string_view text, const std::string& file) {
     lines.push_back(m.line);
   }
   for (const auto& [key, v] : sizes) {
-    if (v.first.size() >= 3) continue;
+    if (v.first.size() >= min_sizes) continue;
     std::string lines;
     for (std::size_t l : v.second) lines += fmt::format("{}{}", lines.empty() ? "" : ", ", l);
     throw UsageError(fmt::format(
-        "{}:{}: configuration {} has {} distinct size(s) (rows {}); a fit needs at least 3",
-        file, v.second.front(), describe(key), v.first.size(), lines));
+        "{}:{}: configuration {} has {} distinct size(s) (rows {}); a fit needs at least {}",
+        file, v.second.front(), describe(key), v.first.size(), lines, min_sizes));
   }
   return out;
 }
 
-ResultsFile read_results_csv(const std::string& path) {
-  return parse_results_csv(read_text_file(path), path);
+ResultsFile read_results_csv(const std::string& path, std::size_t min_sizes) {
+  return parse_results_csv(read_text_file(path), path, min_sizes);
 }
 
 }  // namespace cb::models

@@ -63,9 +63,11 @@ struct ResultsFile {
   std::vector<Measurement> rows;
 };
 
-// Parses and validates `text` as the contents of `file`.
-ResultsFile parse_results_csv(std::string_view text, const std::string& file);
+// Parses and validates `text` as the contents of `file`; every configuration
+// needs at least min_sizes distinct sizes (a fit needs 3).
+ResultsFile parse_results_csv(std::string_view text, const std::string& file,
+                              std::size_t min_sizes = 3);
 // Reads `path` and parses it.
-ResultsFile read_results_csv(const std::string& path);
+ResultsFile read_results_csv(const std::string& path, std::size_t min_sizes = 3);
 
 }  // namespace cb::models

@@ -11,15 +11,10 @@
 #include <string>
 
 #include "harness/cli/commands.hpp"
-#include "harness/config.hpp"
-#include "harness/io/input_file.hpp"
+#include "harness/cli/mpich_default_tree.hpp"
 #include "models/csv_text.hpp"
 #include "models/fit_run.hpp"
 
-#if CB_HAVE_MPI
-#include <dlfcn.h>
-#include <mpi.h>
-#endif
 
 namespace cb {
 namespace {
@@ -32,45 +27,6 @@ struct FitOptions {
   bool mpich_json = false;
   std::string mpich_default;
 };
-
-// MPICH's default collective-selection tree: the JSON MPICH compiles into
-// libmpich (the string holding every "collective=..." with MPIR_ algorithms),
-// or a file given with --mpich-default.
-nlohmann::ordered_json mpich_default_tree(const std::string& file) {
-  if (!file.empty()) {
-    try {
-      return nlohmann::ordered_json::parse(models::read_text_file(file));
-    } catch (const nlohmann::json::exception& e) {
-      throw UsageError(fmt::format("--mpich-default {}: not JSON: {}", file, e.what()));
-    }
-  }
-#if CB_HAVE_MPI
-  Dl_info info{};
-  if (dladdr(reinterpret_cast<void*>(&MPI_Init), &info) == 0 || info.dli_fname == nullptr)
-    throw UsageError("--mpich-json: cannot locate libmpich; give its tree with --mpich-default FILE");
-  // A shared library: binary, so no line limit; the size limit still holds.
-  const std::string lib = io::read_input_file(info.dli_fname, "libmpich", {.max_line = 0});
-  const std::string marker = "{\"collective=";
-  for (std::size_t at = lib.find(marker); at != std::string::npos; at = lib.find(marker, at + 1)) {
-    const std::size_t end = lib.find('\0', at);
-    const std::string_view text(lib.data() + at, (end == std::string::npos ? lib.size() : end) - at);
-    if (text.find("MPIR_Allreduce_intra") == std::string_view::npos) continue;
-    try {
-      auto tree = nlohmann::ordered_json::parse(text);
-      if (tree.contains("collective=allreduce") && tree.contains("collective=alltoall"))
-        return tree;
-    } catch (const nlohmann::json::exception&) {
-      // Not the tree (a fragment of another string): keep looking.
-    }
-  }
-  throw UsageError(fmt::format("--mpich-json: no default selection tree found in {}; give one "
-                               "with --mpich-default FILE",
-                               info.dli_fname));
-#else
-  throw UsageError("--mpich-json: this collbench was built without MPICH; give its default tree "
-                   "with --mpich-default FILE");
-#endif
-}
 
 std::string us(double s) { return fmt::format("{:.3g} us", s * 1e6); }
 std::string gbps(double s_per_B) {
@@ -85,7 +41,7 @@ void fit(const FitOptions& o) {
   if (req.out_dir.empty()) req.out_dir = ".";
   req.seed = o.seed;
   if (o.mpich_json || !o.mpich_default.empty())
-    req.mpich_default_tree = mpich_default_tree(o.mpich_default);
+    req.mpich_default_tree = mpich_default_tree(o.mpich_default, "--mpich-json");
   const models::FitRun run = models::run_fit(req);
 
   const models::Analysis& a = run.analysis;

@@ -27,6 +27,7 @@ void add_map_command(CLI::App& app);
 void add_compare_command(CLI::App& app);
 void add_plot_command(CLI::App& app);
 void add_report_command(CLI::App& app);
+void add_recommend_command(CLI::App& app);
 
 // The command line as typed (main sets it; run records it in JSON).
 void set_command_line(int argc, char** argv);

@@ -29,6 +29,7 @@ constexpr AddCommand kCommands[] = {
     cb::add_list_command,
     cb::add_calibrate_command,
     cb::add_fit_command,
+    cb::add_recommend_command,
     cb::add_predict_command,
     cb::add_map_command,
     cb::add_compare_command,

@@ -3,11 +3,12 @@
 // the time (median as time(us), min, p95). The header lists the sweep
 // settings, the load and the rank -> host/pid/core map, as nccl-tests lists
 // its devices. Each (transport, collective, ranks) section ends with every
-// algorithm's peak busbw, the best algorithms per size (ties within the 95% CI
-// shown as a|b) and the measured crossovers, counted by the same rule as
-// `collbench fit` (models/crossover.hpp): the figures to read. The run ends
-// with nccl-tests' own closing lines (its all-row "Avg bus bandwidth"), which
-// scripts grep for.
+// algorithm's peak busbw, the winner per size with its ties and the sizes
+// where the winner changes, decided by the rule `fit` and `recommend` use
+// (models/winners.hpp: CIs separate and the margin exceeds the minimum
+// effect), so the crossovers never contradict the best by size. The run ends
+// with nccl-tests' closing lines ("Avg bus bandwidth", one per algorithm),
+// which scripts grep for.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -26,6 +27,7 @@
 #include "harness/runtime/load.hpp"
 #include "harness/sweep/sizes.hpp"
 #include "models/crossover.hpp"
+#include "models/winners.hpp"
 #include "models/schedule_model.hpp"
 
 namespace cb {
@@ -85,7 +87,9 @@ class ConsoleReporter final : public Reporter {
     }
     section_rows_.push_back(r);
     ++rows_;
-    busbw_sum_ += r.busbw_GBps;
+    if (!busbw_.count(r.c.algorithm)) busbw_order_.push_back(r.c.algorithm);
+    busbw_[r.c.algorithm].first += r.busbw_GBps;
+    ++busbw_[r.c.algorithm].second;
     if (r.time_s.median > 0 &&
         (r.time_s.ci_hi - r.time_s.ci_lo) / 2 > kNoisyHalfWidth * r.time_s.median) {
       if (noisy_++ == 0)
@@ -137,14 +141,18 @@ class ConsoleReporter final : public Reporter {
                  "+-{:.0f}% (first: {}); a larger --time-budget or -n, or a quieter machine, "
                  "tightens them\n",
                  noisy_, rows_, kNoisyHalfWidth * 100, first_noisy_);
-    // nccl-tests' closing lines, for the scripts that grep them. Its average
-    // mixes every size and algorithm; the per-section peaks above are the
-    // figures to read.
+    // nccl-tests' closing lines, for the scripts that grep them. Its
+    // average is over the rows of one algorithm (nccl-tests runs one), so
+    // here one line per algorithm, saying which: an average across
+    // algorithms would mean nothing.
     if (checked_)
       fmt::print(out_, "# Out of bounds values : {} {}\n", wrong_total_,
                  wrong_total_ ? "FAILED" : "OK");
-    fmt::print(out_, "# Avg bus bandwidth    : {:g} \n#\n",
-               rows_ ? busbw_sum_ / static_cast<double>(rows_) : 0.0);
+    for (const std::string& a : busbw_order_)
+      fmt::print(out_, "# Avg bus bandwidth    : {:g} ({}: mean busbw of its {} rows)\n",
+                 busbw_[a].first / static_cast<double>(busbw_[a].second), a, busbw_[a].second);
+    if (busbw_order_.empty()) fmt::print(out_, "# Avg bus bandwidth    : 0 \n");
+    fmt::print(out_, "#\n");
     if (!complete)
       fmt::print(out_, "# Interrupted: the rows above are complete, the rest was not run\n");
     std::fflush(out_);
@@ -294,13 +302,17 @@ class ConsoleReporter final : public Reporter {
         peaks += fmt::format("{}{} {} @ {}", peaks.empty() ? "" : ", ", a,
                              number(peak[a]->busbw_GBps), format_bytes(peak[a]->c.bytes()));
       fmt::print(out_, "#   peak busbw (GB/s): {}\n", peaks);
-      fmt::print(out_,
-                 "#   best by size (the fastest and every algorithm whose 95% CI reaches it): {}\n",
-                 best_by_size(rows));
-      fmt::print(out_,
-                 "#   measured crossovers (faster below -> faster above, where the 95% CIs "
-                 "separate on both sides): {}\n",
-                 crossovers(rows));
+      const std::vector<models::SizeWinner> w = winners(rows);
+      if (!w.empty()) {
+        fmt::print(out_,
+                   "#   best by size (winner changes only where the 95% CIs separate by > {:g}%; "
+                   "tied = within that): {}\n",
+                   100 * models::kMinEffect, models::winners_text(w));
+        const std::string same = identical(rows);
+        fmt::print(out_, "#   measured crossovers (where the best by size changes): {}{}\n",
+                   changes(w),
+                   same.empty() ? "" : fmt::format(" (identical schedules: {})", same));
+      }
       if (arrival_ != "none")
         fmt::print(out_,
                    "#   most tolerant of {} by size (the shortest time from the last arrival to "
@@ -316,34 +328,17 @@ class ConsoleReporter final : public Reporter {
             std::max(r.time_s.ci_hi, r.time_s.median)};
   }
 
-  // Runs of sizes with the same tie set: "ring 8 B..1 KiB | ring|rhd 2 KiB | ...".
-  static std::string best_by_size(const std::vector<const Row*>& rows) {
-    std::map<std::size_t, std::vector<const Row*>> at;
-    for (const Row* r : rows) at[r->c.bytes()].push_back(r);
-    std::string out, set, first, last;
-    const auto close = [&] {
-      if (set.empty()) return;
-      out += fmt::format("{}{} {}", out.empty() ? "" : " | ", set,
-                         first == last ? first : fmt::format("{}..{}", first, last));
-    };
-    for (const auto& [bytes, here] : at) {
-      const Row* fastest = *std::min_element(here.begin(), here.end(), [](auto* a, auto* b) {
-        return a->time_s.median < b->time_s.median;
-      });
-      std::string tie;
-      for (const Row* r : here)
-        if (ci_of(*r).lo <= ci_of(*fastest).hi)
-          tie += (tie.empty() ? "" : "|") + r->c.algorithm;
-      if (tie == set) {
-        last = format_bytes(bytes);
-        continue;
-      }
-      close();
-      set = tie;
-      first = last = format_bytes(bytes);
-    }
-    close();
-    return out;
+  // The winner per size by models/winners.hpp's rule (the one `fit` and
+  // `recommend` use): sizes measured by two or more algorithms.
+  static std::vector<models::SizeWinner> winners(const std::vector<const Row*>& rows) {
+    std::map<std::size_t, std::vector<models::Contender>> at;
+    for (const Row* r : rows)
+      if (r->c.bytes() > 0 && r->time_s.median > 0)
+        at[r->c.bytes()].push_back({r->c.algorithm, ci_of(*r)});
+    std::vector<models::SizeContenders> sizes;
+    for (auto& [bytes, c] : at)
+      if (c.size() >= 2) sizes.push_back({bytes, std::move(c)});
+    return models::decide_winners(sizes);
   }
 
   // Runs of sizes with the same most tolerant algorithm under --arrival:
@@ -378,59 +373,45 @@ class ConsoleReporter final : public Reporter {
     return out.empty() ? "none" : out;
   }
 
-  // The rule of models/crossover.hpp (separated_crossings), on algorithms
-  // grouped by identical schedules (identical_schedule_groups).
-  static std::string crossovers(const std::vector<const Row*>& rows) {
+  // "naive -> butterfly between 16 KiB and 32 KiB, ...": where the winner
+  // changes, with the interval the crossover lies in.
+  static std::string changes(const std::vector<models::SizeWinner>& w) {
+    std::string out;
+    for (const models::WinnerChange& c : models::winner_changes(w))
+      out += fmt::format("{}{} -> {} between {} and {}", out.empty() ? "" : ", ", c.from, c.to,
+                         format_bytes(c.last_old_bytes), format_bytes(c.first_new_bytes));
+    return out.empty() ? "none" : out;
+  }
+
+  // "ring=rhd": algorithms whose schedules are identical at these ranks
+  // (identical_schedule_groups), which the measurements can only tie.
+  static std::string identical(const std::vector<const Row*>& rows) {
     std::vector<std::string> algos;
-    std::map<std::string, std::map<std::size_t, const Row*>> by;
+    std::uint64_t lo = UINT64_MAX, hi = 0;
     for (const Row* r : rows) {
-      if (!by.count(r->c.algorithm)) algos.push_back(r->c.algorithm);
-      by[r->c.algorithm][r->c.bytes()] = r;
+      if (std::find(algos.begin(), algos.end(), r->c.algorithm) == algos.end())
+        algos.push_back(r->c.algorithm);
+      if (r->c.count > 0) {
+        lo = std::min<std::uint64_t>(lo, r->c.count);
+        hi = std::max<std::uint64_t>(hi, r->c.count);
+      }
     }
+    if (hi == 0) return {};
     const Case& c0 = rows.front()->c;
     std::vector<const AlgorithmEntry*> entries;
-    std::uint64_t lo = UINT64_MAX, hi = 0;
-    for (const std::string& a : algos) {
+    for (const std::string& a : algos)
       entries.push_back(is_baseline_name(a) ? nullptr : &find_algorithm(c0.coll, a));
-      for (const auto& [bytes, r] : by[a])
-        if (r->c.count > 0) {
-          lo = std::min<std::uint64_t>(lo, r->c.count);
-          hi = std::max<std::uint64_t>(hi, r->c.count);
-        }
-    }
     const models::Scenario s{c0.coll, c0.ranks, c0.dtype, c0.op, c0.in_place};
     const std::vector<std::size_t> rep = models::identical_schedule_groups(entries, s, lo, hi);
-    std::vector<std::string> names(algos.size());
     std::string same;
     for (std::size_t i = 0; i < algos.size(); ++i) {
       if (rep[i] != i) continue;
-      names[i] = algos[i];
+      std::string group = algos[i];
       for (std::size_t j = i + 1; j < algos.size(); ++j)
-        if (rep[j] == i) names[i] += "=" + algos[j];
-      if (names[i] != algos[i]) same += fmt::format("{}{}", same.empty() ? "" : ", ", names[i]);
+        if (rep[j] == i) group += fmt::format("={}", algos[j]);
+      if (group != algos[i]) same += fmt::format("{}{}", same.empty() ? "" : ", ", group);
     }
-    std::string out;
-    for (std::size_t i = 0; i < algos.size(); ++i)
-      for (std::size_t j = i + 1; j < algos.size(); ++j) {
-        if (rep[i] != i || rep[j] != j) continue;
-        std::vector<double> n;
-        std::vector<models::TimeCI> ta, tb;
-        for (const auto& [bytes, r] : by[algos[i]]) {
-          const auto other = by[algos[j]].find(bytes);
-          if (bytes == 0 || other == by[algos[j]].end()) continue;
-          n.push_back(static_cast<double>(bytes));
-          ta.push_back(ci_of(*r));
-          tb.push_back(ci_of(*other->second));
-        }
-        for (const models::MeasuredCrossing& x : models::separated_crossings(n, ta, tb))
-          out += fmt::format("{}{} -> {} at {}", out.empty() ? "" : ", ",
-                             x.a_faster_after ? names[j] : names[i],
-                             x.a_faster_after ? names[i] : names[j],
-                             models::crossover_size_text(x.bytes));
-      }
-    if (out.empty()) out = "none";
-    if (!same.empty()) out += fmt::format(" (identical schedules here: {})", same);
-    return out;
+    return same;
   }
 
   // A CI half-width beyond this fraction of the median marks a configuration noisy.
@@ -438,7 +419,9 @@ class ConsoleReporter final : public Reporter {
 
   std::FILE* out_;
   std::size_t rows_ = 0, noisy_ = 0;
-  double busbw_sum_ = 0;
+  // busbw sum and row count per algorithm, in order of appearance.
+  std::map<std::string, std::pair<double, std::size_t>> busbw_;
+  std::vector<std::string> busbw_order_;
   std::string first_noisy_;
   bool show_out_ = true, show_in_ = true;
   std::string arrival_ = "none";  // --arrival, from the configuration

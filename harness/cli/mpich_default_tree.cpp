@@ -1,0 +1,57 @@
+#include "harness/cli/mpich_default_tree.hpp"
+
+#include <fmt/format.h>
+
+#include <string_view>
+
+#include "algorithms/types.hpp"
+#include "harness/config.hpp"
+#include "harness/io/input_file.hpp"
+#include "models/csv_text.hpp"
+
+#if CB_HAVE_MPI
+#include <dlfcn.h>
+#include <mpi.h>
+#endif
+
+namespace cb {
+
+nlohmann::ordered_json mpich_default_tree(const std::string& file, const std::string& flag) {
+  if (!file.empty()) {
+    try {
+      return nlohmann::ordered_json::parse(models::read_text_file(file));
+    } catch (const nlohmann::json::exception& e) {
+      throw UsageError(fmt::format("--mpich-default {}: not JSON: {}", file, e.what()));
+    }
+  }
+#if CB_HAVE_MPI
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(&MPI_Init), &info) == 0 || info.dli_fname == nullptr)
+    throw UsageError(
+        fmt::format("{}: cannot locate libmpich; give its tree with --mpich-default FILE", flag));
+  // A shared library: binary, so no line limit; the size limit still holds.
+  const std::string lib = io::read_input_file(info.dli_fname, "libmpich", {.max_line = 0});
+  const std::string marker = "{\"collective=";
+  for (std::size_t at = lib.find(marker); at != std::string::npos; at = lib.find(marker, at + 1)) {
+    const std::size_t end = lib.find('\0', at);
+    const std::string_view text(lib.data() + at, (end == std::string::npos ? lib.size() : end) - at);
+    if (text.find("MPIR_Allreduce_intra") == std::string_view::npos) continue;
+    try {
+      auto tree = nlohmann::ordered_json::parse(text);
+      if (tree.contains("collective=allreduce") && tree.contains("collective=alltoall"))
+        return tree;
+    } catch (const nlohmann::json::exception&) {
+      // Not the tree (a fragment of another string): keep looking.
+    }
+  }
+  throw UsageError(fmt::format("{}: no default selection tree found in {}; give one "
+                               "with --mpich-default FILE",
+                               flag, info.dli_fname));
+#else
+  throw UsageError(fmt::format("{}: this collbench was built without MPICH; give its default "
+                               "tree with --mpich-default FILE",
+                               flag));
+#endif
+}
+
+}  // namespace cb

@@ -1,0 +1,151 @@
+// `collbench recommend`'s computation (models/recommend.hpp): lines and CSVs
+// from measured rows, predicted lines from a calibration, one-line refusals
+// of input that cannot answer, and the MPICH selection from the same rule.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "algorithms/types.hpp"
+#include "models/recommend.hpp"
+
+namespace cb::models {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+const char* kHeader =
+    "transport,collective,algorithm,datatype,op,placement,ranks,bytes,count,time_median_us,"
+    "ci_lo_us,ci_hi_us\n";
+
+// One row with a CI of +-1% around `us`.
+std::string row(const std::string& algo, int p, std::uint64_t bytes, double us,
+                const std::string& transport = "mpi") {
+  return fmt::format("{},allreduce,{},fp32,sum,out,{},{},{},{},{},{}\n", transport, algo, p, bytes,
+                     bytes / 4, us, us * 0.99, us * 1.01);
+}
+
+RecommendInput input(const std::string& rows, const std::string& setting = "") {
+  return {setting, parse_results_csv(std::string(kHeader) + rows, "sweep.csv", 1)};
+}
+
+// naive wins small sizes, ring large ones; mpi (the library) is slower throughout.
+std::string crossing_rows(int p) {
+  std::string s;
+  const std::uint64_t sizes[] = {64, 1024, 16384, 262144};
+  const double naive[] = {10, 12, 100, 1600}, ring[] = {40, 44, 60, 400}, mpi[] = {30, 33, 90, 600};
+  for (int i = 0; i < 4; ++i)
+    s += row("naive", p, sizes[i], naive[i]) + row("ring", p, sizes[i], ring[i]) +
+         row("mpi", p, sizes[i], mpi[i]);
+  return s;
+}
+
+std::string what(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const UsageError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(Recommend, OneLinePerConfigurationWithRangesAndTheCsvs) {
+  const auto recs = recommend({input(crossing_rows(4))}, {}, {});
+  ASSERT_EQ(recs.size(), 1u);
+  EXPECT_EQ(recommendation_line(recs[0], 100),
+            "mpi allreduce fp32 p=4: naive <= 1 KiB · ring >= 16 KiB");
+  const std::string csv = recommendations_csv(recs);
+  EXPECT_EQ(csv.substr(0, csv.find('\n')),
+            "transport,collective,datatype,ranks,from_bytes,to_bytes,algorithm,tied_with,source,"
+            "margin,speedup_vs_library,op,placement,setting,model");
+  // naive: margin over mpi (the runner-up) 30/10 - 1 and 33/12 - 1, the smaller;
+  // speedup vs mpi the same ratios + 1.
+  EXPECT_NE(csv.find("mpi,allreduce,fp32,4,64,1024,naive,,measured,1.75,2.75,sum,out,,\n"),
+            std::string::npos)
+      << csv;
+  EXPECT_NE(csv.find("mpi,allreduce,fp32,4,16384,262144,ring,,measured,0.5,1.5,sum,out,,\n"),
+            std::string::npos)
+      << csv;
+  const std::string winners = winners_csv(recs);
+  EXPECT_NE(winners.find("mpi,allreduce,fp32,4,16384,ring,,measured,60,90,sum,out,\n"),
+            std::string::npos)
+      << winners;
+}
+
+TEST(Recommend, PredictsTheRanksNotMeasuredNamingTheModel) {
+  RecommendModel m{"cal.csv", "mpi", "", {2e-6, 1e-10, 2e-10}, "median |err| 5.0%"};
+  const auto recs = recommend({input(crossing_rows(4))}, {m}, {});
+  ASSERT_EQ(recs.size(), 2u);
+  EXPECT_FALSE(recs[0].predicted);
+  EXPECT_TRUE(recs[1].predicted);
+  EXPECT_EQ(recs[1].key.ranks, 8);
+  EXPECT_NE(recs[1].model.find("cal.csv, median |err| 5.0%"), std::string::npos);
+  EXPECT_NE(recommendation_line(recs[1], 100).find("p=8 (predicted): "), std::string::npos);
+  const auto two = recommend({input(crossing_rows(4))}, {m}, {0.05, {16, 32}});
+  EXPECT_EQ(two.size(), 3u);
+}
+
+TEST(Recommend, RefusesInputThatCannotAnswerInOneLine) {
+  // Two algorithms, no size in common.
+  const std::string apart = row("naive", 2, 64, 10) + row("ring", 2, 1024, 20);
+  const std::string e1 = what([&] { recommend({input(apart)}, {}, {}); });
+  EXPECT_NE(e1.find("no size that two of them share"), std::string::npos) << e1;
+  // One algorithm only.
+  const std::string e2 = what([&] { recommend({input(row("ring", 2, 64, 10))}, {}, {}); });
+  EXPECT_NE(e2.find("nothing to compare"), std::string::npos) << e2;
+  // A calibration of a transport that was not measured.
+  RecommendModel ipc{"ipc.csv", "ipc", "", {2e-6, 1e-10, 2e-10}, ""};
+  const std::string e3 = what([&] { recommend({input(crossing_rows(2))}, {ipc}, {}); });
+  EXPECT_NE(e3.find("--calibration ipc.csv: calibrates transport ipc"), std::string::npos) << e3;
+  for (const std::string& e : {e1, e2, e3}) EXPECT_EQ(e.find('\n'), std::string::npos) << e;
+  // An empty file and garbage are refused by the reader, in one line too.
+  EXPECT_THROW(parse_results_csv("", "empty.csv", 1), UsageError);
+  EXPECT_THROW(parse_results_csv("\x01\x02 garbage\n", "garbage.csv", 1), UsageError);
+}
+
+TEST(Recommend, SettingsKeepTheirOwnLines) {
+  const auto recs = recommend({input(crossing_rows(2), "2ms"), input(crossing_rows(2), "500us")},
+                              {}, {});
+  ASSERT_EQ(recs.size(), 2u);
+  EXPECT_EQ(recommendation_line(recs[0], 100).substr(0, 8), "2ms mpi ");
+  EXPECT_EQ(mpi_settings(recs), (std::vector<std::string>{"2ms", "500us"}));
+}
+
+Json default_tree() {
+  const auto leaf = [](const std::string& a) { return Json{{"algorithm=" + a, Json::object()}}; };
+  Json t = Json::object();
+  for (const char* c : {"allreduce", "reduce_scatter_block", "allgather", "alltoall"})
+    t[std::string("collective=") + c] = {{"comm_type=intra", leaf(std::string("DEFAULT_") + c)}};
+  return t;
+}
+
+// butterfly (MPICH's recursive doubling) beats mpi at p = 2 beyond the
+// noise: chosen over the measured sizes; at p = 4 it only ties mpi: MPICH's
+// default stays; naive (no MPICH equivalent) is never named.
+TEST(Recommend, SelectionFollowsTheSameRuleWithinWhatMpichCanRun) {
+  std::string rows;
+  for (std::uint64_t b : {64u, 1024u, 4096u}) {
+    rows += row("naive", 2, b, 5) + row("butterfly", 2, b, 10) + row("mpi", 2, b, 20);
+    rows += row("naive", 4, b, 5) + row("butterfly", 4, b, 20) + row("mpi", 4, b, 20.2);
+  }
+  const Json def = default_tree()["collective=allreduce"]["comm_type=intra"];
+  const Json out = recommended_selection(default_tree(), {input(rows)}, "", 0.05);
+  const Json& yes = out["collective=allreduce"]["comm_type=intra"]["is_commutative=yes"];
+  const Json& p2 = yes["comm_size<=2"];
+  // Below the smallest measured size (64 B): MPICH's default.
+  EXPECT_EQ(p2.begin().key(), "avg_msg_size<=32");
+  EXPECT_EQ(p2["avg_msg_size<=32"], def);
+  EXPECT_TRUE(p2["avg_msg_size<=4096"].contains("algorithm=MPIR_Allreduce_intra_recursive_doubling"))
+      << p2.dump();
+  EXPECT_EQ(p2["avg_msg_size=any"], def);
+  EXPECT_EQ(yes["comm_size<=3"], def);
+  EXPECT_EQ(yes["comm_size<=4"].dump().find("recursive_doubling"), std::string::npos);
+  EXPECT_EQ(yes["comm_size=any"], def);
+  EXPECT_EQ(out.dump().find("naive"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace cb::models
