@@ -81,9 +81,16 @@
 namespace cb {
 namespace {
 
-// A small-message half round trip slower than this means the ranks were not
-// running when their message came (even TCP between nodes is faster).
-constexpr double kImplausiblePing_s = 100e-6;
+// The ranks waited for cores when the latency-bound ping-pongs (up to
+// kLatencyBoundMax bytes, which a network prices all alike) scatter: a busy
+// scheduler delays each by anything up to a timeslice, while a network's
+// latency, however long (the testbed's 3 ms links), delays them together.
+// Scatter = (max - min) / median over those sizes; it must also exceed
+// kSchedulerSpread_s, since on an idle node a 1 us ping-pong scatters by
+// fractions of a microsecond that are no scheduler's doing.
+constexpr std::size_t kLatencyBoundMax = 1024;
+constexpr double kSchedulerScatter = 0.5;
+constexpr double kSchedulerSpread_s = 20e-6;
 
 
 struct CalibrateOptions {
@@ -556,17 +563,27 @@ models::Calibration fit(const Measurements& m, const std::string& label,
 }
 
 // Calibrating on a busy machine bakes the scheduler into alpha: say so
-// instead of silently accepting an 8 B ping-pong of milliseconds.
+// instead of silently accepting ping-pongs the scheduler scattered.
 void warn_about_load(const Measurements& m, const RunMetadata& meta, int ranks_on_node) {
   if (meta.load) fmt::print("# load: {}\n", describe(*meta.load));
   if (const std::string warning = load_warning(meta.load, ranks_on_node); !warning.empty())
     fmt::print(stderr, "{}\n", warning);
-  if (!m.t.pingpong_s.empty() && m.t.pingpong_s.front() > kImplausiblePing_s)
+  std::vector<double> small;
+  for (std::size_t i = 0; i < m.ping_B.size() && i < m.t.pingpong_s.size(); ++i)
+    if (m.ping_B[i] <= kLatencyBoundMax) small.push_back(m.t.pingpong_s[i]);
+  if (small.size() < 3) return;
+  const auto [lo, hi] = std::minmax_element(small.begin(), small.end());
+  std::vector<double> sorted = small;
+  std::nth_element(sorted.begin(), sorted.begin() + sorted.size() / 2, sorted.end());
+  const double median = sorted[sorted.size() / 2];
+  const double spread = *hi - *lo;
+  if (spread > kSchedulerScatter * median && spread > kSchedulerSpread_s)
     fmt::print(stderr,
-               "collbench: warning: the {} B ping-pong took {:.1f} us (over {:.0f} us): the ranks "
-               "waited for cores, so alpha is the scheduler's, not the transport's; pin them "
-               "(mpiexec -bind-to core) and calibrate on a quieter machine\n",
-               kPingMin, m.t.pingpong_s.front() * 1e6, kImplausiblePing_s * 1e6);
+               "collbench: warning: the ping-pongs of {} B to {} B scatter from {:.1f} to {:.1f} us "
+               "around {:.1f} us (a network delays them alike): the ranks waited for cores, so "
+               "alpha is the scheduler's, not the transport's; pin them (mpiexec -bind-to core) "
+               "and calibrate on a quieter machine\n",
+               kPingMin, kLatencyBoundMax, *lo * 1e6, *hi * 1e6, median * 1e6);
 }
 
 // A "k, time(us)" table (k messages or k local copies in one step).

@@ -5,8 +5,12 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "algorithms/registry.hpp"
 #include "harness/runtime/backend.hpp"
@@ -42,6 +46,40 @@ void check_output_options(const RunOptions& o) {
   if (io::is_stdout(o.csv) && io::is_stdout(o.json))
     throw UsageError("--csv - and --json - both ask for standard output: name a file for one");
   set_timeout_option(o.timeout_s);
+}
+
+// CPUs in an affinity list such as "0-3,6" (RankPlace::affinity).
+int cpu_count(const std::string& list) {
+  int n = 0;
+  std::size_t at = 0;
+  while (at < list.size()) {
+    const std::size_t end = std::min(list.find(',', at), list.size());
+    const std::string part = list.substr(at, end - at);
+    const std::size_t dash = part.find('-');
+    n += dash == std::string::npos
+             ? 1
+             : std::atoi(part.c_str() + dash + 1) - std::atoi(part.c_str()) + 1;
+    at = end + 1;
+  }
+  return n;
+}
+
+// Unpinned ranks move between cores (and caches) mid-measurement; with a
+// core for each rank that costs nothing to avoid, so say how. Rank 0's host
+// only: the one whose cores this process can count.
+std::string pinning_warning(const std::vector<RankPlace>& places, int ranks_on_node) {
+  if (places.size() < 2) return {};
+  int cores = 1;  // the host's cores, as the widest affinity there shows them
+  for (const RankPlace& p : places)
+    if (p.host == places.front().host) cores = std::max(cores, cpu_count(p.affinity));
+  if (ranks_on_node > cores) return {};  // no spare core to pin to
+  for (const RankPlace& p : places)
+    if (p.host == places.front().host && cpu_count(p.affinity) > 1)
+      return fmt::format(
+          "collbench: warning: rank {} may run on cores {}: the ranks are not pinned, so they "
+          "can migrate between cores while timed; launch with mpiexec -bind-to core -n {} ...",
+          p.rank, p.affinity, places.size());
+  return {};
 }
 
 void run(const RunOptions& options) {
@@ -101,6 +139,9 @@ void run(const RunOptions& options) {
     if (const std::string warning = load_warning(info.meta.load, w.ranks_on_node());
         plan.transport->per_process && !warning.empty())
       fmt::print(stderr, "{}\n", warning);
+    if (const std::string warning = pinning_warning(info.meta.places, w.ranks_on_node());
+        plan.transport->per_process && !warning.empty())
+      fmt::print(stderr, "{}\n", warning);
     info.configuration = plan.to_json(options);
     info.out_of_place = plan.out_of_place;
     info.in_place = plan.in_place;
@@ -130,8 +171,29 @@ void add_run_command(CLI::App& app) {
   cmd->add_option("-n,--iters", o.iterations,
                   "Timed iterations per configuration (0 = sample by --time-budget)")
       ->capture_default_str();
-  cmd->add_option("-w,-x,--warmup_iters", o.warmup, "Untimed warm-up iterations (-x as in OSU)")
-      ->capture_default_str();
+  CLI::Option* warmup =
+      cmd->add_option("-w,--warmup_iters", o.warmup, "Untimed warm-up iterations")
+          ->capture_default_str();
+  // OSU's -x: the same warm-up, remembered so that an OSU -i is refused.
+  cmd->add_option_function<int>(
+         "-x",
+         [&o](int v) {
+           o.warmup = v;
+           o.sizes.osu_warmup = true;
+         },
+         "Untimed warm-up iterations, as OSU's -x (same as -w)")
+      ->excludes(warmup);
+  // nccl-tests' -g (GPUs per thread): collbench runs one GPU per rank.
+  cmd->add_option_function<std::string>(
+      "-g,--ngpus",
+      [](const std::string& v) {
+        if (v != "1")
+          throw UsageError(fmt::format(
+              "-g {}: collbench drives one GPU per rank, and ranks come from the launcher: "
+              "mpiexec -n N collbench run --transport nccl (or ipc)",
+              v));
+      },
+      "nccl-tests' GPUs per thread: only 1 (one GPU per rank; ranks come from mpiexec -n)");
   cmd->add_option("-c,--check", o.check, "Verify results after timing (1) or not (0)")
       ->capture_default_str();
   cmd->add_option("--time-budget", o.time_budget_s,
@@ -154,7 +216,7 @@ void add_run_command(CLI::App& app) {
                   "to B); default: the world size");
   cmd->add_option("--wait", o.wait,
                   "How ranks wait: spin, yield, sleep, or auto (spin unless "
-                  "ranks outnumber cores)")
+                  "ranks outnumber cores or the load average exceeds them)")
       ->capture_default_str();
   CLI::Option* start = cmd->add_option("--start", o.start,
                   "How each timed iteration starts: barrier (after a barrier, each rank timing "

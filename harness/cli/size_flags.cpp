@@ -29,10 +29,22 @@ void add_size_flags(CLI::App& cmd, SizeFlags& f) {
          "OSU's [MIN:]MAX instead of -b/-e, e.g. -m 1K:4M or -m 64K (MIN stays -b's default)")
       ->excludes(b)
       ->excludes(e);
-  cmd.add_option("-f,--stepfactor", f.factor, "Size multiplication factor (>= 2)")
-      ->capture_default_str();
-  cmd.add_option("-i,--stepbytes", f.increment, "Size increment in bytes (replaces -f)")
-      ->capture_default_str();
+  cmd.add_option_function<std::string>(
+         "-f,--stepfactor",
+         [&f](const std::string& v) {
+           f.factor = v;
+           f.factor_given = true;
+         },
+         "Size multiplication factor (>= 2; nccl-tests' -f, not OSU's)")
+      ->default_str(f.factor);
+  cmd.add_option_function<std::string>(
+         "-i,--stepbytes",
+         [&f](const std::string& v) {
+           f.increment = v;
+           f.increment_given = true;
+         },
+         "Size increment in bytes, replaces -f (nccl-tests' -i; OSU's iterations are -n)")
+      ->default_str(f.increment);
 }
 
 std::size_t parse_factor(const std::string& text) {
@@ -46,7 +58,25 @@ std::size_t parse_factor(const std::string& text) {
   return static_cast<std::size_t>(v);
 }
 
+void refuse_osu_meanings(const SizeFlags& f) {
+  const bool osu = !f.osu_range.empty() || f.osu_warmup;
+  if (!osu) return;
+  const char* with = !f.osu_range.empty() ? "-m" : "-x";
+  if (f.increment_given)
+    throw UsageError(fmt::format(
+        "-i {} with OSU's {}: collbench's -i is nccl-tests' size increment in bytes; for OSU's "
+        "iteration count use -n {} (timed iterations) and -w or -x (warm-up)",
+        f.increment, with, f.increment));
+  if (f.factor_given)
+    throw UsageError(fmt::format(
+        "-f {} with OSU's {}: collbench's -f is nccl-tests' size factor; OSU's -f (full "
+        "statistics) is always on: the table shows the median, min and p95, and --csv adds the "
+        "mean, max and the median's 95% CI",
+        f.factor, with));
+}
+
 std::vector<std::size_t> requested_sizes(const SizeFlags& f) {
+  refuse_osu_meanings(f);
   const std::size_t increment = parse_bytes(f.increment, "-i");
   const bool osu = !f.osu_range.empty();
   return size_sweep(parse_bytes(f.min_bytes, osu ? "-m (MIN)" : "-b"),

@@ -15,6 +15,9 @@ struct SizeFlags {
   std::string factor = "2";       // -f, an integer >= 2 (text: "-2" must not wrap around)
   std::string increment = "0";    // -i, bytes; 0 = use -f
   std::string osu_range;          // -m [MIN:]MAX as typed (already applied to -b/-e)
+  bool factor_given = false;      // -f was typed
+  bool increment_given = false;   // -i was typed
+  bool osu_warmup = false;        // OSU's -x was typed (the command sets it)
 };
 
 // Adds -b/--minbytes, -e/--maxbytes, -f/--stepfactor, -i/--stepbytes bound to
@@ -24,6 +27,11 @@ void add_size_flags(CLI::App& cmd, SizeFlags& f);
 
 // -f as a number: UsageError unless it is a plain integer >= 2.
 std::size_t parse_factor(const std::string& text);
+
+// An OSU user's -i (iterations) or -f (full statistics) among OSU flags (-m,
+// -x), where collbench's -i/-f are nccl-tests' size step: UsageError naming
+// what to use instead. Called by requested_sizes.
+void refuse_osu_meanings(const SizeFlags& f);
 
 // The sizes S (bytes) the flags ask for; UsageError naming the flag on bad input.
 std::vector<std::size_t> requested_sizes(const SizeFlags& f);

@@ -1,10 +1,13 @@
 // The single-process group, and the wait-policy rule shared by all groups.
+#include <unistd.h>
+
 #include <cstdlib>
 #include <memory>
 #include <stdexcept>
 
 #include "harness/report/row.hpp"
 #include "harness/runtime/group.hpp"
+#include "harness/runtime/load.hpp"
 
 namespace cb {
 namespace {
@@ -41,6 +44,14 @@ class SelfGroup final : public Group {
 
 std::unique_ptr<Group> make_self_group() { return std::make_unique<SelfGroup>(); }
 
+bool machine_busy() {
+  const std::optional<MachineLoad> load = read_machine_load();
+  // The machine's cores, not this rank's affinity: a rank pinned to one core
+  // still shares the machine with its peers, which the load average counts.
+  const long online = sysconf(_SC_NPROCESSORS_ONLN);
+  return load && online > 0 && load->avg_1m > static_cast<double>(online);
+}
+
 WaitPolicy resolve_wait_policy(WaitPolicy requested, bool oversubscribed) {
   if (requested != WaitPolicy::automatic) return requested;
   // A launcher whose network runs on the ranks' own cores (scripts/testbed.sh
@@ -50,7 +61,8 @@ WaitPolicy resolve_wait_policy(WaitPolicy requested, bool oversubscribed) {
     const WaitPolicy forced = parse_wait_policy(env);
     if (forced != WaitPolicy::automatic) return forced;
   }
-  return oversubscribed ? WaitPolicy::yield : WaitPolicy::spin;
+  if (oversubscribed || machine_busy()) return WaitPolicy::yield;
+  return WaitPolicy::spin;
 }
 
 }  // namespace cb

@@ -80,6 +80,15 @@ class Cli : public ::testing::Test {
   fs::path dir_;
 };
 
+// One results row with a CI of +-1% around `us`.
+std::string fmt_row(const std::string& transport, const std::string& algo, int ranks,
+                    std::uint64_t bytes, double us) {
+  std::ostringstream o;
+  o << transport << ",allreduce," << algo << ",fp32,sum,out," << ranks << "," << bytes << ","
+    << bytes / 4 << "," << us << "," << us * 0.99 << "," << us * 1.01 << "\n";
+  return o.str();
+}
+
 // The identity columns (CSV.md key) of every data line of a results CSV.
 std::vector<std::string> keys_of(const std::string& csv_text) {
   std::vector<std::string> keys;
@@ -194,10 +203,12 @@ TEST_F(Cli, ConsoleHasNcclTestsHeaderAndAverageBusBandwidthLine) {
   EXPECT_NE(r.out.find("# Using ranks\n#  Rank   0 Pid "), std::string::npos) << r.out;
   const auto lines = lines_of(r.out);
   ASSERT_GE(lines.size(), 3u);
-  // Last: "#"; before it the mean busbw over every row, as nccl-tests prints
-  // it (one rank moves nothing: busbw factor (p-1)/p = 0).
+  // Last: "#"; before it the mean busbw over the algorithm's rows, as
+  // nccl-tests prints it, saying which algorithm (one rank moves nothing:
+  // busbw factor (p-1)/p = 0).
   EXPECT_EQ(lines.back(), "#");
-  EXPECT_EQ(lines[lines.size() - 2], "# Avg bus bandwidth    : 0 ") << r.out;
+  EXPECT_EQ(lines[lines.size() - 2], "# Avg bus bandwidth    : 0 (ring: mean busbw of its 4 rows)")
+      << r.out;
   EXPECT_EQ(lines[lines.size() - 3], "# Out of bounds values : 0 OK");
 }
 
@@ -212,6 +223,101 @@ TEST_F(Cli, OsuAliasesGiveTheSameSweep) {
   expect_refused("run -m 1X:4K", "'1X'");
 }
 
+// OSU's and nccl-tests' letters that mean something else here get one line
+// saying what to use; the ones that mean the same work.
+TEST_F(Cli, OsuAndNcclTestsHabitsGetOneLineSayingWhatToUse) {
+  expect_refused("run -i 1000 -x 200 -m 1024:1024", "use -n 1000 (timed iterations) and -w");
+  expect_refused("run -m 1024:4096 -i 1000", "OSU's -m");
+  expect_refused("run -x 10 -f 4", "OSU's -f (full statistics) is always on");
+  expect_refused("run -g 4", "ranks come from the launcher: mpiexec -n N");
+  expect_refused("run -w 2 -x 2", "-x");  // one way to give the warm-up
+  EXPECT_EQ(run("run --quiet -n 1 -b 8 -e 8 -g 1 --algo ring").status, 0);
+  EXPECT_EQ(run("run --quiet -n 1 -b 8 -e 64 -i 8 --algo ring").status, 0);  // nccl-tests' -i
+}
+
+// A sweep CSV for `recommend`: allreduce on `ranks` ranks, naive fast below
+// 4 KiB and ring above, with CIs of +-1%.
+std::string sweep_csv(int ranks, const std::string& transport = "mpi") {
+  std::string out =
+      "transport,collective,algorithm,datatype,op,placement,ranks,bytes,count,time_median_us,"
+      "ci_lo_us,ci_hi_us\n";
+  for (std::uint64_t b = 64; b <= (1u << 20); b *= 4) {
+    const double naive = 10 + static_cast<double>(b) / 100;
+    const double ring = 30 + static_cast<double>(b) / 1000;
+    for (const auto& [algo, t] : {std::pair{"naive", naive}, std::pair{"ring", ring}})
+      out += fmt_row(transport, algo, ranks, b, t);
+  }
+  return out;
+}
+
+TEST_F(Cli, RecommendAnswersInShortLinesAndWritesItsFilesTogether) {
+  fs::create_directories(dir_ / "study" / "a");
+  fs::create_directories(dir_ / "study" / "b");
+  const std::string p8 = sweep_csv(8);
+  std::ofstream(dir_ / "study" / "a" / "sweep.csv") << sweep_csv(4) + p8.substr(p8.find('\n') + 1);
+  std::ofstream(dir_ / "study" / "b" / "sweep.csv") << sweep_csv(4);
+  const fs::path out = dir_ / "rec";
+  const Result r = run("recommend " + (dir_ / "study").string() + " --out " + out.string() +
+                       " --mpich-default " + (dir_ / "tree.json").string());
+  // No MPICH tree at that path: refused before anything is written.
+  EXPECT_EQ(r.status, 2) << r.out << r.err;
+  EXPECT_FALSE(fs::exists(out / "recommendations.csv"));
+  std::ofstream(dir_ / "tree.json")
+      << R"({"collective=allreduce": {"comm_type=intra": {"algorithm=MPIR_Allreduce_intra_smp": {}}},
+            "collective=reduce_scatter_block": {"comm_type=intra": {"algorithm=A": {}}},
+            "collective=allgather": {"comm_type=intra": {"algorithm=B": {}}},
+            "collective=alltoall": {"comm_type=intra": {"algorithm=C": {}}}})";
+  const Result ok = run("recommend " + (dir_ / "study").string() + " --out " + out.string() +
+                        " --mpich-default " + (dir_ / "tree.json").string());
+  ASSERT_EQ(ok.status, 0) << ok.err;
+  const auto lines = lines_of(ok.out);
+  EXPECT_LE(lines.size(), 40u);
+  for (const std::string& l : lines) {
+    if (l.rfind("# wrote ", 0) == 0) continue;  // names the --out path, as long as it is
+    // Columns: UTF-8 code points ("·" is two bytes).
+    const auto cols = std::count_if(l.begin(), l.end(), [](char c) { return (c & 0xC0) != 0x80; });
+    EXPECT_LE(cols, 100) << l;
+  }
+  EXPECT_EQ(lines.at(0).substr(0, 11), "# mpi fp32,") << ok.out;
+  EXPECT_NE(ok.out.find("\na allreduce p=4,8: naive <= 1 KiB · ring >= 4 KiB\n"), std::string::npos)
+      << ok.out;
+  EXPECT_NE(ok.out.find("\nb allreduce p=4: naive <= 1 KiB · ring >= 4 KiB\n"), std::string::npos)
+      << ok.out;
+  for (const char* f :
+       {"recommendations.csv", "winners.csv", "selection-a.json", "selection-b.json"})
+    EXPECT_TRUE(fs::exists(out / f)) << f;
+}
+
+// Bad input: exit 2, one stderr line containing `needle`, nothing written.
+TEST_F(Cli, RecommendRefusesBadInputInOneLine) {
+  std::ofstream(dir_ / "empty.csv") << "";
+  std::ofstream(dir_ / "garbage.csv") << "\x7f\x01ELF garbage, not a CSV\n";
+  std::ofstream(dir_ / "apart.csv")
+      << "transport,collective,algorithm,datatype,op,placement,ranks,bytes,count,time_median_us\n"
+      << "mpi,allreduce,naive,fp32,sum,out,2,64,16,10\nmpi,allreduce,ring,fp32,sum,out,2,128,32,20\n";
+  std::ofstream(dir_ / "good.csv") << sweep_csv(2);
+  std::ofstream(dir_ / "cal.csv")
+      << "alpha_s,beta_s_per_B,gamma_s_per_B,transport\n2e-6,1e-10,2e-10,ipc\n";
+  fs::create_directories(dir_ / "nothing");
+  const auto refused = [&](const std::string& args, const std::string& needle) {
+    SCOPED_TRACE(args);
+    const Result r = run("recommend " + args + " --out " + (dir_ / "o").string());
+    EXPECT_EQ(r.status, 2);
+    const auto err = lines_of(r.err);
+    ASSERT_EQ(err.size(), 1u) << r.err;
+    EXPECT_NE(err[0].find(needle), std::string::npos) << err[0];
+    EXPECT_FALSE(fs::exists(dir_ / "o" / "recommendations.csv"));
+  };
+  refused((dir_ / "missing.csv").string(), "no such file or directory");
+  refused((dir_ / "nothing").string(), "no sweep*.csv");
+  refused((dir_ / "empty.csv").string(), "empty.csv");
+  refused((dir_ / "garbage.csv").string(), "garbage.csv");
+  refused((dir_ / "apart.csv").string(), "no size that two of them share");
+  refused((dir_ / "good.csv").string() + " --calibration " + (dir_ / "cal.csv").string(),
+          "calibrates transport ipc");
+  refused((dir_ / "good.csv").string() + " --min-effect 2", "--min-effect 2");
+}
+
 TEST_F(Cli, RankSweepUnderMpiexecMarksOversubscribedRows) {
   const char* mpiexec = std::getenv("MPIEXEC");
   if (mpiexec == nullptr || *mpiexec == '\0') GTEST_SKIP() << "no mpiexec in this build";
@@ -220,7 +326,16 @@ TEST_F(Cli, RankSweepUnderMpiexecMarksOversubscribedRows) {
                           " run --quiet -n 3 -b 64 -e 64 --algo ring,mpi --ranks all --csv " +
                           csv.string() + " > " + (dir_ / "out").string() + " 2> " +
                           (dir_ / "err").string();
+  // `--wait auto` also yields when the load average exceeds the online
+  // cores (machine_busy): known only when it held before and after the run.
+  const auto busy = [] {
+    double load = 0;
+    std::ifstream("/proc/loadavg") >> load;
+    return load > static_cast<double>(sysconf(_SC_NPROCESSORS_ONLN));
+  };
+  const bool busy_before = busy();
   ASSERT_EQ(std::system(cmd.c_str()), 0) << slurp(dir_ / "err");
+  const bool busy_after = busy();
   cpu_set_t set;
   ASSERT_EQ(sched_getaffinity(0, sizeof set, &set), 0);
   const int cores = CPU_COUNT(&set);
@@ -233,7 +348,11 @@ TEST_F(Cli, RankSweepUnderMpiexecMarksOversubscribedRows) {
     EXPECT_EQ(ranks, i <= 4 ? 2 : 3) << lines[i];
     EXPECT_EQ(f[19], "0") << "wrong elements: " << lines[i];
     EXPECT_EQ(f[20], ranks > cores ? "1" : "0") << lines[i];
-    EXPECT_EQ(f[21], ranks > cores ? "yield" : "spin") << lines[i];
+    if (ranks > cores || (busy_before && busy_after)) {
+      EXPECT_EQ(f[21], "yield") << lines[i];
+    } else if (!busy_before && !busy_after) {
+      EXPECT_EQ(f[21], "spin") << lines[i];
+    }
   }
   EXPECT_EQ(slurp(dir_ / "err").find("outnumber") != std::string::npos, 3 > cores);
   // USAGE.md's promise: the section header says so too (it never printed once).
