@@ -11,6 +11,7 @@
 
 #include "algorithms/check.hpp"
 #include "algorithms/types.hpp"
+#include "transports/common/counter_random.hpp"
 
 namespace cb {
 namespace {
@@ -22,18 +23,6 @@ constexpr std::string_view kForms =
   throw UsageError(fmt::format("bad --arrival '{}': {} (accepted: {}; durations such as 250us, "
                                "1.5ms)",
                                pattern, why, kForms));
-}
-
-// Counter-based: the draw of (iteration, rank) is the same on every rank,
-// in every order of evaluation and in every run with the same seed.
-std::uint64_t mix(std::uint64_t x) {
-  x += 0x9E3779B97F4A7C15ull;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
-}
-double uniform01(std::uint64_t seed, std::uint64_t a, std::uint64_t b) {
-  return static_cast<double>(mix(mix(mix(seed) ^ a) ^ b) >> 11) * 0x1.0p-53;
 }
 
 int parse_rank(std::string_view text, std::string_view pattern) {
@@ -214,7 +203,7 @@ std::vector<double> ArrivalPattern::delays(int p, std::uint64_t iteration) const
       d[rank_ < 0 ? n - 1 : static_cast<std::size_t>(rank_)] = delay_s_;
       break;
     case Kind::uniform:
-      for (std::size_t r = 0; r < n; ++r) d[r] = delay_s_ * uniform01(seed_, iteration, r);
+      for (std::size_t r = 0; r < n; ++r) d[r] = delay_s_ * counter_uniform(seed_, iteration, r);
       break;
     case Kind::list:
       CB_CHECK(list_s_.size() == n, "list of {} delays for {} ranks", list_s_.size(), n);

@@ -10,6 +10,7 @@
 #include <thread>
 #include <utility>
 
+#include "transports/common/counter_random.hpp"
 #include "transports/sim/data_mover.hpp"
 
 namespace cb::sim {
@@ -21,19 +22,6 @@ double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
-// Counter-based random numbers: the draw for (rank, step) does not depend on
-// the order anything is evaluated in, so results repeat exactly.
-std::uint64_t mix(std::uint64_t x) {
-  x += 0x9E3779B97F4A7C15ull;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
-}
-// Uniform in [0, 1).
-double uniform(std::uint64_t seed, std::uint64_t a, std::uint64_t b) {
-  const std::uint64_t h = mix(mix(mix(seed) ^ a) ^ b);
-  return static_cast<double>(h >> 11) * 0x1.0p-53;
-}
 constexpr std::uint64_t kSkewTag = ~std::uint64_t{0};
 
 class Engine {
@@ -44,7 +32,7 @@ class Engine {
         stalled_now_(static_cast<std::size_t>(p), 0), waits_(static_cast<std::size_t>(p)) {
     for (int r = 0; r < p; ++r) {
       const auto ur = static_cast<std::size_t>(r);
-      start_[ur] = net.skew_s > 0 ? net.skew_s * uniform(net.seed, static_cast<std::uint64_t>(r), kSkewTag) : 0;
+      start_[ur] = net.skew_s > 0 ? net.skew_s * counter_uniform(net.seed, static_cast<std::uint64_t>(r), kSkewTag) : 0;
       if (!arrival_s.empty()) start_[ur] = arrival_s[ur];
       ready_[ur] = start_[ur];
     }
@@ -208,7 +196,7 @@ class Engine {
       }
       double t = comm_end_[ur] + static_cast<double>(w.reduced_bytes[w.slot(r, s)]) * net_.gamma_s_per_B;
       if (net_.noise_s > 0)
-        t += -net_.noise_s * std::log1p(-uniform(net_.seed, static_cast<std::uint64_t>(r), gs));
+        t += -net_.noise_s * std::log1p(-counter_uniform(net_.seed, static_cast<std::uint64_t>(r), gs));
       ready_[ur] = t;
       latest = std::max(latest, t);
     }
