@@ -239,6 +239,24 @@ void expect_one_error_line(const Result& r, const std::string& needle) {
   EXPECT_NE(err[0].find(needle), std::string::npos) << err[0];
 }
 
+// A command and the words its one error line must contain.
+struct Refusal {
+  std::string args, needle;
+};
+
+// Each command exits 2 with one line naming the bad value, within 10 s: the
+// inputs that once grew without bound or ran for minutes.
+template <class Run>
+void expect_each_refused_quickly(const std::vector<Refusal>& cases, const Run& run) {
+  for (const Refusal& c : cases) {
+    SCOPED_TRACE(c.args);
+    const Result r = run(c.args);
+    EXPECT_EQ(r.status, 2) << r.err;
+    expect_one_error_line(r, c.needle);
+    EXPECT_LT(r.seconds, 10);
+  }
+}
+
 // --- item 2: outputs are regular files only, checked before the sweep ------
 
 TEST_F(Faults, OutputPathsThatAreNotRegularFilesAreRefusedAtOnce) {
@@ -651,11 +669,8 @@ TEST_F(Faults, InputFilesThatAreNotBoundedTextAreRefusedAtOnce) {
   }
   fs::resize_file(dir_ / "big.csv", std::uintmax_t{300} << 20);
   std::ofstream(dir_ / "long.csv") << std::string(std::size_t{2} << 20, 'x');
-  struct Case {
-    std::string args, needle;
-  };
   const std::string predict = "predict --coll allreduce --ranks 4 --params ";
-  const std::vector<Case> cases = {
+  const std::vector<Refusal> cases = {
       {predict + "/dev/zero", "it is a character device"},
       {predict + p("fifo"), "it is a FIFO"},
       {predict + p("big.csv"), "larger than 256 MiB"},
@@ -663,13 +678,7 @@ TEST_F(Faults, InputFilesThatAreNotBoundedTextAreRefusedAtOnce) {
       {"fit /dev/zero", "it is a character device"},
       {"compare /dev/zero /dev/zero", "it is a character device"},
   };
-  for (const Case& c : cases) {
-    SCOPED_TRACE(c.args);
-    const Result r = run(c.args, 0, 30);
-    EXPECT_EQ(r.status, 2) << r.err;
-    expect_one_error_line(r, c.needle);
-    EXPECT_LT(r.seconds, 10);
-  }
+  expect_each_refused_quickly(cases, [&](const std::string& args) { return run(args, 0, 30); });
 }
 
 // item 7: --csv and --json naming one file (however spelled) are refused
@@ -808,10 +817,7 @@ TEST_F(Faults, FitRefusesDenormalTimesWithOneLine) {
 // item 4: configurations whose bookkeeping cannot fit are refused before
 // any work (they reached gigabytes or bad_alloc), and so are absurd ranks.
 TEST_F(Faults, HugeSimulationsAndPredictionsAreRefusedBeforeAnyWork) {
-  struct Case {
-    std::string args, needle;
-  };
-  const std::vector<Case> cases = {
+  const std::vector<Refusal> cases = {
       {"map --coll allreduce --ranks 2..4096 --segment 1 -b 1G -e 1G --alpha 1us --beta 1ns "
        "--gamma 1ns --csv " + p("m.csv"), "--segment 1"},
       {"map --coll allreduce --algo tree --ranks 4 --segment 1 -b 1G -e 1G --alpha 1us --beta "
@@ -822,13 +828,7 @@ TEST_F(Faults, HugeSimulationsAndPredictionsAreRefusedBeforeAnyWork) {
       {"run --transport sim --sim-window -1", "--sim-window -1"},
       {"run -i 4 -f 4", "more than 1048576 sizes"},
   };
-  for (const Case& c : cases) {
-    SCOPED_TRACE(c.args);
-    const Result r = run(c.args, 0, 30);
-    EXPECT_EQ(r.status, 2) << r.err;
-    expect_one_error_line(r, c.needle);
-    EXPECT_LT(r.seconds, 10);
-  }
+  expect_each_refused_quickly(cases, [&](const std::string& args) { return run(args, 0, 30); });
 }
 
 // item 12: flags that would be silently ignored, malformed lists, misplaced
