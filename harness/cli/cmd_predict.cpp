@@ -187,6 +187,30 @@ void print_rows(std::span<const AlgorithmEntry> algos,
   }
 }
 
+// The most messages one rank sends over the whole collective, from every
+// rank's schedule; empty above kMaxPricedRanks, where generating them all
+// would cost more than the rest of predict (the closed forms do not count
+// messages per rank).
+std::string messages_cell(const AlgorithmEntry& algo, const models::Scenario& s,
+                          std::uint64_t count) {
+  if (s.p > models::kMaxPricedRanks) return "";
+  const models::ScheduleFeatures f = models::features_for(algo, s, count);
+  std::vector<double> sent(static_cast<std::size_t>(s.p), 0);
+  for (const auto& step : f.steps)
+    for (std::size_t r = 0; r < step.size() && r < sent.size(); ++r) sent[r] += step[r].sends;
+  return fmt::format("{:.0f}", sent.empty() ? 0 : *std::max_element(sent.begin(), sent.end()));
+}
+
+// The counts the model prices, independent of alpha, beta, gamma
+// (harness/report/CSV.md, "Predict CSV"): rounds, messages, bytes sent and
+// bytes reduced of one algorithm at one count.
+std::string count_cells(const AlgorithmEntry& algo, const models::Scenario& s,
+                        std::uint64_t count) {
+  const Cost c = models::model_cost(algo, s, count);
+  return fmt::format("{:.6g},{},{:.6g},{:.6g}", c.alpha, messages_cell(algo, s, count), c.beta,
+                     c.gamma);
+}
+
 // One row per (size, algorithm), like the results CSV, so the simulator's
 // rows can be joined on (collective, algorithm, ranks, bytes).
 void write_csv(const PredictOptions& o, const models::Scenario& s,
@@ -195,7 +219,8 @@ void write_csv(const PredictOptions& o, const models::Scenario& s,
                const std::optional<ArrivalColumns>& arrival) {
   std::string text =
       "collective,algorithm,datatype,op,placement,ranks,bytes,count,predicted_us,best,"
-      "lower_bound_us,model,arrival,after_last_us,noskew_us\n";
+      "lower_bound_us,model,arrival,after_last_us,noskew_us,rounds,messages,bytes_sent,"
+      "bytes_reduced\n";
   const std::string model = o.model.terms.empty() ? "abg" : "terms:" + o.model.terms;
   for (std::size_t k = 0; k < rows.size(); ++k) {
     const models::PredictedRow& r = rows[k];
@@ -205,10 +230,11 @@ void write_csv(const PredictOptions& o, const models::Scenario& s,
                           is_reducing(s.coll) ? std::string(to_string(s.op)) : std::string(),
                           s.in_place ? "in" : "out", s.p, r.bytes, r.count, r.seconds[i] * 1e6,
                           i == r.best ? 1 : 0, r.lower_bound_s * 1e6, model);
-      text += arrival ? fmt::format(",{},{:.6g},{:.6g}\n", models::csv_escape(o.arrival),
+      text += arrival ? fmt::format(",{},{:.6g},{:.6g}", models::csv_escape(o.arrival),
                                     arrival->after_last_s[k][i] * 1e6,
                                     arrival->noskew_s[k][i] * 1e6)
-                      : std::string(",,,\n");
+                      : std::string(",,,");
+      text += fmt::format(",{}\n", count_cells(algos[i], s, r.count));
     }
   }
   const std::filesystem::path out(o.csv);

@@ -30,7 +30,8 @@ TEST(PredictCli, CsvHasSixSignificantDigits) {
   ASSERT_EQ(std::system(cmd.c_str()), 0) << slurp(dir / "out");
   const std::string text = slurp(csv);
   EXPECT_EQ(text.rfind("collective,algorithm,datatype,op,placement,ranks,bytes,count,predicted_us,"
-                       "best,lower_bound_us,model,arrival,after_last_us,noskew_us\n",
+                       "best,lower_bound_us,model,arrival,after_last_us,noskew_us,rounds,"
+                       "messages,bytes_sent,bytes_reduced\n",
                        0),
             0u)
       << text;
@@ -38,6 +39,9 @@ TEST(PredictCli, CsvHasSixSignificantDigits) {
   EXPECT_NE(text.find("allreduce,ring,fp32,sum,out,4,1024,256,7.56101,"), std::string::npos)
       << text;
   EXPECT_NE(slurp(dir / "out").find("7.56101"), std::string::npos);
+  // Its counts: 2(p-1) = 6 rounds and 6 messages from each rank, 2(p-1)/p * 1024 = 1536 B
+  // sent and (p-1)/p * 1024 = 768 B reduced on the critical path.
+  EXPECT_NE(text.find(",abg,,,,6,6,1536,768\n"), std::string::npos) << text;
   const std::string bad = std::string(bin) +
                           " predict --coll allreduce --ranks 4 --alpha 1us --beta 0 --gamma 0 "
                           "--terms xyz --csv " +
