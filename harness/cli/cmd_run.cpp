@@ -125,6 +125,14 @@ void run(const RunOptions& options) {
   if (root) {
     info.meta = collect_metadata();
     info.meta.places = std::move(places);
+    // Computed times (the simulator) depend on the inputs and the build
+    // only: no host, time or load is recorded with them, so the same inputs
+    // give the same bytes (study.sh --refit regenerates the simulated sweep).
+    if (!plan.transport->per_process) {
+      info.meta.host.clear();
+      info.meta.timestamp.clear();
+      info.meta.load.reset();
+    }
     const int largest = plan.blocks.empty() ? w.size() : plan.blocks.back().ranks;
     if (options.ranks_per_node > 0 && !plan.transport->per_process) {  // the simulated topology
       NodeLayoutInfo simulated = forced_layout(largest, options.ranks_per_node);

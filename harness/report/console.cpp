@@ -57,8 +57,11 @@ class ConsoleReporter final : public Reporter {
     show_in_ = info.in_place;
     if (info.configuration.is_object())
       arrival_ = info.configuration.value("arrival", std::string("none"));
-    fmt::print(out_, "# collbench {} ({}), {}, host {}, {}\n", info.meta.collbench_version,
-               info.meta.git_rev, info.meta.mpi_version, info.meta.host, info.meta.timestamp);
+    // A computed run (the simulator) records no host or time (cmd_run.cpp).
+    fmt::print(out_, "# collbench {} ({}), {}{}{}\n", info.meta.collbench_version,
+               info.meta.git_rev, info.meta.mpi_version,
+               info.meta.host.empty() ? "" : ", host " + info.meta.host,
+               info.meta.timestamp.empty() ? "" : ", " + info.meta.timestamp);
     settings(info.configuration);
     if (info.meta.load) fmt::print(out_, "# Load at start: {}\n", describe(*info.meta.load));
     if (!info.meta.layout.empty()) fmt::print(out_, "# Node layout: {}\n", info.meta.layout);

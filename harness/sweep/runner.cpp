@@ -101,7 +101,10 @@ std::vector<Measurement> measure_chunk(const std::vector<Case>& cases,
 void emit_row(const Case& c, const Measurement& m, const TransportSpec& t,
               std::vector<std::unique_ptr<Reporter>>& reporters, RunOutcome& outcome) {
   Row row = make_row(c, m);
-  if (const auto load = recent_machine_load()) {
+  // A computed row (the simulator: per_process false) does not depend on the
+  // machine's load, and recording it would make two runs of the same inputs
+  // differ (study.sh --refit promises the same bytes).
+  if (const auto load = t.per_process ? recent_machine_load() : std::nullopt) {
     row.load_avg_1m = load->avg_1m;
     row.procs_running = load->runnable;
   }
