@@ -39,6 +39,14 @@ std::vector<std::string> write_files_atomically(
 
 FitRun run_fit(const FitRequest& req) {
   const ResultsFile results = read_results_csv(req.results_csv);
+  // The model prices collectives whose ranks start together; a row measured
+  // under a pattern holds the skew too, which no term explains.
+  for (const Measurement& m : results.rows)
+    if (!m.arrival.empty())
+      throw UsageError(fmt::format(
+          "{}:{}: measured under --arrival {}: fit models ranks that start together (fit a "
+          "sweep without --arrival; `predict --arrival` prices a pattern)",
+          results.file, m.line, m.arrival));
   AnalysisOptions opt;
   opt.seed = req.seed;
   for (const std::string& file : req.calibration_files) {

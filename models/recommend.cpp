@@ -33,7 +33,7 @@ std::map<LineKey, SizeTable> measured_tables(const std::vector<RecommendInput>& 
     for (const Measurement& m : in.results.rows) {
       const LineKey k{in.setting,  m.transport, m.scenario.coll,      m.scenario.dtype,
                       m.has_op ? std::string(to_string(m.scenario.op)) : std::string(),
-                      m.scenario.in_place ? "in" : "out", m.scenario.p};
+                      m.scenario.in_place ? "in" : "out", m.scenario.p, m.arrival};
       // A later row of the same configuration (a rerun) replaces an earlier one.
       if (m.bytes > 0) out[k][m.bytes][m.algorithm] = &m;
     }
@@ -52,13 +52,36 @@ std::vector<SizeContenders> contenders_of(const SizeTable& t) {
 }
 
 // "2ms mpi allreduce fp32" (with_transport) or "2ms allreduce", then the op
-// and placement when they are not sum, out of place.
+// and placement when they are not sum, out of place, and the arrival pattern.
 std::string family_text(const LineKey& k, bool with_transport) {
-  return fmt::format("{}{}{}{}{}{}", k.setting.empty() ? "" : k.setting + " ",
+  return fmt::format("{}{}{}{}{}{}{}", k.setting.empty() ? "" : k.setting + " ",
                      with_transport ? k.transport + " " : std::string(), to_string(k.coll),
                      with_transport ? fmt::format(" {}", to_string(k.dtype)) : std::string(),
                      k.op.empty() || k.op == "sum" ? std::string() : fmt::format(" {}", k.op),
-                     k.placement == "in" ? " in-place" : "");
+                     k.placement == "in" ? " in-place" : "",
+                     k.arrival.empty() ? std::string() : fmt::format(" under {}", k.arrival));
+}
+
+// The most tolerant algorithm by size under a pattern: the shortest median
+// time from the last arrival (its CI is not measured, so the interval is the
+// median itself and the minimum effect alone decides).
+std::vector<SizeWinner> most_tolerant(const SizeTable& t, double min_effect) {
+  std::vector<SizeContenders> sizes;
+  for (const auto& [bytes, algos] : t) {
+    SizeContenders s{bytes, {}};
+    for (const auto& [name, m] : algos)
+      if (std::isfinite(m->after_last_s) && m->after_last_s > 0)
+        s.contenders.push_back({name, {m->after_last_s, m->after_last_s, m->after_last_s}});
+    if (s.contenders.size() >= 2) sizes.push_back(std::move(s));
+  }
+  return decide_winners(sizes, min_effect);
+}
+
+// The second line of a recommendation under a pattern.
+std::string tolerant_line(const std::vector<SizeWinner>& tolerant, std::size_t max_columns) {
+  const std::string head = "  most tolerant (time after the last arrival): ";
+  const std::size_t used = text_columns(head);
+  return head + winners_text(tolerant, max_columns > used + 20 ? max_columns - used : 20);
 }
 
 std::string key_text(const LineKey& k) {
@@ -80,6 +103,7 @@ void predict_lines(std::vector<Recommendation>& out, const std::map<LineKey, Siz
   for (const auto& [k, t] : tables) {
     if (k.transport != model.transport || (!model.setting.empty() && k.setting != model.setting))
       continue;
+    if (!k.arrival.empty()) continue;  // the calibration prices ranks that start together
     LineKey fk = k;
     fk.ranks = 0;
     Family& f = families[fk];
@@ -114,7 +138,7 @@ void predict_lines(std::vector<Recommendation>& out, const std::map<LineKey, Siz
       if (sizes.empty()) continue;
       std::string name = fmt::format("alpha-beta-gamma of {}", model.file);
       if (!model.validated_error.empty()) name += fmt::format(", {}", model.validated_error);
-      out.push_back({k, true, name, decide_winners(sizes, o.min_effect)});
+      out.push_back({k, true, name, decide_winners(sizes, o.min_effect), {}});
     }
   }
 }
@@ -142,7 +166,8 @@ std::vector<Recommendation> recommend(const std::vector<RecommendInput>& inputs,
       throw UsageError(fmt::format("{}: {} algorithms but no size that two of them share: "
                                    "nothing to compare",
                                    key_text(k), algos.size()));
-    out.push_back({k, false, "", decide_winners(sizes, o.min_effect)});
+    out.push_back({k, false, "", decide_winners(sizes, o.min_effect),
+                   k.arrival.empty() ? std::vector<SizeWinner>{} : most_tolerant(t, o.min_effect)});
   }
   if (out.empty())
     throw UsageError("no configuration has two algorithms measured at the same size: nothing "
@@ -174,7 +199,9 @@ std::string recommendation_line(const Recommendation& r, std::size_t max_columns
   const std::string head =
       fmt::format("{}{}: ", key_text(r.key), r.predicted ? " (predicted)" : "");
   const std::size_t used = text_columns(head);
-  return head + winners_text(r.winners, max_columns > used + 20 ? max_columns - used : 20);
+  std::string line = head + winners_text(r.winners, max_columns > used + 20 ? max_columns - used : 20);
+  if (!r.tolerant.empty()) line += fmt::format("\n{}", tolerant_line(r.tolerant, max_columns));
+  return line;
 }
 
 AnswerLines answer_lines(const std::vector<Recommendation>& recs, std::size_t max_columns) {
@@ -187,7 +214,7 @@ AnswerLines answer_lines(const std::vector<Recommendation>& recs, std::size_t ma
     out.shared = fmt::format("{} {}", recs.front().key.transport, to_string(recs.front().key.dtype));
   // (family, predicted, answer) -> its rank counts, in order of appearance.
   struct Line {
-    std::string family, answer;
+    std::string family, answer, tolerant;
     bool predicted = false;
     std::vector<int> ranks;
   };
@@ -198,13 +225,15 @@ AnswerLines answer_lines(const std::vector<Recommendation>& recs, std::size_t ma
         text_columns(fmt::format("{} p={}{}: ", family, r.key.ranks, r.predicted ? " (predicted)" : ""));
     const std::string answer =
         winners_text(r.winners, max_columns > head + 20 ? max_columns - head : 20);
+    const std::string tolerant = r.tolerant.empty() ? "" : tolerant_line(r.tolerant, max_columns);
     auto it = std::find_if(lines.begin(), lines.end(), [&](const Line& l) {
-      return l.family == family && l.predicted == r.predicted && l.answer == answer;
+      return l.family == family && l.predicted == r.predicted && l.answer == answer &&
+             l.tolerant == tolerant;
     });
     if (it != lines.end())
       it->ranks.push_back(r.key.ranks);
     else
-      lines.push_back({family, answer, r.predicted, {r.key.ranks}});
+      lines.push_back({family, answer, tolerant, r.predicted, {r.key.ranks}});
   }
   for (const Line& l : lines) {
     std::string ranks;
@@ -222,6 +251,7 @@ AnswerLines answer_lines(const std::vector<Recommendation>& recs, std::size_t ma
       text = cut + "...";
     }
     out.lines.push_back(std::move(text));
+    if (!l.tolerant.empty()) out.lines.push_back(l.tolerant);
   }
   return out;
 }
@@ -229,18 +259,18 @@ AnswerLines answer_lines(const std::vector<Recommendation>& recs, std::size_t ma
 std::string recommendations_csv(const std::vector<Recommendation>& recs) {
   std::string out =
       "transport,collective,datatype,ranks,from_bytes,to_bytes,algorithm,tied_with,source,margin,"
-      "speedup_vs_library,op,placement,setting,model\n";
+      "speedup_vs_library,op,placement,setting,model,arrival\n";
   for (const Recommendation& r : recs)
     for (const WinnerRange& w : winner_ranges(r.winners)) {
       std::string tied;
       for (const std::string& t : w.tied_with) tied += fmt::format("{}{}", tied.empty() ? "" : "|", t);
-      out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+      out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
                          csv_escape(r.key.transport), to_string(r.key.coll),
                          to_string(r.key.dtype), r.key.ranks, w.from_bytes, w.to_bytes,
                          csv_escape(w.algorithm), csv_escape(tied),
                          r.predicted ? "predicted" : "measured", csv_number(w.margin),
                          csv_number(w.speedup_vs_library), r.key.op, r.key.placement,
-                         csv_escape(r.key.setting), csv_escape(r.model));
+                         csv_escape(r.key.setting), csv_escape(r.model), csv_escape(r.key.arrival));
     }
   return out;
 }
@@ -248,17 +278,20 @@ std::string recommendations_csv(const std::vector<Recommendation>& recs) {
 std::string winners_csv(const std::vector<Recommendation>& recs) {
   std::string out =
       "transport,collective,datatype,ranks,bytes,algorithm,tied_with,source,time_us,"
-      "library_time_us,op,placement,setting\n";
+      "library_time_us,op,placement,setting,arrival,most_tolerant\n";
   for (const Recommendation& r : recs)
     for (const SizeWinner& w : r.winners) {
       std::string tied;
       for (const std::string& t : w.tied_with) tied += fmt::format("{}{}", tied.empty() ? "" : "|", t);
-      out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_escape(r.key.transport),
+      std::string tolerant;
+      for (const SizeWinner& t : r.tolerant)
+        if (t.bytes == w.bytes) tolerant = t.algorithm;
+      out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_escape(r.key.transport),
                          to_string(r.key.coll), to_string(r.key.dtype), r.key.ranks, w.bytes,
                          csv_escape(w.algorithm), csv_escape(tied),
                          r.predicted ? "predicted" : "measured", csv_number(w.time_s * 1e6),
                          csv_number(w.library_s * 1e6), r.key.op, r.key.placement,
-                         csv_escape(r.key.setting));
+                         csv_escape(r.key.setting), csv_escape(r.key.arrival), csv_escape(tolerant));
     }
   return out;
 }
@@ -280,6 +313,7 @@ nlohmann::ordered_json recommended_selection(const nlohmann::ordered_json& defau
   std::set<int> comm_sizes;
   for (const auto& [k, t] : tables) {
     if (k.transport != "mpi" || k.setting != setting || k.placement != "out") continue;
+    if (!k.arrival.empty()) continue;  // MPICH's selection is for ranks that start together
     if (!k.op.empty() && k.op != "sum") continue;
     const auto at = std::make_pair(k.coll, k.ranks);
     const bool fp32 = k.dtype == DataType::fp32;

@@ -48,6 +48,7 @@ struct LineKey {
   std::string op;  // "" for collectives without one
   std::string placement;
   int ranks = 1;
+  std::string arrival;  // the `--arrival` pattern of the rows, "" without one
   auto operator<=>(const LineKey&) const = default;
 };
 
@@ -56,6 +57,10 @@ struct Recommendation {
   bool predicted = false;  // source: measured | predicted
   std::string model;       // for predicted lines: the model and its validated error
   std::vector<SizeWinner> winners;
+  // Under a pattern: the most tolerant algorithm by size, by the median time
+  // from the last arrival to the last completion (no CI is measured for it:
+  // the minimum effect alone separates). Empty without a pattern.
+  std::vector<SizeWinner> tolerant;
 };
 
 // Throws UsageError (one line) when a configuration has two or more
@@ -66,7 +71,9 @@ std::vector<Recommendation> recommend(const std::vector<RecommendInput>& inputs,
                                       const RecommendOptions& options);
 
 // "mpi allreduce fp32 p=8: naive <= 16 KiB · ... " (setting first when it is
-// set; op and placement only when not sum/out; "predicted" lines say so).
+// set; op and placement only when not sum/out; "predicted" lines say so;
+// "under PATTERN" for rows measured with --arrival, whose winners are by the
+// step's time and which gain a second line naming the most tolerant).
 std::string recommendation_line(const Recommendation& r, std::size_t max_columns);
 
 // What `recommend` prints: `shared` ("mpi fp32" when every line has that

@@ -24,13 +24,15 @@ ConfigKey config_key(const Measurement& m) {
           m.scenario.dtype,
           m.has_op ? std::string(to_string(m.scenario.op)) : std::string(),
           m.scenario.in_place ? "in" : "out",
-          m.scenario.p};
+          m.scenario.p,
+          m.arrival};
 }
 
 std::string describe(const ConfigKey& k) {
   return fmt::format("{}/{}/{}/{}/{}{}p={}", k.transport, to_string(k.coll), k.algorithm,
                      to_string(k.dtype), k.op.empty() ? "" : k.op + "/", k.placement + "/",
-                     k.ranks);
+                     k.ranks) +
+         (k.arrival.empty() ? std::string() : fmt::format(" under {}", k.arrival));
 }
 
 namespace {
@@ -159,6 +161,10 @@ Measurement parse_row(const CsvTable& t, const CsvRecord& r) {
                parse_real(large, "probe_large_us", fail) * 1e-6};
     if (!m.probe.measured())
       fail(fmt::format("probe_small_us '{}' and probe_large_us '{}' must be > 0", small, large));
+  }
+  if (const std::string& a = t.cell(r, "arrival"); !a.empty() && a != "none") {
+    m.arrival = a;
+    m.after_last_s = optional_real(t.cell(r, "after_last_median_us"), "after_last_median_us", fail) * 1e-6;
   }
   return m;
 }

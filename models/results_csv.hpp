@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -40,6 +41,12 @@ struct Measurement {
   // The mode probe taken right before the row's configuration (term (i);
   // columns probe_small_us and probe_large_us, optional: unmeasured = 0).
   ModeProbe probe;
+  // `run --arrival` (harness/report/CSV.md): the pattern ("" without one; the
+  // CSV's "none" reads as "") and the median time from the last arrival to
+  // the last completion, seconds (NaN when absent). Under a pattern time_s is
+  // the step's time, from the first arrival.
+  std::string arrival;
+  double after_last_s = std::numeric_limits<double>::quiet_NaN();
 };
 
 // A fitted configuration: every key but the size. The op and the placement
@@ -52,6 +59,7 @@ struct ConfigKey {
   std::string op;  // "" when the collective has none
   std::string placement;
   int ranks = 1;
+  std::string arrival;  // "" without a pattern
   auto operator<=>(const ConfigKey&) const = default;
 };
 ConfigKey config_key(const Measurement& m);

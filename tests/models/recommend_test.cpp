@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -60,17 +61,17 @@ TEST(Recommend, OneLinePerConfigurationWithRangesAndTheCsvs) {
   const std::string csv = recommendations_csv(recs);
   EXPECT_EQ(csv.substr(0, csv.find('\n')),
             "transport,collective,datatype,ranks,from_bytes,to_bytes,algorithm,tied_with,source,"
-            "margin,speedup_vs_library,op,placement,setting,model");
+            "margin,speedup_vs_library,op,placement,setting,model,arrival");
   // naive: margin over mpi (the runner-up) 30/10 - 1 and 33/12 - 1, the smaller;
   // speedup vs mpi the same ratios + 1.
-  EXPECT_NE(csv.find("mpi,allreduce,fp32,4,64,1024,naive,,measured,1.75,2.75,sum,out,,\n"),
+  EXPECT_NE(csv.find("mpi,allreduce,fp32,4,64,1024,naive,,measured,1.75,2.75,sum,out,,,\n"),
             std::string::npos)
       << csv;
-  EXPECT_NE(csv.find("mpi,allreduce,fp32,4,16384,262144,ring,,measured,0.5,1.5,sum,out,,\n"),
+  EXPECT_NE(csv.find("mpi,allreduce,fp32,4,16384,262144,ring,,measured,0.5,1.5,sum,out,,,\n"),
             std::string::npos)
       << csv;
   const std::string winners = winners_csv(recs);
-  EXPECT_NE(winners.find("mpi,allreduce,fp32,4,16384,ring,,measured,60,90,sum,out,\n"),
+  EXPECT_NE(winners.find("mpi,allreduce,fp32,4,16384,ring,,measured,60,90,sum,out,,,\n"),
             std::string::npos)
       << winners;
 }
@@ -104,6 +105,41 @@ TEST(Recommend, RefusesInputThatCannotAnswerInOneLine) {
   // An empty file and garbage are refused by the reader, in one line too.
   EXPECT_THROW(parse_results_csv("", "empty.csv", 1), UsageError);
   EXPECT_THROW(parse_results_csv("\x01\x02 garbage\n", "garbage.csv", 1), UsageError);
+}
+
+// Under --arrival the step's time picks the winner, a second line names the
+// algorithm least hurt after the last arrival, no model predicts the
+// pattern's ranks, and rows without the pattern keep their own line.
+TEST(Recommend, ArrivalPatternsGetTheirOwnLineAndTheMostTolerant) {
+  const std::string header =
+      "transport,collective,algorithm,datatype,op,placement,ranks,bytes,count,time_median_us,"
+      "ci_lo_us,ci_hi_us,arrival,after_last_median_us\n";
+  std::string rows;
+  for (std::uint64_t b : {1024u, 65536u}) {
+    // ring: the faster step, but it waits for the late rank to start moving.
+    rows += fmt::format("mpi,allreduce,ring,fp32,sum,out,4,{},{},100,99,101,one-late:1ms,80\n", b,
+                        b / 4);
+    rows += fmt::format("mpi,allreduce,naive,fp32,sum,out,4,{},{},120,119,121,one-late:1ms,20\n",
+                        b, b / 4);
+    rows += fmt::format("mpi,allreduce,ring,fp32,sum,out,4,{},{},10,9.9,10.1,,\n", b, b / 4);
+    rows += fmt::format("mpi,allreduce,naive,fp32,sum,out,4,{},{},30,29,31,none,\n", b, b / 4);
+  }
+  const RecommendInput in{"", parse_results_csv(header + rows, "arrival.csv", 1)};
+  RecommendModel m{"cal.csv", "mpi", "", {2e-6, 1e-10, 2e-10}, ""};
+  const auto recs = recommend({in}, {m}, {});
+  ASSERT_EQ(recs.size(), 3u);  // no pattern, the pattern, and p = 8 predicted without it
+  EXPECT_EQ(recommendation_line(recs[0], 100), "mpi allreduce fp32 p=4: ring 1 KiB-64 KiB");
+  EXPECT_EQ(recommendation_line(recs[1], 100),
+            "mpi allreduce fp32 under one-late:1ms p=4: ring 1 KiB-64 KiB\n"
+            "  most tolerant (time after the last arrival): naive 1 KiB-64 KiB");
+  EXPECT_TRUE(recs[2].predicted);
+  EXPECT_TRUE(recs[2].key.arrival.empty());
+  const AnswerLines a = answer_lines(recs, 100);
+  EXPECT_NE(std::find(a.lines.begin(), a.lines.end(),
+                      "  most tolerant (time after the last arrival): naive 1 KiB-64 KiB"),
+            a.lines.end());
+  EXPECT_NE(winners_csv(recs).find(",sum,out,,one-late:1ms,naive\n"), std::string::npos)
+      << winners_csv(recs);
 }
 
 TEST(Recommend, SettingsKeepTheirOwnLines) {

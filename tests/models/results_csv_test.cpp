@@ -103,6 +103,22 @@ TEST_F(BadInput, BytesMustMatchCount) {
                     "(expected 64)");
 }
 
+// Rows measured under --arrival hold the skew, which no term of the model
+// explains: fit refuses them, naming the row and the pattern.
+TEST_F(BadInput, RowsUnderAnArrivalPatternAreNotFitted) {
+  std::string text(kHeader);
+  text.insert(text.size() - 1, ",arrival");
+  for (std::uint64_t b : {8u, 64u, 1024u}) {
+    std::string r = row("mpi", b);
+    r.insert(r.size() - 1, ",one-late:1ms");
+    text += r;
+  }
+  EXPECT_EQ(fit_error(text),
+            csv() + ":2: measured under --arrival one-late:1ms: fit models ranks that start "
+                    "together (fit a sweep without --arrival; `predict --arrival` prices a "
+                    "pattern)");
+}
+
 TEST_F(BadInput, EmptyAndHeaderOnlyFiles) {
   EXPECT_EQ(fit_error(""), csv() + ": empty file (no header row)");
   EXPECT_EQ(fit_error(kHeader), csv() + ": no data rows after the header");
