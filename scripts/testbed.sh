@@ -3,14 +3,17 @@
 # one veth into a bridge namespace, links shaped to a set one-way latency and
 # bandwidth, driven by collbench through MPICH's ordinary multi-host launch.
 #
-#   scripts/testbed.sh up --hosts N --latency 500us --bandwidth 100Mbit [--name NAME] [--dry-run]
-#   scripts/testbed.sh run [--np K] [--grace S] [--name NAME] -- <collbench args>
+#   scripts/testbed.sh up --hosts N --latency 500us --bandwidth 100Mbit [--ranks-per-host K]
+#                         [--name NAME] [--dry-run]
+#   scripts/testbed.sh run [--np P] [--ranks-per-host J] [--grace S] [--name NAME] -- <collbench args>
 #   scripts/testbed.sh status [--name NAME]
 #   scripts/testbed.sh down [--name NAME]
 #
 # Accepted: --hosts 2..64, --latency 0..10s (us, ms or s), --bandwidth
-# 1Mbit..10Gbit (bit, kbit, mbit, gbit); up --dry-run prints the setting as
-# up would build it, without root. Anything else: one line, exit 2.
+# 1Mbit..10Gbit (bit, kbit, mbit, gbit), --ranks-per-host 1..64 with hosts x
+# ranks-per-host <= 64 (run --ranks-per-host J: 1..K, J ranks on each host);
+# up --dry-run prints the setting as up would build it, without root.
+# Anything else: one line, exit 2.
 # Needs root. Details, the design and measured figures: scripts/testbed/README.md.
 # `down`, a failing `up`, and a signal during `up` or `run` leave nothing
 # behind: no namespace, veth, qdisc, iptables rule, daemon or MPI process
@@ -39,6 +42,10 @@ die() { echo "testbed: $*" >&2; exit 1; }
 max_latency_us=10000000
 min_rate_bps=1000000
 max_rate_bps=10000000000
+# At most this many ranks in all (hosts x ranks per host): every rank of the
+# testbed shares this machine's cores and memory, and `run --np` takes the
+# same range; 64 single-rank hosts were the testbed's limit before.
+max_ranks=64
 
 # "500us", "2ms", "0.5ms", "1s", "0" -> microseconds (integer).
 parse_latency() {
@@ -78,12 +85,13 @@ cmd=${1:-}
 [ $# -gt 0 ] && shift
 case $cmd in
   up|run|status|down) ;;
-  -h|--help|help) sed -n '2,18p' "$0"; exit 0 ;;
+  -h|--help|help) sed -n '2,21p' "$0"; exit 0 ;;
   "") die_usage "missing command (accepted: up, run, status, down)" ;;
   *) die_usage "unknown command '$cmd' (accepted: up, run, status, down)" ;;
 esac
 
 hosts=""; latency=""; bandwidth=""; np=""; grace=10; job=(); dry_run=0
+ranks_per_host=1; run_per_host=
 while [ $# -gt 0 ]; do
   case "$cmd:$1" in
     *:--name) [ $# -ge 2 ] || die_usage "--name needs a value"
@@ -95,7 +103,11 @@ while [ $# -gt 0 ]; do
       latency=$(parse_latency "$2"); shift 2 ;;
     up:--bandwidth) [ $# -ge 2 ] || die_usage "--bandwidth needs a value"
       bandwidth=$(parse_rate "$2"); shift 2 ;;
+    up:--ranks-per-host) [ $# -ge 2 ] || die_usage "--ranks-per-host needs a value"
+      parse_int --ranks-per-host "$2" 1 "$max_ranks"; ranks_per_host=$((10#$2)); shift 2 ;;
     up:--dry-run) dry_run=1; shift ;;
+    run:--ranks-per-host) [ $# -ge 2 ] || die_usage "--ranks-per-host needs a value"
+      parse_int --ranks-per-host "$2" 1 "$max_ranks"; run_per_host=$((10#$2)); shift 2 ;;
     run:--np) [ $# -ge 2 ] || die_usage "--np needs a value"
       parse_int --np "$2" 1 64; np=$2; shift 2 ;;
     run:--grace) [ $# -ge 2 ] || die_usage "--grace needs a value"
@@ -109,10 +121,13 @@ if [ "$cmd" = up ]; then
   [ -n "$hosts" ] || die_usage "up needs --hosts N (2..64)"
   [ -n "$latency" ] || die_usage "up needs --latency (e.g. 500us)"
   [ -n "$bandwidth" ] || die_usage "up needs --bandwidth (e.g. 100Mbit)"
+  (( hosts * ranks_per_host <= max_ranks )) ||
+    die_usage "--hosts $hosts x --ranks-per-host $ranks_per_host is $((hosts * ranks_per_host)) ranks (accepted: at most $max_ranks in all)"
+  per_host_text=""; [ "$ranks_per_host" -eq 1 ] || per_host_text=" x $ranks_per_host ranks"
   # The setting as `up` would build it, checked and converted, without root:
   # a script (or a test) validates its values before asking for namespaces.
   if [ "$dry_run" = 1 ]; then
-    echo "testbed: '$name' would be: $hosts hosts, one-way latency ${latency} us, bandwidth ${bandwidth} bit/s (--dry-run: nothing built)"
+    echo "testbed: '$name' would be: $hosts hosts$per_host_text, one-way latency ${latency} us, bandwidth ${bandwidth} bit/s (--dry-run: nothing built)"
     exit 0
   fi
 fi
@@ -170,7 +185,8 @@ fi
 if [ "$cmd" = status ]; then
   [ -f "$state/up" ] || { echo "testbed: '$name' is not up"; exit 3; }
   n=$(config hosts)
-  echo "testbed '$name': $n hosts, one-way latency $(config latency_us) us, bandwidth $(config bandwidth_bps) bit/s, delay by $(config delay_by)"
+  k=$(config ranks_per_host); k=${k:-1}
+  echo "testbed '$name': $n hosts x $k ranks, one-way latency $(config latency_us) us, bandwidth $(config bandwidth_bps) bit/s, delay by $(config delay_by)"
   echo "  bridge namespace $ns_bridge ($bridge_ip); hostfile $state/hostfile"
   for i in $(seq 1 "$n"); do echo "  host $i: namespace $(ns_host "$i"), $(host_ip "$i") on eth0"; done
   if [ "$(config delay_by)" = nfqueue ]; then
@@ -290,9 +306,11 @@ if [ "$cmd" = up ]; then
     in_ns "$ns_bridge" iptables-legacy -w -A FORWARD -i br0 -o br0 -j NFQUEUE --queue-num 0
   fi
 
-  # Hydra's hostfile (one rank slot per host) and its launcher: Hydra runs
+  # Hydra's hostfile (K rank slots per host: Hydra fills each host's slots
+  # before the next, so ranks are numbered host by host, the block layout
+  # collbench's hierarchical algorithms need) and its launcher: Hydra runs
   # `launcher [ssh flags] HOST COMMAND...`; ours enters HOST's namespace.
-  for i in $(seq 1 "$hosts"); do echo "$(host_ip "$i"):1"; done >"$state/hostfile"
+  for i in $(seq 1 "$hosts"); do echo "$(host_ip "$i"):$ranks_per_host"; done >"$state/hostfile"
   {
     echo '#!/bin/sh'
     echo '# Generated by scripts/testbed.sh: ssh stand-in that enters a testbed host.'
@@ -302,11 +320,14 @@ if [ "$cmd" = up ]; then
     for i in $(seq 1 "$hosts"); do echo "  $(host_ip "$i")) ns=$(ns_host "$i") ;;"; done
     echo '  *) echo "testbed launcher: unknown host $host" >&2; exit 255 ;;'
     echo 'esac'
-    echo 'exec ip netns exec "$ns" /bin/sh -c "$*"'
+    # Each host's proxy (and the ranks it starts) in an IPC namespace of
+    # its own, as on separate machines: UCX's shared-memory transports then
+    # reach the ranks of the same host only (see `run`).
+    echo 'exec ip netns exec "$ns" unshare --ipc /bin/sh -c "$*"'
   } >"$state/launcher"
   chmod +x "$state/launcher"
-  printf 'hosts=%s\nlatency_us=%s\nbandwidth_bps=%s\ndelay_by=%s\n' \
-    "$hosts" "$latency" "$bandwidth" "$delay_by" >"$state/config"
+  printf 'hosts=%s\nranks_per_host=%s\nlatency_us=%s\nbandwidth_bps=%s\ndelay_by=%s\n' \
+    "$hosts" "$ranks_per_host" "$latency" "$bandwidth" "$delay_by" >"$state/config"
 
   # The links must carry traffic before anyone measures over them.
   in_ns "$(ns_host 1)" ping -c 1 -W 5 "$(host_ip "$hosts")" >/dev/null ||
@@ -314,7 +335,7 @@ if [ "$cmd" = up ]; then
   touch "$state/up"
   up_done=1
   trap - ERR INT TERM EXIT
-  echo "testbed: '$name' is up: $hosts hosts, one-way latency ${latency} us, bandwidth ${bandwidth} bit/s (delay by $delay_by)" >&2
+  echo "testbed: '$name' is up: $hosts hosts$per_host_text, one-way latency ${latency} us, bandwidth ${bandwidth} bit/s (delay by $delay_by)" >&2
   exit 0
 fi
 
@@ -323,8 +344,23 @@ fi
 [ -f "$state/up" ] || die_usage "'$name' is not up (scripts/testbed.sh up --hosts N --latency L --bandwidth R first)"
 [ ${#job[@]} -gt 0 ] || die_usage "run needs '-- <collbench args>'"
 n=$(config hosts)
-np=${np:-$n}
-[ "$np" -le "$n" ] || die_usage "--np $np exceeds the $n hosts that are up"
+k=$(config ranks_per_host); k=${k:-1}
+per_host=${run_per_host:-$k}
+[ "$per_host" -le "$k" ] || die_usage "--ranks-per-host $per_host exceeds the $k rank slots per host that are up"
+np=${np:-$((n * per_host))}
+[ "$np" -le $((n * per_host)) ] ||
+  die_usage "--np $np exceeds the $n hosts x $per_host ranks that are up"
+# Transports. This MPICH (ch4:ucx, no ch4 shared-memory module) sends every
+# message through UCX. Ranks on one host talk through UCX's shared memory
+# (posix, sysv: the host's IPC namespace, which the launcher gives each host,
+# bounds where UCX finds them reachable), ranks on different hosts through
+# UCX's TCP on the shaped link. cma stays off: it judges reachability by PID
+# namespace, which all hosts share, and would read across hosts, off the
+# link. MPICH learns the node of each rank from Hydra's per-host proxy
+# (MPI_COMM_TYPE_SHARED). With one rank per host: TCP only, and
+# MPIR_CVAR_NOLOCAL=1 keeps every rank remote, as before.
+if [ "$per_host" -gt 1 ]; then transports=(-genv UCX_TLS tcp,self,posix,sysv)
+else transports=(-genv UCX_TLS tcp,self -genv MPIR_CVAR_NOLOCAL 1); fi
 collbench=$build_dir/harness/collbench
 [ -x "$collbench" ] || die "$collbench is not built (bash scripts/build.sh)"
 if [ "$(config delay_by)" = nfqueue ] && ! kill -0 "$(cat "$state/delay.pid")" 2>/dev/null; then
@@ -333,6 +369,7 @@ fi
 
 jobdir=$state/job.$$
 mkdir -p "$jobdir"
+for i in $(seq 1 "$n"); do echo "$(host_ip "$i"):$per_host"; done >"$jobdir/hostfile"
 on_signal() {
   trap - INT TERM ERR
   teardown
@@ -358,8 +395,8 @@ exec {job_err}> >(
   done)
 filter_pid=$!
 ip netns exec "$ns_bridge" setsid mpiexec -launcher ssh -launcher-exec "$state/launcher" \
-  -localhost "$bridge_ip" -f "$state/hostfile" -n "$np" \
-  -genv UCX_TLS tcp,self -genv UCX_NET_DEVICES eth0 -genv MPIR_CVAR_NOLOCAL 1 \
+  -localhost "$bridge_ip" -f "$jobdir/hostfile" -n "$np" \
+  "${transports[@]}" -genv UCX_NET_DEVICES eth0 \
   -genv UCX_RNDV_THRESH inf -genv UCX_WARN_UNUSED_ENV_VARS n -genv COLLBENCH_WAIT sleep \
   /bin/sh -c "COLLBENCH_EXIT_FILE=\"$jobdir/done.\$PMI_RANK\" exec \"\$0\" \"\$@\"" \
   "$collbench" "${job[@]}" 2>&"$job_err" &

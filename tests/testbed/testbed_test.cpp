@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -222,6 +223,11 @@ TEST_F(Testbed, BadInputGetsOneLineAndExitTwo) {
   expect_refused("up", "--hosts 99999999999999999999 --latency 1ms --bandwidth 1Gbit",
                  "--hosts '99999999999999999999' is not an integer in 2..64");
   expect_refused("run", "--np 99999999999999999999 -- list", "--np '99999999999999999999'");
+  // Several ranks per host: K >= 1, and at most 64 ranks in all.
+  expect_refused("up", "--hosts 2 --latency 1ms --bandwidth 100Mbit --ranks-per-host 0",
+                 "--ranks-per-host '0' is not an integer in 1..64");
+  expect_refused("up", "--hosts 3 --latency 1ms --bandwidth 100Mbit --ranks-per-host 22",
+                 "is 66 ranks (accepted: at most 64 in all)");
   if (::geteuid() != 0) GTEST_SKIP() << "the rest needs root";
   expect_refused("run", "-- list", "is not up");
   // Without root: one line, exit 2 (run as nobody). The script comes on stdin,
@@ -254,6 +260,9 @@ TEST_F(Testbed, DryRunPrintsTheSettingAsUpWouldBuildIt) {
   EXPECT_EQ(bottom.status, 0) << bottom.out;
   EXPECT_NE(bottom.out.find("one-way latency 0 us, bandwidth 1000000 bit/s"), std::string::npos)
       << bottom.out;
+  const Result two = testbed("up", "--hosts 3 --latency 2ms --bandwidth 200Mbit --ranks-per-host 2 --dry-run");
+  EXPECT_EQ(two.status, 0) << two.out;
+  EXPECT_NE(two.out.find("3 hosts x 2 ranks, one-way latency 2000 us"), std::string::npos) << two.out;
   // Nothing was built.
   EXPECT_FALSE(fs::exists("/run/collbench-testbed/" + name_));
 }
@@ -288,6 +297,73 @@ TEST_F(Testbed, SignalDuringUpOrRunLeavesNothing) {
   const std::vector<int> pids = processes_in_namespaces();
   EXPECT_TRUE(pids.empty());
   EXPECT_EQ(leftovers(), "") << slurp(dir_ / "bg.log");
+}
+
+// Bytes through interface `dev` of namespace `ns` so far, both directions.
+long long interface_bytes(const std::string& ns, const std::string& dev, const fs::path& log) {
+  const std::string stats = "/sys/class/net/" + dev + "/statistics/";
+  const Result r =
+      shell("ip netns exec " + ns + " cat " + stats + "rx_bytes " + stats + "tx_bytes", log);
+  long long sum = 0;
+  for (const auto& l : lines_of(r.out)) sum += std::stoll(l);
+  return sum;
+}
+
+// Two ranks per host: the header and CSV record 2 nodes x 2 ranks, the
+// hierarchical algorithms verify, and ranks on one host talk through shared
+// memory: their 4 MiB all-gathers cross neither host 1's link nor its
+// loopback (TCP between them would), while the same job placed one rank per
+// host, or two on each host, moves them over the link. Byte counts, not times: the load on this
+// machine cannot make it flake.
+TEST_F(Testbed, RanksOnOneHostShareMemoryRanksOnTwoUseTheLink) {
+  need_namespaces();
+  ASSERT_EQ(testbed("up", "--hosts 2 --latency 200us --bandwidth 200Mbit --ranks-per-host 2").status, 0);
+  expect_refused("run", "--ranks-per-host 3 -- list", "--ranks-per-host 3 exceeds the 2 rank slots per host");
+  expect_refused("run", "--np 5 -- list", "--np 5 exceeds the 2 hosts x 2 ranks");
+  const fs::path csv = dir_ / "hier.csv";
+  const Result hier = testbed("run", "-- run --coll allreduce,allgather --algo ring,hier2d:ring/ring -b 1K -e 64K "
+                                     "-f 8 -n 2 -w 0 --placement out --csv " + csv.string());
+  ASSERT_EQ(hier.status, 0) << hier.out;
+  EXPECT_NE(hier.out.find("# Node layout: 2 nodes x 2 ranks"), std::string::npos) << hier.out;
+  EXPECT_NE(hier.out.find("Wrong elements: 0"), std::string::npos) << hier.out;
+  const std::vector<std::string> rows = lines_of(slurp(csv));
+  ASSERT_GT(rows.size(), 1u);
+  const std::vector<std::string> head = cells_of(rows[0]);
+  const auto col = [&](const std::string& n) {
+    return static_cast<std::size_t>(std::find(head.begin(), head.end(), n) - head.begin());
+  };
+  ASSERT_LT(col("ranks_per_node"), head.size()) << rows[0];
+  for (std::size_t i = 1; i < rows.size(); ++i) {
+    const std::vector<std::string> f = cells_of(rows[i]);
+    EXPECT_EQ(f[col("nodes")], "2") << rows[i];
+    EXPECT_EQ(f[col("ranks_per_node")], "2") << rows[i];
+  }
+
+  // Each rank sends 2 MiB per all-gather; 4 of them (3 timed, 1 warm-up)
+  // and the check: >= 8 MiB each way between the two ranks.
+  const std::string job = "-- run --coll allgather --algo ring -b 4M -e 4M -n 3 -w 1 -d float --placement out";
+  const auto link = [&] { return interface_bytes(name_ + "-br", "h1", dir_ / "bytes"); };
+  const auto loopback = [&] { return interface_bytes(name_ + "-h1", "lo", dir_ / "bytes"); };
+  const long long link_before = link(), loopback_before = loopback();
+  const Result local = testbed("run", "--np 2 " + job);
+  ASSERT_EQ(local.status, 0) << local.out;
+  EXPECT_NE(local.out.find("# Node layout: 1 node of 2 ranks"), std::string::npos) << local.out;
+  const long long local_link = link() - link_before, local_loopback = loopback() - loopback_before;
+  const Result remote = testbed("run", "--np 2 --ranks-per-host 1 " + job);
+  ASSERT_EQ(remote.status, 0) << remote.out;
+  EXPECT_NE(remote.out.find("# Node layout: 2 nodes x 1 ranks"), std::string::npos) << remote.out;
+  const long long remote_link = link() - link_before - local_link;
+  // The launch itself (Hydra's proxy to mpiexec, UCX's wire-up) crosses the
+  // link and the loopback in both cases: kilobytes.
+  EXPECT_LT(local_link, 1 << 20) << local.out;
+  EXPECT_LT(local_loopback, 1 << 20) << local.out;
+  EXPECT_GT(remote_link, 16ll << 20) << remote.out;
+  // Two ranks on each of the two hosts: the ring crosses the link (UCX's
+  // shared memory must not reach the other host's ranks).
+  const long long both_before = link();
+  const Result both = testbed("run", job);
+  ASSERT_EQ(both.status, 0) << both.out;
+  EXPECT_GT(link() - both_before, 16ll << 20) << both.out;
 }
 
 // Long on purpose: one end-to-end scenario (network up, sweep, fit, checks) in order.
