@@ -206,7 +206,7 @@ if [ "$cmd" = up ]; then
   if [ -e "$state" ] || [ -n "$(our_namespaces)" ]; then
     die_usage "'$name' is already up (scripts/testbed.sh down --name $name first)"
   fi
-  for tool in ip tc ethtool; do
+  for tool in ip tc ethtool unshare; do
     command -v $tool >/dev/null || die "'$tool' is missing (bash scripts/install-deps.sh)"
   done
 
