@@ -1,0 +1,1 @@
+"""One module per probe family; each has cases(ctx) -> list of probelib.Case."""
