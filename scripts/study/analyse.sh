@@ -17,8 +17,8 @@ study_mode_of() {  # DIR
   echo "${m:-full}"
 }
 
-# `collbench recommend` (docs/recommend.md) where the build has it.
-have_recommend() { "$collbench" help recommend >/dev/null 2>&1; }
+# The simulated winners maps: one per collective.
+map_collectives="allreduce reduce_scatter allgather alltoall"
 
 # The host study's analysis: the merged measurements, the fit (in-sample, and
 # out-of-sample from the calibrations), the simulated sweep and the crossover
@@ -44,22 +44,26 @@ analyse_host() {  # DIR
   done
   # Predictions, not measurements: regenerated whole (a --resume of these
   # would keep rows computed from an earlier fit).
-  rm -f "$d/sweep-sim.csv.partial" "$d/map-allreduce.csv.partial"
+  rm -f "$d/sweep-sim.csv.partial" "$d"/map-*.csv.partial
   "$collbench" run --transport sim --params "$d/fit/fit.csv" --params-transport mpi --coll all --algo all \
     -b 8 -e "$map_max" -f 8 -d float -o sum --placement out --ranks "$sim_ranks" \
     --csv "$d/sweep-sim.csv" --quiet >"$d/sweep-sim.txt"
-  "$collbench" map --coll allreduce --params "$d/fit/fit.csv" --params-transport mpi --ranks "$map_ranks" \
-    -b 8 -e "$map_max" -f 4 --csv "$d/map-allreduce.csv" --quiet >"$d/map.txt"
-  if have_recommend; then
-    "$collbench" recommend "$d" "${cals[@]}" --out "$d" >"$d/recommend.txt"
-  fi
+  # One winners map per collective (a file each: plot.py draws map-*.csv).
+  local c
+  for c in $map_collectives; do
+    "$collbench" map --coll "$c" --params "$d/fit/fit.csv" --params-transport mpi --ranks "$map_ranks" \
+      -b 8 -e "$map_max" -f 4 --csv "$d/map-$c.csv" --quiet >"$d/map-$c.txt"
+  done
+  "$collbench" recommend "$d" "${cals[@]}" --out "$d" >"$d/recommend.txt"
   "$collbench" report "$d" >/dev/null
 }
 
 # The files analyse_host leaves, one a line.
 host_outputs() {  # DIR
-  printf '%s\n' "$1/fit/fit.csv" "$1/sweep-sim.csv" "$1/map-allreduce.csv" "$1/report.md"
-  have_recommend && echo "$1/recommendations.csv"
+  printf '%s\n' "$1/fit/fit.csv" "$1/sweep-sim.csv" "$1/report.md"
+  local c
+  for c in $map_collectives; do echo "$1/map-$c.csv"; done
+  echo "$1/recommendations.csv"
   return 0
 }
 
@@ -80,10 +84,8 @@ analyse_testbed_setting_grid() {  # DIR record...
 analyse_testbed_setting() {  # DIR record...
   local d=$1; shift
   "$@" "$collbench" fit "$d/sweep.csv" --calibration "$d/calibration.csv" --out "$d/fit" >"$d/fit.txt"
-  if have_recommend; then
-    "$@" "$collbench" recommend "$d/sweep.csv" --calibration "$d/calibration.csv" --out "$d" \
-      >"$d/recommend.txt"
-  fi
+  "$@" "$collbench" recommend "$d/sweep.csv" --calibration "$d/calibration.csv" --out "$d" \
+    >"$d/recommend.txt"
 }
 
 # The testbed report over every setting of DIR (scripts/testbed/report.py).
