@@ -267,7 +267,7 @@ std::string format_calibration(const Calibration& c) {
       "forward_size_B,forward_s_per_B,exchange_staged_s,exchange_staged_ranges,pipelined_s,"
       "flight_s,fanin_k,fanin_sizes_B,fanin_s,fanin_exchange_s,incast_k,incast_s_per_B,"
       "incast_sending_s_per_B,probe_small_s,probe_large_s,fanout_sizes_B,fanout_s,buffered_size_B,"
-      "buffered_fraction\n";
+      "buffered_fraction,ranks_per_node,intra_alpha_s,intra_beta_s_per_B,intra_pingpong_s\n";
   const auto optional = [](double v) { return v > 0 ? csv_number(v) : std::string(); };
   out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},",
                      csv_number(c.params.alpha_s), csv_number(c.params.beta_s_per_B),
@@ -301,8 +301,13 @@ std::string format_calibration(const Calibration& c) {
   const bool probed = c.terms.probe.measured();
   out += fmt::format("{},{},", probed ? fmt::format("{}", c.terms.probe.small_s) : std::string(),
                      probed ? fmt::format("{}", c.terms.probe.large_s) : std::string());
-  out += fmt::format("{},{},{},{}\n", join(c.fanout_sizes_B), join(c.fanout_s), join(c.terms.buffered.size_B),
+  out += fmt::format("{},{},{},{},", join(c.fanout_sizes_B), join(c.fanout_s), join(c.terms.buffered.size_B),
                      join(c.terms.buffered.s_per_B));
+  const bool two_level = c.ranks_per_node > 0;
+  out += fmt::format("{},{},{},{}\n", two_level ? std::to_string(c.ranks_per_node) : std::string(),
+                     two_level ? fmt::format("{}", c.intra_alpha_s) : std::string(),
+                     two_level ? fmt::format("{}", c.intra_beta_s_per_B) : std::string(),
+                     join(c.intra_pingpong_s));
   return out;
 }
 
@@ -403,7 +408,27 @@ Calibration read_calibration(const std::string& path) {
   c.fanout_sizes_B = numbers(t, r, "fanout_sizes_B");
   c.fanout_s = numbers(t, r, "fanout_s");
   c.terms.buffered = curve("buffered_size_B", "buffered_fraction");
+  // Two levels: absent from older files and from calibrations on one level.
+  if (t.has("ranks_per_node") && !t.cell(r, "ranks_per_node").empty()) {
+    const double k = number(t, r, "ranks_per_node");
+    if (!(k >= 2 && k <= std::numeric_limits<int>::max()) || k != std::floor(k))
+      throw UsageError(fmt::format("{}: ranks_per_node '{}' is not a two-level layout (an "
+                                   "integer >= 2, or empty for one level)",
+                                   path, t.cell(r, "ranks_per_node")));
+    c.ranks_per_node = static_cast<int>(k);
+    c.intra_alpha_s = number(t, r, "intra_alpha_s");
+    c.intra_beta_s_per_B = number(t, r, "intra_beta_s_per_B");
+    c.intra_pingpong_s = numbers(t, r, "intra_pingpong_s");
+  }
   return c;
+}
+
+std::optional<ModelParams> load_intra_params(const std::string& path) {
+  const CsvTable t = read_whole_table(path);
+  if (t.has("scope")) return std::nullopt;
+  const Calibration c = read_calibration(path);
+  if (c.ranks_per_node == 0) return std::nullopt;
+  return ModelParams{c.intra_alpha_s, c.intra_beta_s_per_B, c.params.gamma_s_per_B};
 }
 
 ModelTerms load_model_terms(const std::string& path) {

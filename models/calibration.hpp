@@ -57,7 +57,13 @@
 // 256 KiB, harness/sweep/mode_probe.hpp; both empty when not measured),
 // `fanout_sizes_B` and `fanout_s` (j: time of the fan-out at each m; empty
 // when calibrate ran on 2 ranks) and `buffered_size_B` and `buffered_fraction`
-// (j: the fraction of an m-byte send the transport buffered, 0..1).
+// (j: the fraction of an m-byte send the transport buffered, 0..1), and for
+// a calibration on two levels (2 or more nodes of K >= 2 ranks; all empty
+// otherwise) `ranks_per_node` (K), `intra_alpha_s` and `intra_beta_s_per_B`
+// (the intra-node ping-pong's alpha and beta between ranks 0 and 1, fitted
+// as the baseline is) and `intra_pingpong_s` (its half round trips at
+// pingpong_sizes_B); the baseline and every term are then the network's,
+// measured between the leaders of two nodes (ranks 0 and K).
 // Readers need
 // only the three SI columns and must ignore columns they do not know
 // (columns are only ever added).
@@ -94,6 +100,13 @@ struct Calibration {
   std::vector<double> fanin_k, fanin_sizes_B, fanin_s;
   std::vector<double> fanin_exchange_s;  // (h) the k-way exchange's step times, the same way
   std::vector<double> fanout_sizes_B, fanout_s;  // (j) fan-out times (s) per size (B)
+  // Two levels (calibrate on 2 or more nodes of K >= 2 ranks): K, and the
+  // intra-node ping-pong's alpha (s), beta (s/B) and half round trips (s) at
+  // pingpong_sizes_B; everything above is then the network's (two nodes'
+  // leaders). 0 and empty: one level.
+  int ranks_per_node = 0;
+  double intra_alpha_s = 0, intra_beta_s_per_B = 0;
+  std::vector<double> intra_pingpong_s;
 };
 
 // What calibrate measures for the richer terms, in seconds net of an empty
@@ -180,6 +193,11 @@ ModelParams load_model_params(const std::string& path,
 
 // The whole calibration record (calibration files only).
 Calibration read_calibration(const std::string& path);
+
+// The intra-node alpha and beta (gamma: the file's) of a calibration on two
+// levels, for the simulator's two-level network; nullopt for a fit.csv or a
+// calibration on one level.
+std::optional<ModelParams> load_intra_params(const std::string& path);
 
 // The richer terms of a calibration file; empty terms (the baseline) for a
 // fit.csv or a file without them.

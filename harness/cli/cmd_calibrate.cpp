@@ -43,6 +43,12 @@
 //    message counts; a unit whose probe before or after is in another mode
 //    is measured again, and a mode that lasts restarts the message sweep in
 //    it (ModeGuard): every term then describes the mode the file records.
+//  - two levels: on a launch of 2 or more nodes of K >= 2 ranks each (the
+//    runtime's layout, harness/runtime/node_layout.hpp), everything above
+//    runs on the leaders of nodes 0 and 1 (ranks 0 and K: the network, as a
+//    one-rank-per-node calibration measures it) and the fan-in on the node
+//    leaders (3 or more nodes), and the ping-pong runs again between ranks
+//    0 and 1 (one node): the intra-node alpha and beta, fitted the same way.
 //  - copy and reduce (fp32 sum) of x bytes as a local op, both ranks at once,
 //    4 KiB .. 64 MiB: the baseline gamma and term (b), per-byte costs at the
 //    working set (in cache to out of cache). The copy also gives the memcpy
@@ -66,6 +72,8 @@
 #include "harness/runtime/backend.hpp"
 #include "harness/runtime/group.hpp"
 #include "harness/runtime/load.hpp"
+#include "harness/runtime/node_layout.hpp"
+#include "harness/runtime/rank_subgroup.hpp"
 #include "harness/runtime/world.hpp"
 #include "harness/sweep/sizes.hpp"
 #include "harness/sweep/interrupt.hpp"
@@ -348,6 +356,9 @@ struct Measurements {
   // (j) fan-out times net of the empty run on all ranks, at fanout_B.
   std::vector<double> fanout_B, fanout_s;
   models::ModeProbe probe;  // (i) the mode probe all of the above were measured in
+  // Two levels: the intra-node ping-pong's half round trips at ping_B
+  // (ranks 0 and 1 of one node; empty on one level).
+  std::vector<double> intra_ping_s;
   // (i) how the calibration kept to that mode (ModeGuard): units measured
   // again, restarts of the message sweep in a new mode, and units kept
   // although the probe after them was in another mode.
@@ -509,6 +520,16 @@ Measurements measure(const TransportSpec& t, const std::string& label, std::size
   return m;
 }
 
+// The intra-node ping-pong (two levels): ranks 0 and 1 of one node, at the
+// network pair's sizes, net of an empty run on the same pair.
+void measure_intra(const TransportSpec& t, const std::string& label, Group& pair,
+                   Measurements& m) {
+  const Schedule empty = micro(Collective::alltoall, DataType::uint8, pair.rank(), 1, {Step{}});
+  const PairTimer timer{t, label, pair, time_schedule(t, label, empty, pair)};
+  for (double b : m.ping_B)
+    m.intra_ping_s.push_back(timer.net(ping_pong(pair.rank(), static_cast<std::size_t>(b), 1)) / 2);
+}
+
 // Terms (h) and (j) on every rank of `all` (3 or more): k = 2 .. size-1
 // senders, kFanInMin .. min(max_ping, kFanInMax) bytes, and the fan-out at
 // kFanOutMin .. the same, net of an empty run on the same group.
@@ -537,7 +558,7 @@ void measure_fan_in(const TransportSpec& t, const std::string& label, std::size_
 
 // The calibration fitted to the measurements, with the run's metadata.
 models::Calibration fit(const Measurements& m, const std::string& label,
-                        const RunMetadata& meta) {
+                        const RunMetadata& meta, int ranks_per_node) {
   models::Calibration c =
       models::fit_calibration(m.ping_B, m.t.pingpong_s, m.t.reduce_B, m.t.reduce_s);
   models::fit_terms(c, m.t);
@@ -559,6 +580,15 @@ models::Calibration fit(const Measurements& m, const std::string& label,
   };
   c.memcpy_GBps = copy_at(kLocalMax);
   c.memcpy_in_cache_GBps = copy_at(kMemcpyInCache);
+  if (ranks_per_node > 0) {
+    // The intra-node level: the same ping-pong fit on the other pair.
+    const models::Calibration intra =
+        models::fit_calibration(m.ping_B, m.intra_ping_s, m.t.reduce_B, m.t.reduce_s);
+    c.ranks_per_node = ranks_per_node;
+    c.intra_alpha_s = intra.params.alpha_s;
+    c.intra_beta_s_per_B = intra.params.beta_s_per_B;
+    c.intra_pingpong_s = m.intra_ping_s;
+  }
   return c;
 }
 
@@ -630,6 +660,9 @@ void print_measurements(const Measurements& m, const std::string& label) {
     print_table("fan-out: rank 0 sends m B to rank 1, then m B to rank 2 while rank 1 sends "
                 "them back (GB/s: one transfer of m)",
                 m.fanout_B, m.fanout_s);
+  if (!m.intra_ping_s.empty())
+    print_table("intra-node ping-pong (ranks 0 and 1, one node): half round trip", m.ping_B,
+                m.intra_ping_s);
   print_table("local copy on both ranks at once", m.t.copy_B, m.t.copy_s);
   print_table("local fp32-sum reduce on both ranks at once", m.t.reduce_B, m.t.reduce_s);
 }
@@ -643,6 +676,12 @@ void print_fit(const models::Calibration& c) {
              c.params.alpha_s, c.params.alpha_s * 1e6, c.params.beta_s_per_B,
              1e-9 / c.params.beta_s_per_B, c.params.gamma_s_per_B, 1e-9 / c.params.gamma_s_per_B,
              knees.empty() ? " none" : knees);
+  if (c.ranks_per_node > 0)
+    fmt::print("two levels ({} ranks per node): the baseline and terms are the network's (ranks 0 "
+               "and {}, two nodes); intra-node (ranks 0 and 1): alpha {:.4g} s ({:.3f} us), beta "
+               "{:.4g} s/B ({:.3f} GB/s)\n",
+               c.ranks_per_node, c.ranks_per_node, c.intra_alpha_s, c.intra_alpha_s * 1e6,
+               c.intra_beta_s_per_B, 1e-9 / c.intra_beta_s_per_B);
   fmt::print("(a) one-way ranges: {}\n", ranges_text(c.terms.oneway));
   fmt::print("(b) copy {:.2f} GB/s at {} B, {:.2f} GB/s at {} B (both ranks at once); {:.3f} us "
              "per local operation\n",
@@ -718,22 +757,55 @@ void calibrate(const CalibrateOptions& o) {
   const std::string label = t.label ? t.label() : std::string(t.name);
   const std::size_t max_ping = max_ping_bytes(o.max_bytes);
   const bool root = w.rank() == 0;
-  if (root && w.size() > 2)
+  // Two levels (collective: every rank learns the layout): 2 or more nodes
+  // of k >= 2 consecutive ranks. The network pair is then ranks 0 and k (two
+  // nodes' leaders), the fan-in runs on the node leaders, and ranks 0 and 1
+  // (one node) measure the intra-node ping-pong.
+  const NodeLayoutInfo layout = world_node_layout();
+  const int k = layout.nodes >= 2 && layout.ranks_per_node >= 2 ? layout.ranks_per_node : 0;
+  std::vector<int> network_pair{0, 1}, fan_in_ranks;
+  if (k > 0) {
+    network_pair = {0, k};
+    for (int r = 0; r < w.size(); r += k) fan_in_ranks.push_back(r);
+  } else {
+    for (int r = 0; r < w.size(); ++r) fan_in_ranks.push_back(r);
+  }
+  if (root && k > 0)
+    fmt::print(stderr, "collbench: two levels ({}): the network with ranks 0 and {}, the fan-in "
+               "on the {} node leaders, the intra-node ping-pong with ranks 0 and 1\n",
+               layout.describe(), k, fan_in_ranks.size());
+  else if (root && w.size() > 2)
     fmt::print(stderr, "collbench: calibrating with ranks 0 and 1; the other {} ranks idle "
                "until the fan-in (term (h)), which all {} ranks run\n",
                w.size() - 2, w.size());
-  std::unique_ptr<Group> pair = w.first_ranks(2, WaitPolicy::automatic);
   Measurements m;
-  if (pair) m = measure(t, label, max_ping, *pair, root);
-  w.any(false, WaitPolicy::sleep);  // idle ranks sleep here until the pair is done
-  if (w.size() >= 3) {
-    const std::unique_ptr<Group> all = w.first_ranks(w.size(), WaitPolicy::automatic);
-    measure_fan_in(t, label, max_ping, *all, m);
+  {
+    std::unique_ptr<Group> pair = rank_subgroup(w, network_pair, WaitPolicy::automatic);
+    if (pair) m = measure(t, label, max_ping, *pair, root);
   }
+  w.any(false, WaitPolicy::sleep);  // idle ranks sleep here until the pair is done
+  if (k > 0) {
+    // Rank 0 hands the sizes to rank 1, which did not measure them.
+    const int sizes = static_cast<int>(w.broadcast_from_root(static_cast<std::int64_t>(m.ping_B.size())));
+    if (!root)
+      for (int i = 0; i < sizes; ++i) m.ping_B.push_back(static_cast<double>(kPingMin << i));
+    const std::vector<int> intra_pair{0, 1};
+    std::unique_ptr<Group> pair = rank_subgroup(w, intra_pair, WaitPolicy::automatic);
+    if (pair) measure_intra(t, label, *pair, m);
+    w.any(false, WaitPolicy::sleep);
+  }
+  if (fan_in_ranks.size() >= 3) {
+    const std::unique_ptr<Group> all = rank_subgroup(w, fan_in_ranks, WaitPolicy::automatic);
+    if (all) measure_fan_in(t, label, max_ping, *all, m);
+  }
+  // The ranks outside the fan-in (two levels: all but the node leaders) wait
+  // for it: a launcher that ends a job once its first rank is done (the
+  // testbed's MPI_Finalize guard) would end it in the middle.
+  w.any(false, WaitPolicy::sleep);
   if (!root) return;
 
   const RunMetadata meta = collect_metadata();
-  const models::Calibration c = fit(m, label, meta);
+  const models::Calibration c = fit(m, label, meta, k);
   warn_about_load(m, meta, w.ranks_on_node());
   print_measurements(m, label);
   print_fit(c);

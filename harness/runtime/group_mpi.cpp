@@ -1,9 +1,11 @@
 #include "harness/runtime/group_mpi.hpp"
 
+#include <algorithm>
 #include <climits>
 #include <stdexcept>
 #include <vector>
 
+#include "harness/runtime/rank_subgroup.hpp"
 #include "harness/sweep/phase_deadline.hpp"
 #include "transports/mpi/wait.hpp"
 #include "transports/watchdog.hpp"
@@ -138,6 +140,25 @@ std::unique_ptr<Group> MpiGroup::first_ranks(int n, WaitPolicy wait) {
   }
   if (sub == MPI_COMM_NULL) return nullptr;
   return std::make_unique<MpiGroup>(sub, wait);
+}
+
+std::unique_ptr<Group> MpiGroup::some_ranks(std::span<const int> members, WaitPolicy wait) {
+  const auto at = std::find(members.begin(), members.end(), rank_);
+  const bool in = at != members.end();
+  MPI_Comm sub = MPI_COMM_NULL;
+  {
+    const PhaseDeadline deadline("MPI_Comm_split of a rank group");
+    check_mpi(MPI_Comm_split(comm_, in ? 0 : MPI_UNDEFINED,
+                             in ? static_cast<int>(at - members.begin()) : 0, &sub),
+              "MPI_Comm_split");
+  }
+  if (sub == MPI_COMM_NULL) return nullptr;
+  return std::make_unique<MpiGroup>(sub, wait);
+}
+
+std::unique_ptr<Group> rank_subgroup(Group& g, std::span<const int> members, WaitPolicy wait) {
+  if (auto* m = dynamic_cast<MpiGroup*>(&g)) return m->some_ranks(members, wait);
+  return one_process_subgroup(g, members, wait);
 }
 
 MPI_Comm mpi_comm_of(Group& g) {

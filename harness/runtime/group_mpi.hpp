@@ -36,6 +36,8 @@ class MpiGroup final : public Group {
   void send_bytes(int to, std::span<const std::byte> bytes) override;
   void receive_bytes(int from, std::span<std::byte> bytes) override;
   std::unique_ptr<Group> first_ranks(int n, WaitPolicy wait) override;
+  // rank_subgroup (rank_subgroup.hpp) for a communicator.
+  std::unique_ptr<Group> some_ranks(std::span<const int> members, WaitPolicy wait);
 
  private:
   MPI_Comm comm_;

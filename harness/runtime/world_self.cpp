@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "harness/runtime/node_layout.hpp"
+#include "harness/runtime/rank_subgroup.hpp"
 #include "harness/runtime/world.hpp"
 
 namespace cb {
@@ -25,6 +26,9 @@ std::string mpi_library_version() { return "none"; }
 std::vector<RankPlace> gather_rank_places() { return {this_place()}; }
 NodeLayoutInfo world_node_layout() { return layout_from_nodes(std::vector<int>{0}); }
 void finalize_world() { world_group().reset(); }
+std::unique_ptr<Group> rank_subgroup(Group& g, std::span<const int> members, WaitPolicy wait) {
+  return one_process_subgroup(g, members, wait);
+}
 void abort_world(int status) { std::exit(status); }
 
 }  // namespace cb

@@ -267,6 +267,54 @@ TEST(Calibration, RanksOutsideIntIsAUsageError) {
   std::remove(path.c_str());
 }
 
+// A calibration on two levels keeps both in one row: the network's baseline
+// where one-level readers look, the intra-node level beside it; a file of one
+// level has no intra level; a ranks_per_node that is no two-level layout is refused.
+TEST(Calibration, TwoLevelColumnsRoundTrip) {
+  Calibration c = fit_calibration({8, 64 << 10, 256 << 10, 1 << 20},
+                                  {2e-3, 2e-3 + 65536 * 4e-8, 2e-3 + 262144 * 4e-8, 2e-3 + 1048576 * 4e-8},
+                                  {65536}, {65536 * 1e-10});
+  c.ranks_per_node = 2;
+  c.intra_alpha_s = 3e-6;
+  c.intra_beta_s_per_B = 1e-10;
+  c.intra_pingpong_s = {3e-6, 1e-5, 3e-5, 1e-4};
+  const std::string path = ::testing::TempDir() + "cb-models-calibration-two-level.csv";
+  {
+    std::ofstream out(path);
+    out << format_calibration(c);
+  }
+  const Calibration back = read_calibration(path);
+  EXPECT_EQ(back.ranks_per_node, 2);
+  EXPECT_EQ(back.intra_alpha_s, 3e-6);
+  EXPECT_EQ(back.intra_beta_s_per_B, 1e-10);
+  EXPECT_EQ(back.intra_pingpong_s, c.intra_pingpong_s);
+  EXPECT_EQ(load_model_params(path), c.params);  // the network's
+  const std::optional<ModelParams> intra = load_intra_params(path);
+  ASSERT_TRUE(intra.has_value());
+  EXPECT_EQ(intra->alpha_s, 3e-6);
+  EXPECT_EQ(intra->beta_s_per_B, 1e-10);
+
+  c.ranks_per_node = 0;
+  c.intra_pingpong_s.clear();
+  {
+    std::ofstream out(path);
+    out << format_calibration(c);
+  }
+  EXPECT_EQ(read_calibration(path).ranks_per_node, 0);
+  EXPECT_FALSE(load_intra_params(path).has_value());
+
+  for (const char* k : {"1", "2.5", "-2"}) {
+    {
+      std::ofstream out(path);
+      out << "alpha_s,beta_s_per_B,gamma_s_per_B,ranks_per_node,intra_alpha_s,intra_beta_s_per_B\n"
+             "1e-3,1e-8,1e-10,"
+          << k << ",1e-6,1e-10\n";
+    }
+    EXPECT_THROW(read_calibration(path), UsageError) << k;
+  }
+  std::remove(path.c_str());
+}
+
 // A linear-step sweep (-i) of m sizes with a protocol switch at 64 KiB.
 Line stepped_sweep(std::size_t m, double step, std::uint64_t seed) {
   Line l;

@@ -149,6 +149,13 @@ sim::NetworkParams resolve_network(const SimFlags& f) {
   sim::NetworkParams net = resolve_model_params(f);
   if (!f.overhead.empty()) net.overhead_s = sim::parse_seconds(f.overhead, "--overhead");
   net.ranks_per_node = f.ranks_per_node;
+  // A calibration on two levels prices the intra-node messages with its
+  // intra-node ping-pong (the flags below still override it).
+  if (f.ranks_per_node > 0 && !f.params_file.empty())
+    if (const std::optional<models::ModelParams> intra = models::load_intra_params(f.params_file)) {
+      net.intra_alpha_s = intra->alpha_s;
+      net.intra_beta_s_per_B = intra->beta_s_per_B;
+    }
   if (f.ranks_per_node == 0 &&
       !(f.intra_alpha.empty() && f.intra_beta.empty() && f.intra_bandwidth.empty()))
     throw UsageError("--intra-alpha/--intra-beta/--intra-bandwidth need --ranks-per-node K (the "

@@ -123,6 +123,35 @@ TEST(SimCli, ParamsFileFromCalibrateOrFitAndFlagsOverrideIt) {
   fs::remove_all(dir);
 }
 
+// A calibration on two levels sets the two-level network's intra-node alpha
+// and beta (the network's from its baseline): a hierarchical all-reduce is
+// priced exactly as with the same values given as flags, and flags override
+// the file.
+TEST(SimCli, TwoLevelCalibrationSetsTheIntraNodeLevel) {
+  const fs::path dir = temp_dir("two_level");
+  std::ofstream(dir / "calibration.csv")
+      << "alpha_s,beta_s_per_B,gamma_s_per_B,transport,ranks_per_node,intra_alpha_s,intra_beta_s_per_B\n"
+         "2e-03,4e-08,1e-10,mpi,2,3e-06,1e-10\n";
+  const auto time_us = [&](const std::string& args) {
+    const fs::path csv = dir / "out.csv";
+    fs::remove(csv);
+    const Result r = collbench("run --transport sim --ranks 6 --ranks-per-node 2 -b 64K -e 64K "
+                               "--algo hier2d:ring/ring --placement out --quiet --csv " +
+                               csv.string() + " " + args);
+    EXPECT_EQ(r.status, 0) << args << ": " << r.output;
+    const models::CsvTable t = read_csv(csv);
+    return t.rows().size() == 1 ? std::stod(t.cell(t.rows()[0], "time_median_us")) : -1.0;
+  };
+  const std::string file = "--params " + (dir / "calibration.csv").string();
+  const double from_file = time_us(file);
+  EXPECT_DOUBLE_EQ(from_file, time_us("--alpha 2ms --beta 4e-8 --gamma 1e-10 --intra-alpha 3us "
+                                      "--intra-beta 1e-10"));
+  EXPECT_DOUBLE_EQ(time_us(file + " --intra-alpha 1ms"),
+                   time_us("--alpha 2ms --beta 4e-8 --gamma 1e-10 --intra-alpha 1ms --intra-beta 1e-10"));
+  EXPECT_GT(time_us(file + " --intra-alpha 1ms"), from_file);
+  fs::remove_all(dir);
+}
+
 // One placement unless asked (the model times both alike), and a table that
 // stays readable at scale: no "1155741195.60" us, no "0.00" GB/s.
 TEST(SimCli, RunDefaultsToOnePlacementAndPrintsExtremesReadably) {
