@@ -6,13 +6,17 @@
 #   scripts/testbed.sh up --hosts N --latency 500us --bandwidth 100Mbit [--ranks-per-host K]
 #                         [--name NAME] [--dry-run]
 #   scripts/testbed.sh run [--np P] [--ranks-per-host J] [--grace S] [--name NAME] -- <collbench args>
+#   scripts/testbed.sh exec [--np P] [--ranks-per-host J] [--grace S] [--name NAME]
+#                           [--env VAR=VALUE]... -- PROGRAM ARGS
 #   scripts/testbed.sh status [--name NAME]
 #   scripts/testbed.sh down [--name NAME]
 #
 # Accepted: --hosts 2..64, --latency 0..10s (us, ms or s), --bandwidth
 # 1Mbit..10Gbit (bit, kbit, mbit, gbit), --ranks-per-host 1..64 with hosts x
 # ranks-per-host <= 64 (run --ranks-per-host J: 1..K, J ranks on each host);
-# up --dry-run prints the setting as up would build it, without root.
+# up --dry-run prints the setting as up would build it, without root. exec
+# runs any MPI program (an executable file, or a name on PATH) as run runs
+# collbench, with --env settings given to every rank (LD_PRELOAD included).
 # Anything else: one line, exit 2.
 # Needs root. Details, the design and measured figures: scripts/testbed/README.md.
 # `down`, a failing `up`, and a signal during `up` or `run` leave nothing
@@ -84,13 +88,13 @@ name=cbtb
 cmd=${1:-}
 [ $# -gt 0 ] && shift
 case $cmd in
-  up|run|status|down) ;;
-  -h|--help|help) sed -n '2,21p' "$0"; exit 0 ;;
-  "") die_usage "missing command (accepted: up, run, status, down)" ;;
-  *) die_usage "unknown command '$cmd' (accepted: up, run, status, down)" ;;
+  up|run|exec|status|down) ;;
+  -h|--help|help) sed -n '2,25p' "$0"; exit 0 ;;
+  "") die_usage "missing command (accepted: up, run, exec, status, down)" ;;
+  *) die_usage "unknown command '$cmd' (accepted: up, run, exec, status, down)" ;;
 esac
 
-hosts=""; latency=""; bandwidth=""; np=""; grace=10; job=(); dry_run=0
+hosts=""; latency=""; bandwidth=""; np=""; grace=10; job=(); dry_run=0; job_env=()
 ranks_per_host=1; run_per_host=
 while [ $# -gt 0 ]; do
   case "$cmd:$1" in
@@ -106,13 +110,17 @@ while [ $# -gt 0 ]; do
     up:--ranks-per-host) [ $# -ge 2 ] || die_usage "--ranks-per-host needs a value"
       parse_int --ranks-per-host "$2" 1 "$max_ranks"; ranks_per_host=$((10#$2)); shift 2 ;;
     up:--dry-run) dry_run=1; shift ;;
-    run:--ranks-per-host) [ $# -ge 2 ] || die_usage "--ranks-per-host needs a value"
+    run:--ranks-per-host|exec:--ranks-per-host) [ $# -ge 2 ] || die_usage "--ranks-per-host needs a value"
       parse_int --ranks-per-host "$2" 1 "$max_ranks"; run_per_host=$((10#$2)); shift 2 ;;
-    run:--np) [ $# -ge 2 ] || die_usage "--np needs a value"
+    run:--np|exec:--np) [ $# -ge 2 ] || die_usage "--np needs a value"
       parse_int --np "$2" 1 64; np=$2; shift 2 ;;
-    run:--grace) [ $# -ge 2 ] || die_usage "--grace needs a value"
+    run:--grace|exec:--grace) [ $# -ge 2 ] || die_usage "--grace needs a value"
       parse_int --grace "$2" 1 3600; grace=$2; shift 2 ;;
-    run:--) shift; job=("$@"); break ;;
+    exec:--env) [ $# -ge 2 ] || die_usage "--env needs VAR=VALUE"
+      [[ $2 =~ ^[A-Za-z_][A-Za-z0-9_]*= ]] ||
+        die_usage "--env '$2' is not VAR=VALUE (VAR: letters, digits and _, not starting with a digit)"
+      job_env+=("$2"); shift 2 ;;
+    run:--|exec:--) shift; job=("$@"); break ;;
     *) die_usage "unknown argument '$1' for '$cmd' (see scripts/testbed.sh --help)" ;;
   esac
 done
@@ -339,8 +347,22 @@ if [ "$cmd" = up ]; then
   exit 0
 fi
 
-# ---- run --------------------------------------------------------------------
+# ---- run / exec -------------------------------------------------------------
 
+# exec's program, checked before the testbed is asked anything: an
+# executable file, or a name found on PATH (resolved here, since the ranks
+# start in the namespaces with a shell of their own).
+if [ "$cmd" = exec ]; then
+  [ ${#job[@]} -gt 0 ] || die_usage "exec needs '-- PROGRAM ARGS' (an MPI program)"
+  if [[ ${job[0]} == */* ]]; then
+    [ -f "${job[0]}" ] && [ -x "${job[0]}" ] ||
+      die_usage "exec: '${job[0]}' is not an executable file"
+    program=$(cd "$(dirname "${job[0]}")" && pwd)/$(basename "${job[0]}")
+  else
+    program=$(type -P -- "${job[0]}") ||
+      die_usage "exec: '${job[0]}' is not a program on PATH (give its path)"
+  fi
+fi
 [ -f "$state/up" ] || die_usage "'$name' is not up (scripts/testbed.sh up --hosts N --latency L --bandwidth R first)"
 [ ${#job[@]} -gt 0 ] || die_usage "run needs '-- <collbench args>'"
 n=$(config hosts)
@@ -361,8 +383,27 @@ np=${np:-$((n * per_host))}
 # MPIR_CVAR_NOLOCAL=1 keeps every rank remote, as before.
 if [ "$per_host" -gt 1 ]; then transports=(-genv UCX_TLS tcp,self,posix,sysv)
 else transports=(-genv UCX_TLS tcp,self -genv MPIR_CVAR_NOLOCAL 1); fi
-collbench=$build_dir/harness/collbench
-[ -x "$collbench" ] || die "$collbench is not built (bash scripts/build.sh)"
+if [ "$cmd" = run ]; then
+  program=$build_dir/harness/collbench
+  [ -x "$program" ] || die "$program is not built (bash scripts/build.sh)"
+  job_args=("${job[@]}")
+  rank_env=()
+else
+  # The announcing library goes first in the ranks' LD_PRELOAD, so a
+  # preloaded interposer given with --env LD_PRELOAD runs behind it.
+  announce=$build_dir/scripts/testbed/libcb-finalize-announce.so
+  [ -f "$announce" ] || die "$announce is not built (bash scripts/build.sh)"
+  preload=$announce
+  rank_env=()
+  for kv in "${job_env[@]}"; do
+    if [[ $kv == LD_PRELOAD=* ]]; then preload=$preload:${kv#LD_PRELOAD=}
+    else rank_env+=(-genv "${kv%%=*}" "${kv#*=}"); fi
+  done
+  # Set by each rank's shell just before it runs the program (below), so
+  # neither mpiexec's proxy nor that shell loads the libraries.
+  rank_env+=(-genv CB_TESTBED_PRELOAD "$preload")
+  job_args=("${job[@]:1}")
+fi
 if [ "$(config delay_by)" = nfqueue ] && ! kill -0 "$(cat "$state/delay.pid")" 2>/dev/null; then
   die "the delay daemon is not running (scripts/testbed.sh down, then up)"
 fi
@@ -382,7 +423,9 @@ trap 'on_signal 1' ERR
 
 keep=""; [ "$(config delay_by)" = nfqueue ] && keep=$(cat "$state/delay.pid")
 # Each rank writes its exit status to done.<rank> just before MPI_Finalize
-# (COLLBENCH_EXIT_FILE, harness/world.hpp); see the finalize hang below.
+# (COLLBENCH_EXIT_FILE: collbench itself, harness/runtime/world.hpp; any
+# other program through libcb-finalize-announce.so, exec above); see the
+# finalize hang below.
 # After the testbed ends a job stuck in MPI_Finalize, Hydra reports its killed
 # processes at length; those lines say nothing the testbed's one line does not,
 # so they are dropped (only then).
@@ -398,8 +441,9 @@ ip netns exec "$ns_bridge" setsid mpiexec -launcher ssh -launcher-exec "$state/l
   -localhost "$bridge_ip" -f "$jobdir/hostfile" -n "$np" \
   "${transports[@]}" -genv UCX_NET_DEVICES eth0 \
   -genv UCX_RNDV_THRESH inf -genv UCX_WARN_UNUSED_ENV_VARS n -genv COLLBENCH_WAIT sleep \
-  /bin/sh -c "COLLBENCH_EXIT_FILE=\"$jobdir/done.\$PMI_RANK\" exec \"\$0\" \"\$@\"" \
-  "$collbench" "${job[@]}" 2>&"$job_err" &
+  "${rank_env[@]}" \
+  /bin/sh -c "[ -z \"\$CB_TESTBED_PRELOAD\" ] || export LD_PRELOAD=\"\$CB_TESTBED_PRELOAD\"; COLLBENCH_EXIT_FILE=\"$jobdir/done.\$PMI_RANK\" exec \"\$0\" \"\$@\"" \
+  "$program" "${job_args[@]}" 2>&"$job_err" &
 mpiexec_pid=$!
 exec {job_err}>&-
 

@@ -230,6 +230,14 @@ TEST_F(Testbed, BadInputGetsOneLineAndExitTwo) {
                  "is 66 ranks (accepted: at most 64 in all)");
   if (::geteuid() != 0) GTEST_SKIP() << "the rest needs root";
   expect_refused("run", "-- list", "is not up");
+  // exec: the program is checked before the testbed (an executable file, or
+  // a name on PATH), and --env takes VAR=VALUE.
+  expect_refused("exec", "", "exec needs '-- PROGRAM ARGS'");
+  expect_refused("exec", "-- /nonexistent/app", "'/nonexistent/app' is not an executable file");
+  expect_refused("exec", "-- no-such-program-cb", "'no-such-program-cb' is not a program on PATH");
+  expect_refused("exec", "--env FOO -- true", "--env 'FOO' is not VAR=VALUE");
+  expect_refused("exec", "--np 0 -- true", "--np '0'");
+  expect_refused("exec", "-- true", "is not up");
   // Without root: one line, exit 2 (run as nobody). The script comes on stdin,
   // opened by root, and it runs from /, because nobody may not enter a clone made by mktemp -d
   // (mode 0700).
@@ -364,6 +372,33 @@ TEST_F(Testbed, RanksOnOneHostShareMemoryRanksOnTwoUseTheLink) {
   const Result both = testbed("run", job);
   ASSERT_EQ(both.status, 0) << both.out;
   EXPECT_GT(link() - both_before, 16ll << 20) << both.out;
+}
+
+// exec runs a plain MPI program on 4 hosts (where UCX over TCP can hang in
+// MPI_Finalize) to its end: its output, exit status 0 and no process left;
+// with the PMPI library given through --env LD_PRELOAD, behind the testbed's
+// own announcing library, the program's all-reduce runs collbench's ring;
+// a rank that fails without finalizing makes the job fail.
+TEST_F(Testbed, ExecRunsAPlainMpiProgram) {
+  need_namespaces();
+  ASSERT_EQ(testbed("up", "--hosts 4 --latency 100us --bandwidth 1Gbit").status, 0);
+  const std::string app = CB_EXEC_APP;
+  const Result plain = testbed("exec", "--np 4 -- " + app);
+  EXPECT_EQ(plain.status, 0) << plain.out;
+  EXPECT_NE(plain.out.find("sum=10 ranks=4"), std::string::npos) << plain.out;
+  EXPECT_EQ(plain.out.find("collbench ring calls"), std::string::npos) << plain.out;
+  EXPECT_LE(processes_in_namespaces().size(), 1u) << "only the delay daemon may be left";
+
+  if (std::string(CB_PMPI_LIB).empty()) GTEST_SKIP() << "the PMPI library is not built";
+  const Result pre = testbed("exec", "--np 3 --env LD_PRELOAD=" + std::string(CB_PMPI_LIB) +
+                                         " --env COLLBENCH_ALLREDUCE=ring -- " + app);
+  EXPECT_EQ(pre.status, 0) << pre.out;
+  EXPECT_NE(pre.out.find("sum=6 ranks=3"), std::string::npos) << pre.out;
+  EXPECT_NE(pre.out.find("collbench ring calls=1"), std::string::npos) << pre.out;
+
+  const Result failed = testbed("exec", "--np 4 --grace 2 -- " + app + " --fail-rank 2");
+  EXPECT_NE(failed.status, 0) << failed.out;
+  EXPECT_NE(failed.out.find("sum=10 ranks=4"), std::string::npos) << failed.out;
 }
 
 // Long on purpose: one end-to-end scenario (network up, sweep, fit, checks) in order.
