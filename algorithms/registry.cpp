@@ -11,10 +11,10 @@
 #include "algorithms/hierarchical/compose.hpp"
 
 // The generators and cost functions the table names (algorithm.hpp).
-#define CB_ALGORITHM(coll, name, segmented, mpich, pow2, summary) \
-  namespace cb::coll {                                              \
-  void name(const CollParams&, ScheduleBuilder&);                   \
-  Cost name##_cost(const CollParams&);                              \
+#define CB_ALGORITHM(coll, name, traits, mpich, restrictions, summary) \
+  namespace cb::coll {                                                   \
+  void name(const CollParams&, ScheduleBuilder&);                        \
+  Cost name##_cost(const CollParams&);                                   \
   }
 #include "algorithms/registry_table.inc"
 #undef CB_ALGORITHM
@@ -23,9 +23,30 @@ namespace cb {
 
 namespace {
 
+// One row of registry_table.inc as an entry: the flag columns become the
+// entry's named properties.
+constexpr AlgorithmEntry row(Collective coll, std::string_view name, unsigned traits,
+                             std::string_view mpich, unsigned restrictions,
+                             std::string_view summary, GenerateFn generate, CostFn cost) {
+  const auto has = [](unsigned flags, unsigned flag) { return (flags & flag) != 0; };
+  AlgorithmEntry e{coll, name, summary, generate, cost};
+  e.segmented = has(traits, kSegmented);
+  e.cost_slack = has(traits, kCostSlack)             ? CostSlack::always
+                 : has(traits, kCostSlackUnlessPow2) ? CostSlack::async_unless_pow2
+                                                     : CostSlack::none;
+  e.prices_baselines = has(traits, kPricesBaselines);
+  e.mpich = mpich;
+  e.mpich_pow2_only = has(restrictions, kMpichPow2);
+  e.mpich_commutative_only = has(restrictions, kMpichCommutative);
+  e.mpich_builtin_op_only = has(restrictions, kMpichBuiltinOp);
+  e.mpich_no_in_place = has(restrictions, kMpichNoInPlace);
+  e.mpich_count_ge_pof2 = has(restrictions, kMpichCountGePof2);
+  return e;
+}
+
 constexpr AlgorithmEntry kTable[] = {
-#define CB_ALGORITHM(coll, name, segmented, mpich, pow2, summary) \
-  {Collective::coll, #name, summary, coll::name, coll::name##_cost, segmented, mpich, pow2},
+#define CB_ALGORITHM(coll, name, traits, mpich, restrictions, summary) \
+  row(Collective::coll, #name, traits, mpich, restrictions, summary, coll::name, coll::name##_cost),
 #include "algorithms/registry_table.inc"
 #undef CB_ALGORITHM
 };
@@ -70,6 +91,13 @@ std::string segmented_algorithm_names(std::string_view separator) {
     out += n;
   }
   return out;
+}
+
+const AlgorithmEntry& baseline_price_entry(Collective coll) {
+  for (const AlgorithmEntry& e : algorithms_for(coll))
+    if (e.prices_baselines) return e;
+  throw InternalError(
+      fmt::format("registry_table.inc: no {} row has kPricesBaselines", to_string(coll)));
 }
 
 const AlgorithmEntry& find_algorithm(Collective coll, std::string_view name) {

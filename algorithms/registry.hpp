@@ -4,7 +4,9 @@
 //
 // Adding an algorithm = one file algorithms/<collective>/<name>.cpp plus one
 // row in registry_table.inc (see algorithms/README.md for the exact diff);
-// meson, tests, CLI, simulator, models and the MPICH export pick it up. The
+// meson, tests, CLI, simulator, models and the MPICH export pick it up. What
+// other layers branch on is a column of the row, never the name: no code
+// outside the registry compares an algorithm's name with a literal. The
 // README's algorithm matrix documents the pair, and registry_test.cpp fails
 // until it does.
 #pragma once
@@ -28,17 +30,54 @@ using GenerateFn = void (*)(const CollParams&, ScheduleBuilder&);
 // schedules for count > 0. Units as in Cost.
 using CostFn = Cost (*)(const CollParams&);
 
+// Row flags of registry_table.inc (the `traits` column): what the rest of
+// collbench branches on besides the name.
+// kSegmented: the generator honours CollParams::segment_bytes (--segment):
+//   it pipelines.
+inline constexpr unsigned kSegmented = 1u << 0;
+// kCostSlack: a simulation can beat the closed form, round-synchronous or
+//   not (no single rank attains every step's maxima: dbtree's two pipelined
+//   trees); kCostSlackUnlessPow2: only an asynchronous one, and only when p
+//   is not a power of two (uneven blocks put the step maxima on ranks the
+//   next step's critical ranks do not wait for). transports/sim/fast_path.hpp
+//   takes the exact fast path only where neither applies.
+inline constexpr unsigned kCostSlack = 1u << 1;
+inline constexpr unsigned kCostSlackUnlessPow2 = 1u << 2;
+// kPricesBaselines: a library baseline's case (MPI, NCCL) is priced as this
+//   algorithm would cost before it is measured (the planner's time weights);
+//   one row per collective has it.
+inline constexpr unsigned kPricesBaselines = 1u << 3;
+
+// Flags of the `mpich_restrictions` column: the restrictions of MPICH's
+// version of the algorithm, as MPICH's coll_algorithms.txt spells them. The
+// selection export (models/mpich_selection.hpp) derives its guards from them.
+inline constexpr unsigned kMpichPow2 = 1u << 0;          // power-of-two: p = 2^k only
+inline constexpr unsigned kMpichCommutative = 1u << 1;   // commutative: commutative ops only
+inline constexpr unsigned kMpichBuiltinOp = 1u << 2;     // builtin-op: MPI's predefined ops only
+inline constexpr unsigned kMpichNoInPlace = 1u << 3;     // noinplace: MPI_IN_PLACE refused
+inline constexpr unsigned kMpichCountGePof2 = 1u << 4;   // size-ge-pof2: count >= p'
+
+// When a simulation of the schedule can finish before its closed-form cost
+// (kCostSlack, kCostSlackUnlessPow2 above).
+enum class CostSlack : std::uint8_t { none, async_unless_pow2, always };
+
 struct AlgorithmEntry {
   Collective coll;
   std::string_view name;     // "ring"
   std::string_view summary;  // one line for `collbench list`
   GenerateFn generate;
   CostFn cost;
-  bool segmented = false;  // honours CollParams::segment_bytes
+  bool segmented = false;  // honours CollParams::segment_bytes (kSegmented)
   // MPICH's same algorithm: the MPIR_CVAR_<COLL>_INTRA_ALGORITHM value ("" =
-  // none) and whether MPICH's version needs a power-of-two communicator.
-  std::string_view mpich;
-  bool mpich_pow2_only = false;
+  // none) and the restrictions of MPICH's version (kMpich* flags).
+  std::string_view mpich{};
+  bool mpich_pow2_only = false;         // kMpichPow2
+  bool mpich_commutative_only = false;  // kMpichCommutative
+  bool mpich_builtin_op_only = false;   // kMpichBuiltinOp
+  bool mpich_no_in_place = false;       // kMpichNoInPlace
+  bool mpich_count_ge_pof2 = false;     // kMpichCountGePof2
+  CostSlack cost_slack = CostSlack::none;
+  bool prices_baselines = false;  // kPricesBaselines
   // Set for hierarchical algorithms composed from the registered ones
   // ("hier:tree/ring"; algorithms/hierarchical/compose.hpp): generate and
   // cost are null and make_schedule / closed_form_cost run the composition.
@@ -54,6 +93,9 @@ std::vector<const AlgorithmEntry*> all_algorithms();
 std::vector<std::string_view> all_algorithm_names();
 // Distinct names of the algorithms that honour --segment ("ring/tree/dbtree").
 std::string segmented_algorithm_names(std::string_view separator = "/");
+
+// The row of `coll` with kPricesBaselines.
+const AlgorithmEntry& baseline_price_entry(Collective coll);
 
 // Throws UsageError naming the bad value and listing the algorithms that exist
 // for `coll` when the pair is undefined. Besides the table's names it accepts

@@ -336,8 +336,9 @@ const AlgorithmEntry& intern(Collective coll, std::string_view name, HierForm fo
   x.comp.name = x.name;
   const bool segmented = comp.inner_first->segmented || comp.inner_last->segmented ||
                          comp.outer->segmented;
-  x.entry = AlgorithmEntry{coll, x.name, x.summary, nullptr, nullptr, segmented, "", false,
-                           &x.comp};
+  x.entry = AlgorithmEntry{coll, x.name, x.summary, nullptr, nullptr};
+  x.entry.segmented = segmented;
+  x.entry.composition = &x.comp;
   return x.entry;
 }
 

@@ -1,5 +1,7 @@
 #include "algorithms/hierarchical/rooted.hpp"
 
+#include <iterator>
+
 #include "algorithms/common/binomial_tree.hpp"
 
 namespace cb::hier {
@@ -118,34 +120,49 @@ void ps_scatter(const CollParams& params, ScheduleBuilder& b) {
   }
 }
 
-constexpr AlgorithmEntry kTreeGather{Collective::allgather, "tree-gather",
-                                     "binomial gather to rank 0", tree_gather, nullptr, false, "",
-                                     false};
-constexpr AlgorithmEntry kTreeScatter{Collective::reduce_scatter, "tree-scatter",
-                                      "binomial scatter from rank 0", tree_scatter, nullptr, false,
-                                      "", false};
-constexpr AlgorithmEntry kPsGather{Collective::allgather, "ps-gather", "linear gather to rank 0",
-                                   ps_gather, nullptr, false, "", false};
-constexpr AlgorithmEntry kPsScatter{Collective::reduce_scatter, "ps-scatter",
-                                    "linear scatter from rank 0", ps_scatter, nullptr, false, "",
-                                    false};
+// The rooted phases are entries of their own (for names in messages and the
+// cost walk) but not registry rows: only hierarchical algorithms run them.
+constexpr AlgorithmEntry phase(Collective coll, std::string_view name, std::string_view summary,
+                               GenerateFn generate, bool segmented) {
+  AlgorithmEntry e{coll, name, summary, generate, nullptr};
+  e.segmented = segmented;
+  return e;
+}
 
-constexpr AlgorithmEntry kTreeReduce{Collective::allreduce, "tree-reduce",
-                                     "binomial reduce to rank 0", tree_reduce, nullptr, true, "", false};
-constexpr AlgorithmEntry kTreeBroadcast{Collective::allreduce, "tree-broadcast",
-                                        "binomial broadcast from rank 0", tree_broadcast, nullptr,
-                                        true, "", false};
-constexpr AlgorithmEntry kPsReduce{Collective::allreduce, "ps-reduce", "linear reduce to rank 0",
-                                   ps_reduce, nullptr, false, "", false};
-constexpr AlgorithmEntry kPsBroadcast{Collective::allreduce, "ps-broadcast",
-                                      "linear broadcast from rank 0", ps_broadcast, nullptr, false, "",
-                                      false};
+constexpr AlgorithmEntry kTreeGather =
+    phase(Collective::allgather, "tree-gather", "binomial gather to rank 0", tree_gather, false);
+constexpr AlgorithmEntry kTreeScatter = phase(Collective::reduce_scatter, "tree-scatter",
+                                              "binomial scatter from rank 0", tree_scatter, false);
+constexpr AlgorithmEntry kPsGather =
+    phase(Collective::allgather, "ps-gather", "linear gather to rank 0", ps_gather, false);
+constexpr AlgorithmEntry kPsScatter =
+    phase(Collective::reduce_scatter, "ps-scatter", "linear scatter from rank 0", ps_scatter, false);
+
+constexpr AlgorithmEntry kTreeReduce =
+    phase(Collective::allreduce, "tree-reduce", "binomial reduce to rank 0", tree_reduce, true);
+constexpr AlgorithmEntry kTreeBroadcast = phase(Collective::allreduce, "tree-broadcast",
+                                                "binomial broadcast from rank 0", tree_broadcast, true);
+constexpr AlgorithmEntry kPsReduce =
+    phase(Collective::allreduce, "ps-reduce", "linear reduce to rank 0", ps_reduce, false);
+constexpr AlgorithmEntry kPsBroadcast = phase(Collective::allreduce, "ps-broadcast",
+                                              "linear broadcast from rank 0", ps_broadcast, false);
+
+// The inner names, in kRootedInners order.
+struct NamedPair {
+  std::string_view inner;
+  RootedPair pair;
+};
+constexpr NamedPair kPairs[] = {
+    {kRootedInners[0], {&kTreeReduce, &kTreeBroadcast, &kTreeGather, &kTreeScatter}},
+    {kRootedInners[1], {&kPsReduce, &kPsBroadcast, &kPsGather, &kPsScatter}},
+};
+static_assert(std::size(kPairs) == std::size(kRootedInners));
 
 }  // namespace
 
 RootedPair rooted_pair(std::string_view inner) {
-  if (inner == "tree") return {&kTreeReduce, &kTreeBroadcast, &kTreeGather, &kTreeScatter};
-  if (inner == "ps") return {&kPsReduce, &kPsBroadcast, &kPsGather, &kPsScatter};
+  for (const NamedPair& p : kPairs)
+    if (p.inner == inner) return p.pair;
   return {nullptr, nullptr, nullptr, nullptr};
 }
 

@@ -20,11 +20,8 @@ double predicted_iteration_s(const Case& c) {
   for (const AlgorithmEntry& e : table)
     if (e.name == c.algorithm) algo = &e;
   if (!algo && is_composite_name(c.algorithm)) algo = &find_algorithm(c.coll, c.algorithm);
-  if (!algo)  // a library baseline: price it as the ring (bandwidth-optimal) would be
-    for (const AlgorithmEntry& e : table)
-      if (e.name == "ring") algo = &e;
-  if (!algo && !table.empty()) algo = &table.front();
-  if (!algo) return kAlpha;
+  // A library baseline: price it as the registry's kPricesBaselines row.
+  if (!algo) algo = &baseline_price_entry(c.coll);
   const Cost cost = closed_form_cost(*algo, params);
   return kAlpha * std::max(1.0, cost.alpha) + kBeta * cost.beta + kGamma * cost.gamma;
 }

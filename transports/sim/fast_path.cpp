@@ -6,13 +6,12 @@
 namespace cb::sim {
 
 bool async_may_beat_cost(const AlgorithmEntry& algo, int p) {
-  if (algo.coll == Collective::allreduce && algo.name == "dbtree") return true;
-  if (algo.coll == Collective::reduce_scatter && algo.name == "butterfly") return !is_pow2(p);
-  return false;
+  return algo.cost_slack == CostSlack::always ||
+         (algo.cost_slack == CostSlack::async_unless_pow2 && !is_pow2(p));
 }
 
 bool rounds_may_beat_cost(const AlgorithmEntry& algo) {
-  return algo.coll == Collective::allreduce && algo.name == "dbtree";
+  return algo.cost_slack == CostSlack::always;
 }
 
 namespace {

@@ -21,14 +21,15 @@
 
 namespace cb::sim {
 
-// Where the asynchronous simulation can be faster than the cost:
-// allreduce/dbtree (the two trees' pipelined chunks keep different ranks
-// busiest in successive steps) and reduce_scatter/butterfly when p is not a
-// power of two (uneven blocks put the step maxima on ranks the next step's
-// critical ranks do not wait for).
+// Where the asynchronous simulation can be faster than the cost: the
+// registry's cost_slack column (kCostSlack, and kCostSlackUnlessPow2 when p
+// is not a power of two). Today allreduce/dbtree (the two trees' pipelined
+// chunks keep different ranks busiest in successive steps) and
+// reduce_scatter/butterfly (uneven blocks put the step maxima on ranks the
+// next step's critical ranks do not wait for).
 bool async_may_beat_cost(const AlgorithmEntry& algo, int p);
-// Where the round-synchronous simulation can be: dbtree again, pipelined,
-// because no single rank attains every step's maxima.
+// Where the round-synchronous simulation can be: kCostSlack (dbtree,
+// pipelined: no single rank attains every step's maxima).
 bool rounds_may_beat_cost(const AlgorithmEntry& algo);
 
 // True when simulating (algo, params) on `net` gives exactly the closed-form
