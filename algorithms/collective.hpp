@@ -1,21 +1,42 @@
 // The collectives table: everything the layers ask of a collective (counts,
 // in-place layout, the size -> count rule, the busbw factor and lower bound,
 // the expected output, the shape of its library call, names in CLI, CSV and
-// MPICH), one entry per collective. Adding a collective = one enum value in
-// types.hpp, one entry in collective.cpp, then its algorithms, plus one line
-// naming its library function per baseline (transports/mpi/library_calls.hpp,
-// transports/ipc/nccl/nccl_operation.cpp) and in the pmpi interposer's entry
-// points. A collective whose result is not "every rank's block, reduced or
+// MPICH, its MPI and NCCL functions), one row per collective in
+// collective_table.inc. Adding a collective = one row there and its value
+// in types.hpp's enum, then its algorithms, plus the pmpi interposer's
+// MPI_<Name> entry point (a C function of MPI's signature;
+// transports/mpi/pmpi/interpose.cpp); docs/extending.md lists the files. A
+// collective whose result is not "every rank's block, reduced or
 // concatenated" (broadcast, reduce: one root) also needs a field for its
 // root here, read by source_offset() and verify's expected output.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <string>
 #include <string_view>
 
 #include "algorithms/types.hpp"
 
 namespace cb {
+
+// Flags of collective_table.inc's `layout` column; each sets the
+// CollectiveSpec member of the same name (below).
+inline constexpr unsigned kReducing = 1u << 0;
+inline constexpr unsigned kInputPerRank = 1u << 1;
+inline constexpr unsigned kOutputPerRank = 1u << 2;
+inline constexpr unsigned kInPlaceInputAtOwnBlock = 1u << 3;
+inline constexpr unsigned kInPlaceOutputAtOwnBlock = 1u << 4;
+inline constexpr unsigned kSizePerRank = 1u << 5;
+inline constexpr unsigned kLibraryInPlaceOutputAtStart = 1u << 6;
+// nccl.h defines no in-place form: the nccl baseline sends from a copy.
+inline constexpr unsigned kNcclNoInPlace = 1u << 7;
+
+// The message size an MPICH selection tree compares for a collective:
+// avg_msg_size = one rank's message (count * elem; all-to-all: per peer),
+// total_msg_size = the whole vector (count * elem * p).
+enum class MpichSizeKey : std::uint8_t { avg_msg_size, total_msg_size };
+std::string_view to_string(MpichSizeKey k);
 
 struct CollectiveSpec {
   Collective coll;
@@ -44,6 +65,7 @@ struct CollectiveSpec {
   // In place, MPI (and the pmpi interposer) leave the result at the
   // buffer's start, not at block `rank`: MPI_Reduce_scatter_block's rule.
   bool library_in_place_output_at_start;
+  MpichSizeKey mpich_size_key;
 
   // Rank `rank`'s output is, from every rank j, the count elements of j's
   // input at this offset (elements), reduced over j (reducing) or
@@ -56,5 +78,13 @@ struct CollectiveSpec {
 };
 
 const CollectiveSpec& collective_spec(Collective coll);
+
+// Every collective's name in kAllCollectives order, joined by `separator`:
+// "allreduce, reduce_scatter, allgather, alltoall" (help texts).
+std::string collective_names(std::string_view separator = ", ");
+
+// The collective's key in an MPICH selection tree ("collective=<key>"):
+// mpich_name in lower case, "reduce_scatter_block".
+std::string mpich_selection_key(Collective coll);
 
 }  // namespace cb

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <stdexcept>
 #include <utility>
@@ -24,6 +25,15 @@ E parse_named(std::string_view what, std::string_view name,
   }
   throw UsageError(fmt::format("unknown {} '{}' (valid: {})", what, name, valid));
 }
+
+// types.hpp's enum lists the rows of collective_table.inc in its order.
+constexpr Collective kTableOrder[] = {
+#define CB_COLLECTIVE(name, ...) Collective::name,
+#include "algorithms/collective_table.inc"
+#undef CB_COLLECTIVE
+};
+static_assert(std::ranges::equal(kTableOrder, kAllCollectives),
+              "types.hpp's Collective and kAllCollectives must list collective_table.inc's rows");
 
 }  // namespace
 
@@ -65,16 +75,13 @@ std::string_view to_string(ReduceOp o) {
 }
 
 Collective parse_collective(std::string_view name) {
-  static constexpr std::array<std::pair<std::string_view, Collective>, 8> table{{
-      {"allreduce", Collective::allreduce},
-      {"all_reduce", Collective::allreduce},
-      {"reduce_scatter", Collective::reduce_scatter},
-      {"reducescatter", Collective::reduce_scatter},
-      {"allgather", Collective::allgather},
-      {"all_gather", Collective::allgather},
-      {"alltoall", Collective::alltoall},
-      {"all_to_all", Collective::alltoall},
-  }};
+  // Each row's name, then its alias.
+  static constexpr std::array<std::pair<std::string_view, Collective>, 2 * std::size(kAllCollectives)>
+      table{{
+#define CB_COLLECTIVE(name, alias, ...) {#name, Collective::name}, {#alias, Collective::name},
+#include "algorithms/collective_table.inc"
+#undef CB_COLLECTIVE
+      }};
   return parse_named<Collective>("collective", name, table, kAllCollectives);
 }
 

@@ -37,14 +37,38 @@ struct TreeInputs {
   const SelectionGrid& grid;
 };
 
+// The candidates of `coll`: entries with an MPICH equivalent.
+std::vector<const AlgorithmEntry*> candidates(Collective coll) {
+  std::vector<const AlgorithmEntry*> out;
+  for (const AlgorithmEntry& e : algorithms_for(coll))
+    if (!e.mpich.empty()) out.push_back(&e);
+  return out;
+}
+
+bool any_candidate(Collective coll, bool (*restricted)(const AlgorithmEntry&)) {
+  for (const AlgorithmEntry* e : candidates(coll))
+    if (restricted(*e)) return true;
+  return false;
+}
+
+// What runs below MPICH's size-ge-pof2 restriction (count < p'): the first
+// candidate without it (and without power-of-two), as MPICH's own default
+// falls back to recursive doubling there.
+std::string small_count_algorithm(Collective coll) {
+  for (const AlgorithmEntry* e : candidates(coll))
+    if (!e->mpich_count_ge_pof2 && !e->mpich_pow2_only) return mpich_algorithm(coll, e->name);
+  throw InternalError(
+      fmt::format("no MPICH candidate of {} runs counts below pow2", to_string(coll)));
+}
+
 // The subtree that runs `ours` once every condition above it matched.
 Json choice(Collective coll, std::string_view ours, const Json& fallback) {
   if (ours.empty()) return fallback;
   const std::string name = mpich_algorithm(coll, ours);
   CB_CHECK(!name.empty(), "{} has no MPICH equivalent for {}", ours, to_string(coll));
-  if (coll == Collective::allreduce && ours == "rhd") {
+  if (find_algorithm(coll, ours).mpich_count_ge_pof2) {
     Json j = Json::object();
-    j["count<pow2"] = leaf(mpich_algorithm(coll, "butterfly"));
+    j["count<pow2"] = leaf(small_count_algorithm(coll));
     j["count=any"] = leaf(name);
     return j;
   }
@@ -53,7 +77,8 @@ Json choice(Collective coll, std::string_view ours, const Json& fallback) {
 
 // Size buckets at one comm size: runs of the same choice.
 Json size_tree(Collective coll, int p, bool allow_pow2_only, const TreeInputs& in) {
-  const bool by_total = coll == Collective::allgather || coll == Collective::reduce_scatter;
+  const CollectiveSpec& spec = collective_spec(coll);
+  const bool by_total = spec.mpich_size_key == MpichSizeKey::total_msg_size;
   struct Run {
     std::string best;
     std::uint64_t first = 0, last = 0;  // MPICH message size (bytes)
@@ -63,14 +88,16 @@ Json size_tree(Collective coll, int p, bool allow_pow2_only, const TreeInputs& i
     // Sizes that are no whole count (S not a multiple of 4p) are skipped.
     if (S / bytes_for_count(coll, p, DataType::fp32, 1) == 0) continue;
     const std::string best = in.choose(coll, p, S, allow_pow2_only);
-    const std::uint64_t size = coll == Collective::alltoall ? S / static_cast<std::uint64_t>(p) : S;
+    // MPICH's size: the whole vector (total) or one rank's message (avg).
+    const std::uint64_t size =
+        by_total || !spec.size_per_rank ? S : S / static_cast<std::uint64_t>(p);
     if (!runs.empty() && runs.back().best == best)
       runs.back().last = size;
     else
       runs.push_back({best, size, size});
   }
   Json j = Json::object();
-  const std::string key = by_total ? "total_msg_size" : "avg_msg_size";
+  const std::string key(to_string(spec.mpich_size_key));
   for (std::size_t i = 0; i + 1 < runs.size(); ++i) {
     // avg_msg_size<=last of this run; total_msg_size<first of the next run.
     const std::string cond = by_total ? fmt::format("{}<{}", key, runs[i + 1].first)
@@ -82,8 +109,10 @@ Json size_tree(Collective coll, int p, bool allow_pow2_only, const TreeInputs& i
   return j;
 }
 
+// A collective with a power-of-two-only candidate splits on comm_size=pow2.
 Json comm_tree(Collective coll, int p, const TreeInputs& in) {
-  if (coll != Collective::allgather) return size_tree(coll, p, true, in);
+  if (!any_candidate(coll, [](const AlgorithmEntry& e) { return e.mpich_pow2_only; }))
+    return size_tree(coll, p, true, in);
   Json j = Json::object();
   j["comm_size=pow2"] = size_tree(coll, p, true, in);
   j["comm_size=any"] = size_tree(coll, std::max(2, p - 1), false, in);
@@ -117,45 +146,47 @@ Json model_tree(Collective coll, const TreeInputs& in) {
   return j;
 }
 
-bool has_candidates(Collective coll) {
-  for (const AlgorithmEntry& e : algorithms_for(coll))
-    if (!mpich_algorithm(coll, e.name).empty()) return true;
-  return false;
+// The model's tree behind the guards its candidates' MPICH restrictions
+// need; MPICH's default runs the cases they exclude. Built-in ops are all
+// commutative, so a builtin-op restriction needs is_commutative too.
+Json guarded_tree(Collective coll, const TreeInputs& in) {
+  Json tree = model_tree(coll, in);
+  const auto guard = [&](const char* excluded, const char* kept) {
+    Json j = Json::object();
+    j[excluded] = in.fallback;
+    j[kept] = std::move(tree);
+    tree = std::move(j);
+  };
+  if (any_candidate(coll, [](const AlgorithmEntry& e) { return e.mpich_no_in_place; }))
+    guard("is_sendbuf_inplace=yes", "is_sendbuf_inplace=no");
+  if (any_candidate(coll, [](const AlgorithmEntry& e) {
+        return e.mpich_commutative_only || e.mpich_builtin_op_only;
+      }))
+    guard("is_commutative=no", "is_commutative=yes");
+  return tree;
 }
 
 }  // namespace
 
 Json mpich_selection(const Json& default_tree, const SelectionChooser& choose,
                      const SelectionGrid& grid) {
-  const auto default_intra = [&](const char* coll) -> const Json& {
-    const std::string key = fmt::format("collective={}", coll);
+  const auto default_intra = [&](Collective coll) -> const Json& {
+    const std::string key = fmt::format("collective={}", mpich_selection_key(coll));
     if (!default_tree.contains(key) || !default_tree[key].contains("comm_type=intra"))
       throw UsageError(fmt::format("MPICH default selection tree has no '{}' / 'comm_type=intra' "
                                    "to start from",
                                    key));
     return default_tree[key]["comm_type=intra"];
   };
-  // A collective none of whose candidates is registered keeps MPICH's default.
+  // A collective none of whose algorithms has an MPICH equivalent keeps
+  // MPICH's default.
   Json out = default_tree;
-  const auto guarded = [&](Collective coll, const char* mpich_coll, const char* guard_default,
-                           const char* guard_model) {
-    const Json& def = default_intra(mpich_coll);
-    if (!has_candidates(coll)) return;
-    const TreeInputs in{choose, def, grid};
-    Json intra = Json::object();
-    if (guard_default) {
-      intra[guard_default] = def;
-      intra[guard_model] = model_tree(coll, in);
-    } else {
-      intra = model_tree(coll, in);
-    }
-    out[fmt::format("collective={}", mpich_coll)]["comm_type=intra"] = std::move(intra);
-  };
-  guarded(Collective::allreduce, "allreduce", "is_commutative=no", "is_commutative=yes");
-  guarded(Collective::reduce_scatter, "reduce_scatter_block", "is_commutative=no",
-          "is_commutative=yes");
-  guarded(Collective::allgather, "allgather", nullptr, nullptr);
-  guarded(Collective::alltoall, "alltoall", "is_sendbuf_inplace=yes", "is_sendbuf_inplace=no");
+  for (Collective coll : kAllCollectives) {
+    const Json& def = default_intra(coll);
+    if (candidates(coll).empty()) continue;
+    out[fmt::format("collective={}", mpich_selection_key(coll))]["comm_type=intra"] =
+        guarded_tree(coll, TreeInputs{choose, def, grid});
+  }
   return out;
 }
 

@@ -11,9 +11,14 @@
 // ending in an "=any" catch-all; every other collective and case keeps
 // MPICH's default.
 //
-// Mapping (collbench -> MPICH 4.0.2, blocking, intra-communicator). Only
-// algorithms MPICH has under the same idea are candidates; the model picks
-// the fastest candidate:
+// Mapping (collbench -> MPICH 4.0.2, blocking, intra-communicator): the
+// registry's mpich column (algorithms/registry_table.inc). Only algorithms
+// MPICH has under the same idea are candidates; the model picks the fastest
+// candidate. The guards come from the candidates' mpich_restrictions:
+// commutative or builtin-op -> is_commutative (no: MPICH's default),
+// noinplace -> is_sendbuf_inplace (yes: MPICH's default), power-of-two ->
+// comm_size=pow2, size-ge-pof2 -> count<pow2 runs the first unrestricted
+// candidate. Today:
 //   allreduce       butterfly -> MPIR_Allreduce_intra_recursive_doubling
 //                   rhd       -> MPIR_Allreduce_intra_reduce_scatter_allgather
 //                                (MPICH needs count >= pow2(p): smaller counts

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "algorithms/collective.hpp"
 #include "algorithms/registry.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/cli/size_flags.hpp"
@@ -267,7 +268,7 @@ void add_predict_command(CLI::App& app) {
       "predict",
       "Print every algorithm's predicted time per size at any rank count, the best one and "
       "the lower bound, from alpha, beta, gamma");
-  cmd->add_option("--coll", o->coll, "collective: allreduce, reduce_scatter, allgather, alltoall")
+  cmd->add_option("--coll", o->coll, fmt::format("collective: {}", collective_names()))
       ->required();
   cmd->add_option("--ranks", o->ranks, "rank count p (any, e.g. 16384)")->required();
   add_size_flags(*cmd, o->sizes);

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "algorithms/collective.hpp"
 #include "algorithms/registry.hpp"
 #include "harness/runtime/backend.hpp"
 #include "harness/cli/commands.hpp"
@@ -169,8 +170,7 @@ void add_run_command(CLI::App& app) {
   cmd->add_option("--transport", o.transport, "Transport: mpi, or another of `collbench list`")
       ->capture_default_str();
   cmd->add_option("--coll", o.colls,
-                  "Collectives: list of allreduce, reduce_scatter, allgather, "
-                  "alltoall, or all")
+                  fmt::format("Collectives: list of {}, or all", collective_names()))
       ->capture_default_str();
   cmd->add_option("--algo", o.algos,
                   "Algorithms: list (registry names and baselines such as mpi), or all")

@@ -1,9 +1,9 @@
-// The MPI library's function for each collective: the one per-collective
-// line an MPI baseline needs. How to call it (reducing or not, counts) is the
-// collective's spec (algorithms/collective.hpp), read by call_collective.
-// Header-only so the pmpi tests, which call the library through PMPI_
-// beside the interposed MPI_ entry points, share it without linking the
-// transport.
+// The MPI library's function for each collective, from the row of
+// algorithms/collective_table.inc (its Mpi and Impi columns). How to call it
+// (reducing or not, counts) is the collective's spec
+// (algorithms/collective.hpp), read by call_collective. Header-only so the
+// pmpi tests, which call the library through PMPI_ beside the interposed
+// MPI_ entry points, share it without linking the transport.
 #pragma once
 
 #include <mpi.h>
@@ -29,20 +29,28 @@ struct MpiCalls {
   Imove imove = nullptr;
 };
 
+// The entry of a table row; the functions' type says which pair it fills.
+inline MpiCalls mpi_calls_of(Collective coll, MpiCalls::Reduce f, MpiCalls::Ireduce i) {
+  return {coll, f, i, nullptr, nullptr};
+}
+inline MpiCalls mpi_calls_of(Collective coll, MpiCalls::Move f, MpiCalls::Imove i) {
+  return {coll, nullptr, nullptr, f, i};
+}
+
 // use_pmpi: the PMPI_ names, which reach the MPI library under the
 // libcollbench-pmpi interposer.
 inline const MpiCalls& mpi_calls(Collective coll, bool use_pmpi = false) {
   static const MpiCalls kMpi[] = {
-      {Collective::allreduce, MPI_Allreduce, MPI_Iallreduce},
-      {Collective::reduce_scatter, MPI_Reduce_scatter_block, MPI_Ireduce_scatter_block},
-      {Collective::allgather, nullptr, nullptr, MPI_Allgather, MPI_Iallgather},
-      {Collective::alltoall, nullptr, nullptr, MPI_Alltoall, MPI_Ialltoall},
+#define CB_COLLECTIVE(name, alias, mpi, impi, ...) \
+  mpi_calls_of(Collective::name, MPI_##mpi, MPI_##impi),
+#include "algorithms/collective_table.inc"
+#undef CB_COLLECTIVE
   };
   static const MpiCalls kPmpi[] = {
-      {Collective::allreduce, PMPI_Allreduce, PMPI_Iallreduce},
-      {Collective::reduce_scatter, PMPI_Reduce_scatter_block, PMPI_Ireduce_scatter_block},
-      {Collective::allgather, nullptr, nullptr, PMPI_Allgather, PMPI_Iallgather},
-      {Collective::alltoall, nullptr, nullptr, PMPI_Alltoall, PMPI_Ialltoall},
+#define CB_COLLECTIVE(name, alias, mpi, impi, ...) \
+  mpi_calls_of(Collective::name, PMPI_##mpi, PMPI_##impi),
+#include "algorithms/collective_table.inc"
+#undef CB_COLLECTIVE
   };
   for (const MpiCalls& c : use_pmpi ? std::span<const MpiCalls>(kPmpi) : std::span<const MpiCalls>(kMpi))
     if (c.coll == coll) return c;

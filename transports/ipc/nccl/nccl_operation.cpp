@@ -53,25 +53,37 @@ ncclRedOp_t nccl_op(ReduceOp o) {
                                "max, avg)", to_string(o)));
 }
 
-// NCCL's function for each collective (the one per-collective line this
-// baseline needs); the call's shape is the spec's (reducing or not, count per
-// rank). nccl.h defines no in-place all-to-all: `scratch_in_place` sends from
-// a copy of the buffer instead (see the header).
+// NCCL's function for each collective, from the nccl column of
+// algorithms/collective_table.inc; the call's shape is the spec's (reducing
+// or not, count per rank). Where nccl.h defines no in-place form
+// (kNcclNoInPlace: all-to-all), `scratch_in_place` sends from a copy of the
+// buffer instead (see the header).
 struct NcclCall {
+  using Reduce = ncclResult_t (*)(const void*, void*, size_t, ncclDataType_t, ncclRedOp_t,
+                                  ncclComm_t, cudaStream_t);
+  using Move = ncclResult_t (*)(const void*, void*, size_t, ncclDataType_t, ncclComm_t,
+                                cudaStream_t);
   Collective coll;
   const char* name;
-  ncclResult_t (*reduce)(const void*, void*, size_t, ncclDataType_t, ncclRedOp_t, ncclComm_t,
-                         cudaStream_t);
-  ncclResult_t (*move)(const void*, void*, size_t, ncclDataType_t, ncclComm_t, cudaStream_t);
+  Reduce reduce;
+  Move move;
   bool scratch_in_place;
 };
 
+// The entry of a table row; the function's type says which slot it fills.
+NcclCall nccl_call_of(Collective coll, const char* name, NcclCall::Reduce f, unsigned layout) {
+  return {coll, name, f, nullptr, (layout & kNcclNoInPlace) != 0};
+}
+NcclCall nccl_call_of(Collective coll, const char* name, NcclCall::Move f, unsigned layout) {
+  return {coll, name, nullptr, f, (layout & kNcclNoInPlace) != 0};
+}
+
 const NcclCall& nccl_call(Collective coll) {
   static const NcclCall kCalls[] = {
-      {Collective::allreduce, "ncclAllReduce", ncclAllReduce, nullptr, false},
-      {Collective::reduce_scatter, "ncclReduceScatter", ncclReduceScatter, nullptr, false},
-      {Collective::allgather, "ncclAllGather", nullptr, ncclAllGather, false},
-      {Collective::alltoall, "ncclAlltoAll", nullptr, ncclAlltoAll, true},
+#define CB_COLLECTIVE(name, alias, mpi, impi, nccl, layout, ...) \
+  nccl_call_of(Collective::name, #nccl, nccl, layout),
+#include "algorithms/collective_table.inc"
+#undef CB_COLLECTIVE
   };
   for (const NcclCall& c : kCalls)
     if (c.coll == coll) return c;

@@ -50,7 +50,7 @@ struct Choice {
 };
 
 struct Config {
-  std::array<Choice, 4> choice;  // by Collective
+  std::array<Choice, std::size(kAllCollectives)> choice;  // by Collective
   std::optional<models::ModelParams> params;
   std::string terms;  // letters of abcdefgh (models/terms.hpp); "" = closed forms
   models::ModelTerms model_terms;

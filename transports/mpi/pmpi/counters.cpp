@@ -15,7 +15,7 @@ namespace cb::pmpi {
 namespace {
 
 constexpr int kBuckets = 66;
-constexpr int kColls = 4;
+constexpr int kColls = static_cast<int>(std::size(kAllCollectives));
 
 struct Cell {
   std::atomic<std::uint64_t> calls{0}, bytes{0}, nanos{0};

@@ -39,7 +39,9 @@ struct Library {
   Config config;
   int world_rank = 0;
   std::atomic<unsigned> generation{1};
-  std::array<std::array<std::atomic<bool>, static_cast<int>(Fallback::count_)>, 4> noticed{};
+  std::array<std::array<std::atomic<bool>, static_cast<int>(Fallback::count_)>,
+             std::size(kAllCollectives)>
+      noticed{};
 };
 
 // A plain global, not a function-local static: no guard check per call.
@@ -539,7 +541,7 @@ int collbench_pmpi_set_algorithm(const char* collective, const char* value) {
       config.choice[static_cast<int>(coll)] =
           parse_choice(coll, env_name(coll), value, config, true);
     } else {
-      std::array<Choice, 4> next;
+      std::array<Choice, std::size(kAllCollectives)> next;
       for (Collective coll : kAllCollectives)
         next[static_cast<int>(coll)] = parse_choice(coll, "COLLBENCH_ALGO", value, config, false);
       config.choice = next;

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include <cctype>
 #include <charconv>
 #include <fstream>
 #include <sstream>
@@ -17,13 +16,6 @@ namespace cb::pmpi {
 namespace {
 
 using Json = nlohmann::ordered_json;
-
-// The collective's key in an MPICH selection file: "reduce_scatter_block".
-std::string mpich_collective(Collective coll) {
-  std::string name(collective_spec(coll).mpich_name);
-  for (char& ch : name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  return name;
-}
 
 bool parse_number(std::string_view text, std::uint64_t& out) {
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
@@ -89,18 +81,21 @@ Json read_selection(const std::string& path) {
                     "file, as `collbench fit --mpich-json` writes)",
                     path));
   bool any = false;
-  for (Collective coll : kAllCollectives)
-    any = any || tree.contains(fmt::format("collective={}", mpich_collective(coll)));
+  std::string keys;
+  for (Collective coll : kAllCollectives) {
+    any = any || tree.contains(fmt::format("collective={}", mpich_selection_key(coll)));
+    if (!keys.empty()) keys += '|';
+    keys += mpich_selection_key(coll);
+  }
   if (!any)
     throw UsageError(fmt::format(
-        "COLLBENCH_SELECTION={}: no \"collective=allreduce|reduce_scatter_block|allgather|"
-        "alltoall\" key (expected an MPICH selection file)",
-        path));
+        "COLLBENCH_SELECTION={}: no \"collective={}\" key (expected an MPICH selection file)",
+        path, keys));
   return tree;
 }
 
 std::string select_mpich_algorithm(const Json& tree, const CallShape& call) {
-  const std::string top = fmt::format("collective={}", mpich_collective(call.coll));
+  const std::string top = fmt::format("collective={}", mpich_selection_key(call.coll));
   if (!tree.contains(top)) return {};
   const Json* node = &tree[top];
   for (int depth = 0; depth < 64 && node->is_object(); ++depth) {
