@@ -397,6 +397,87 @@ TEST_F(PmpiCollectives, ReduceScatterWithEqualCountsRunsTheSchedule) {
   EXPECT_EQ(api_.fallbacks("reduce_scatter"), 0u);
 }
 
+// MPI_Reduce_scatter with the balanced split of n elements (OSU's
+// osu_reduce_scatter: n / p each, one more for the first n mod p ranks; for
+// n < p one element each for the first n) runs every reduce-scatter schedule,
+// padded: int32 sums equal MPI's, and every fp32 element has the bits
+// MPI_Reduce_scatter_block's schedule gives it on the zero-padded input.
+// Counts split otherwise (the remainder on the last ranks) still fall back.
+TEST_F(PmpiCollectives, ReduceScatterWithTheBalancedSplitRunsTheSchedulePadded) {
+  int p = 0, me = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &p);
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  const auto split = [p](int n) {
+    std::vector<int> counts(static_cast<std::size_t>(p));
+    for (int r = 0; r < p; ++r) counts[static_cast<std::size_t>(r)] = n / p + (r < n % p ? 1 : 0);
+    return counts;
+  };
+  const unsigned long long fallbacks_before = api_.fallbacks("reduce_scatter");
+  for (const AlgorithmEntry& algo : algorithms_for(Collective::reduce_scatter)) {
+    const std::string name(algo.name);
+    ASSERT_EQ(api_.set("reduce_scatter", name.c_str()), 0);
+    const unsigned long long before = api_.calls("reduce_scatter", name.c_str());
+    unsigned long long made = 0;
+    for (int n : {1, p + 1, 3 * p - 1, 13}) {
+      if (n % p == 0) continue;  // equal counts: ReduceScatterWithEqualCounts...
+      const std::vector<int> counts = split(n);
+      const int largest = counts[0], mine = counts[static_cast<std::size_t>(me)];
+      for (bool in_place : {false, true}) {
+        const std::string what = fmt::format("reduce_scatter/{} p={} n={} {}", name, p, n,
+                                             in_place ? "in place" : "out of place");
+        std::vector<std::int32_t> in(static_cast<std::size_t>(n));
+        for (std::size_t i = 0; i < in.size(); ++i) in[i] = int_value(me, i, 7);
+        std::vector<std::int32_t> want(static_cast<std::size_t>(mine) + 1),
+            got(static_cast<std::size_t>(mine) + 1), buf = in;
+        ASSERT_EQ(PMPI_Reduce_scatter(in.data(), want.data(), counts.data(), MPI_INT32_T,
+                                      MPI_SUM, MPI_COMM_WORLD),
+                  MPI_SUCCESS);
+        ASSERT_EQ(MPI_Reduce_scatter(in_place ? MPI_IN_PLACE : in.data(),
+                                     in_place ? buf.data() : got.data(), counts.data(),
+                                     MPI_INT32_T, MPI_SUM, MPI_COMM_WORLD),
+                  MPI_SUCCESS);
+        ++made;
+        if (in_place) std::copy(buf.begin(), buf.begin() + mine, got.begin());
+        EXPECT_TRUE(std::equal(got.begin(), got.begin() + mine, want.begin())) << what << " int32";
+
+        std::vector<float> fin(static_cast<std::size_t>(n));
+        for (std::size_t i = 0; i < fin.size(); ++i) fin[i] = float_value(me, i, 11);
+        std::vector<float> padded(static_cast<std::size_t>(largest * p), 0.0f);
+        for (int r = 0, at = 0; r < p; at += counts[static_cast<std::size_t>(r)], ++r)
+          std::copy(fin.begin() + at, fin.begin() + at + counts[static_cast<std::size_t>(r)],
+                    padded.begin() + r * largest);
+        std::vector<float> fwant(static_cast<std::size_t>(largest)),
+            fgot(static_cast<std::size_t>(mine) + 1), fbuf = fin;
+        ASSERT_EQ(MPI_Reduce_scatter_block(padded.data(), fwant.data(), largest, MPI_FLOAT,
+                                           MPI_SUM, MPI_COMM_WORLD),
+                  MPI_SUCCESS);
+        ASSERT_EQ(MPI_Reduce_scatter(in_place ? MPI_IN_PLACE : fin.data(),
+                                     in_place ? fbuf.data() : fgot.data(), counts.data(),
+                                     MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD),
+                  MPI_SUCCESS);
+        made += 2;
+        if (in_place) std::copy(fbuf.begin(), fbuf.begin() + mine, fgot.begin());
+        EXPECT_EQ(std::memcmp(fgot.data(), fwant.data(), static_cast<std::size_t>(mine) * 4), 0)
+            << what << " fp32 differs from the block schedule's bits";
+      }
+    }
+    EXPECT_EQ(api_.calls("reduce_scatter", name.c_str()) - before, made) << name;
+  }
+  EXPECT_EQ(api_.fallbacks("reduce_scatter"), fallbacks_before);
+  // The remainder on the last rank instead of the first: not the balanced
+  // split, so MPI's own MPI_Reduce_scatter answers.
+  {
+    std::vector<int> counts(static_cast<std::size_t>(p), 1);
+    counts.back() = 2;
+    std::vector<std::int32_t> in(static_cast<std::size_t>(p + 1), 1), out(2);
+    ASSERT_EQ(MPI_Reduce_scatter(in.data(), out.data(), counts.data(), MPI_INT32_T, MPI_SUM,
+                                 MPI_COMM_WORLD),
+              MPI_SUCCESS);
+    EXPECT_EQ(out[0], p);
+    EXPECT_EQ(api_.fallbacks("reduce_scatter"), fallbacks_before + 1);
+  }
+}
+
 // A communicator freed by the application takes its cached state with it;
 // a new one made afterwards works (the attribute's delete callback ran and
 // freed the private copy, or MPI_Comm_free would fail or leak).

@@ -181,6 +181,9 @@ struct Call {
   // element count per rank times its type size, as far as MPI can say.
   int mpi_count = 0;
   MPI_Datatype mpi_type = MPI_DATATYPE_NULL;
+  // MPI_Reduce_scatter whose recvcounts are the balanced split of their sum
+  // (run_padded): the counts; `count` is then the largest of them.
+  const int* split_counts = nullptr;
 };
 
 std::size_t library_bytes(const Call& c) {
@@ -321,6 +324,38 @@ void run_entry(CommState& st, const Entry& e, const Call& c) {
     std::memmove(recv, recv + static_cast<std::size_t>(st.rank) * block, block);
 }
 
+// MPI_Reduce_scatter with the balanced split of n elements (the first n mod p
+// ranks get one more, as OSU's osu_reduce_scatter and most programs divide a
+// vector): the block schedule of the largest count, on a copy of the input
+// whose shorter blocks are padded with zeros. Each real element is reduced
+// by the same steps in the same order as MPI_Reduce_scatter_block's schedule
+// would, so every rank gets the same bits; the padding is reduced and
+// dropped. It costs one copy of the input and one of the rank's block.
+void run_padded(CommState& st, const Entry& e, const Call& c) {
+  const std::size_t p = static_cast<std::size_t>(st.p);
+  const std::size_t block = c.count * c.elem;
+  const std::size_t padded_at = e.arena_bytes;
+  const std::size_t out_at = padded_at + align64(p * block);
+  const std::size_t need = out_at + align64(block);
+  if (st.arena.size() < need) st.arena = AlignedBuffer(need);
+  std::byte* padded = st.arena.data() + padded_at;
+  if (block) std::memset(padded, 0, p * block);
+  const auto* in = static_cast<const std::byte*>(c.send);
+  std::size_t from = 0;
+  for (std::size_t q = 0; q < p; ++q) {
+    const std::size_t bytes = static_cast<std::size_t>(c.split_counts[q]) * c.elem;
+    if (bytes) std::memcpy(padded + q * block, in + from, bytes);
+    from += bytes;
+  }
+  Call inner = c;
+  inner.send = padded;
+  inner.recv = st.arena.data() + out_at;
+  run_entry(st, e, inner);
+  const std::size_t mine =
+      static_cast<std::size_t>(c.split_counts[static_cast<std::size_t>(st.rank)]) * c.elem;
+  if (mine) std::memcpy(c.recv, inner.recv, mine);
+}
+
 template <class Pmpi>
 int intercept(const Call& c, Pmpi&& pmpi) {
   const Choice& choice = lib().config.choice[static_cast<int>(c.coll)];
@@ -351,7 +386,8 @@ int intercept(const Call& c, Pmpi&& pmpi) {
       count_call(c.coll, kMpiSlot, bytes, watch.nanos());
       return rc;
     }
-    run_entry(st, e, c);
+    if (c.split_counts) run_padded(st, e, c);
+    else run_entry(st, e, c);
     e.tally->add(watch.nanos());
     return MPI_SUCCESS;
   } catch (const std::exception& ex) {
@@ -407,6 +443,16 @@ void classify_movement(Call& c, const void* sendbuf, int sendcount, MPI_Datatype
   c.dtype = DataType::uint8;
   c.elem = 1;
   c.count = bytes;
+}
+
+// Whether recvcounts[0..p) divide `total` elements as evenly as possible with
+// the remainder on the first ranks: total / p each, one more for the first
+// total mod p (for total < p: one each for the first total ranks).
+bool is_balanced_split(const int* recvcounts, int p, long long total) {
+  const long long base = total / p, extra = total % p;
+  for (int r = 0; r < p; ++r)
+    if (recvcounts[r] != base + (r < extra ? 1 : 0)) return false;
+  return true;
 }
 
 Call make_call(Collective coll, MPI_Comm comm, const void* sendbuf, void* recvbuf) {
@@ -485,7 +531,8 @@ int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
 // MPI_Reduce_scatter with every rank's count equal is MPI_Reduce_scatter_block
 // (in place too: the input is the whole receive buffer, the result lands at
 // its start), so it runs the same schedules and counts as reduce_scatter.
-// Per-rank counts that differ go to MPI.
+// Counts that are the balanced split of their sum run that schedule padded
+// (run_padded); any other per-rank counts go to MPI.
 int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   const auto pmpi = [&] {
@@ -502,8 +549,25 @@ int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[
   c.mpi_count = recvcounts[0];
   c.mpi_type = datatype;
   c.count = static_cast<std::size_t>(recvcounts[0]);
-  for (int r = 1; r < p && !c.why; ++r)
-    if (recvcounts[r] != recvcounts[0]) c.why = Fallback::irregular_counts;
+  bool equal = true;
+  long long total = 0;
+  for (int r = 0; r < p; ++r) {
+    if (recvcounts[r] < 0) return pmpi();  // MPI reports the error
+    equal = equal && recvcounts[r] == recvcounts[0];
+    total += recvcounts[r];
+  }
+  if (!equal && !c.why) {
+    if (is_balanced_split(recvcounts, p, total)) {
+      c.split_counts = recvcounts;
+      c.count = static_cast<std::size_t>((total + p - 1) / p);
+      // Run out of place on the padded copy, whatever the caller's form:
+      // in place, the input is the receive buffer laid out by recvcounts.
+      c.send = c.in_place ? recvbuf : sendbuf;
+      c.in_place = false;
+    } else {
+      c.why = Fallback::irregular_counts;
+    }
+  }
   if (!c.why) classify_reduction(c, datatype, op);
   return intercept(c, pmpi);
 }
