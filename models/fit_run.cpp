@@ -12,6 +12,7 @@
 
 #include "harness/io/output_file.hpp"
 #include "models/calibration.hpp"
+#include "models/link_limits.hpp"
 #include "models/mpich_selection.hpp"
 #include "models/outputs.hpp"
 #include "models/report.hpp"
@@ -61,6 +62,12 @@ FitRun run_fit(const FitRequest& req) {
                                      other.file, file, c.transport));
     opt.calibrations.push_back(std::move(c));
   }
+  if (req.network_file.empty() != req.overhead_calibration.empty())
+    throw UsageError("--network and --stack-overhead go together: the network's setting.txt and "
+                     "the calibration whose alpha is the stack's own overhead");
+  std::optional<NetworkSetting> net;
+  if (!req.network_file.empty())
+    net = read_network_setting(req.network_file, req.overhead_calibration);
   FitRun run{analyze(results, opt), {}, {}};
   std::vector<std::pair<std::string, std::string>> files = {
       {"fit.csv", fit_csv(run.analysis)},
@@ -69,6 +76,7 @@ FitRun run_fit(const FitRequest& req) {
       {"accuracy.csv", accuracy_csv(run.analysis)},
       {"model-report.md", model_report(run.analysis)},
   };
+  if (net) files.emplace_back("link-limited.csv", link_rows_csv(link_rows(results, *net), *net));
   if (req.mpich_default_tree) {
     std::optional<ModelParams> params;
     for (const CalibrationInput& c : opt.calibrations)

@@ -27,6 +27,10 @@ struct FitRequest {
   // default tree, with the calibration's parameters if given, else the global
   // fit of transport mpi, else that of the only transport fitted.
   std::optional<nlohmann::ordered_json> mpich_default_tree;
+  // When set (both): also write link-limited.csv (link_limits.hpp), each
+  // schedule row priced against the network of `network_file` (a testbed's
+  // setting.txt) with the stack overhead of `overhead_calibration`.
+  std::string network_file, overhead_calibration;
 };
 
 struct FitRun {

@@ -26,6 +26,7 @@ struct FitOptions {
   std::uint64_t seed = 20261121;
   bool mpich_json = false;
   std::string mpich_default;
+  std::string network, stack_overhead;
 };
 
 std::string us(double s) { return fmt::format("{:.3g} us", s * 1e6); }
@@ -40,6 +41,8 @@ void fit(const FitOptions& o) {
   req.out_dir = o.out.empty() ? std::filesystem::path(o.results).parent_path().string() : o.out;
   if (req.out_dir.empty()) req.out_dir = ".";
   req.seed = o.seed;
+  req.network_file = o.network;
+  req.overhead_calibration = o.stack_overhead;
   if (o.mpich_json || !o.mpich_default.empty())
     req.mpich_default_tree = mpich_default_tree(o.mpich_default, "--mpich-json");
   const models::FitRun run = models::run_fit(req);
@@ -103,6 +106,13 @@ void add_fit_command(CLI::App& app) {
   cmd->add_option("--mpich-default", o->mpich_default,
                   "MPICH default selection tree to start from (default: the one in libmpich); "
                   "implies --mpich-json");
+  cmd->add_option("--network", o->network,
+                  "a configured network's setting.txt (latency_us=, bandwidth_bps=, cores=; "
+                  "scripts/testbed/): also write link-limited.csv, which rows the CPU rather "
+                  "than the link limits (models/link_limits.hpp); needs --stack-overhead");
+  cmd->add_option("--stack-overhead", o->stack_overhead,
+                  "a calibration taken with the network's delay at 0: its alpha is the stack's "
+                  "own per-message overhead (with --network)");
   cmd->callback([o] { fit(*o); });
 }
 

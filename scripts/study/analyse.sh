@@ -75,22 +75,25 @@ analyse_testbed_setting_grid() {  # DIR record...
   local d=$1; shift
   [ -s "$d/grid-rows.txt" ] || return 0
   "$@" head -n "$(cat "$d/grid-rows.txt")" "$d/sweep.csv" >"$d/sweep-grid.csv"
-  "$@" "$collbench" fit "$d/sweep-grid.csv" --calibration "$d/calibration.csv" --out "$d/fit-grid" \
-    >"$d/fit-grid.txt"
+  "$@" "$collbench" fit "$d/sweep-grid.csv" --calibration "$d/calibration.csv" \
+    --network "$d/setting.txt" --stack-overhead "$d/probe.csv" --out "$d/fit-grid" >"$d/fit-grid.txt"
   rm -f "$d/sweep-grid.csv"  # a copy of sweep.csv's first lines
 }
 
-# One testbed setting's fit of every row, and the recommendations.
+# One testbed setting's fit of every row (with the rows the CPU rather than
+# the configured link limits: fit/link-limited.csv, which report.py reads),
+# and the recommendations.
 analyse_testbed_setting() {  # DIR record...
   local d=$1; shift
-  "$@" "$collbench" fit "$d/sweep.csv" --calibration "$d/calibration.csv" --out "$d/fit" >"$d/fit.txt"
+  "$@" "$collbench" fit "$d/sweep.csv" --calibration "$d/calibration.csv" \
+    --network "$d/setting.txt" --stack-overhead "$d/probe.csv" --out "$d/fit" >"$d/fit.txt"
   "$@" "$collbench" recommend "$d/sweep.csv" --calibration "$d/calibration.csv" --out "$d" \
     >"$d/recommend.txt"
 }
 
 # The testbed report over every setting of DIR (scripts/testbed/report.py).
 testbed_report() {  # DIR
-  COLLBENCH="$collbench" /usr/bin/python3 scripts/testbed/report.py "$1" >&2
+  /usr/bin/python3 scripts/testbed/report.py "$1" >&2
 }
 
 # --refit: every analysis of DIR again, nothing measured.

@@ -88,11 +88,11 @@ def model_within_ratio_ci(meas, pred, c, p, a, b, s):
 def classify(d):
     st, overhead, meas, preds, xcsv = load(d)
     cores = st.get("cores", 2)
-    cpu_rows, algos_at = report.cpu_context(st, overhead, meas, preds)
+    cpu_rows, algos_at = report.cpu_context(d, meas)
+    links = report.link_rows(d)
     lv = level_of(preds)
     pred = {(r["collective"], int(r["ranks"]), int(r["bytes"]), r["algorithm"]):
             float(r["predicted_s"]) for r in preds if r["params"] == lv}
-    rounds_cache = {}
     out = []
     for r in xcsv:
         if (r["kind"] != "pair" or r["params"] != lv or not r["measured_crossover_B"]
@@ -108,11 +108,7 @@ def classify(d):
         s = nearest_size(meas, c, p, a, b, m)
         ta, tb = meas[(c, p, s, a)], meas[(c, p, s, b)]
         pa, pb = pred[(c, p, s, a)], pred[(c, p, s, b)]
-        if (c, p) not in rounds_cache:
-            rounds_cache[(c, p)] = {}
-        if s not in rounds_cache[(c, p)]:
-            rounds_cache[(c, p)][s] = next(iter(report.terms_at(c, p, s, s).values()))
-        ra, rb = rounds_cache[(c, p)][s][a][0], rounds_cache[(c, p)][s][b][0]
+        ra, rb = (float(links[(c, p, s, x)]["rounds"]) for x in (a, b))
         cpu_gap = abs(ra - rb) * overhead * max(0.0, p / cores - 1)
         err_a, err_b = pa / ta[0] - 1, pb / tb[0] - 1
         ratio_ci = (ta[1] / tb[2], ta[2] / tb[1])

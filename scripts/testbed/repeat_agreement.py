@@ -39,7 +39,7 @@ def measured(d):
     predicted or None)}; and every one, CPU-limited or not, {key: measured}.
     Measured crossovers are the same at every level; `global` has them all."""
     st, overhead, meas, preds, xcsv = classify_crossovers.load(d)
-    cpu_rows, algos_at = report.cpu_context(st, overhead, meas, preds)
+    cpu_rows, algos_at = report.cpu_context(d, meas)
     lv = classify_crossovers.level_of(preds)
     counted, every = {}, {}
     for r in xcsv:

@@ -10,20 +10,19 @@ DIR holds one folder per setting, each with:
   probe.csv        calibration on a 2-host testbed with the delay set to 0:
                    its alpha is the stack's own per-message overhead
   calibration.csv  calibration on the testbed (out-of-sample parameters)
-  sweep.csv        the measured sweep; fit/ = `collbench fit sweep.csv --calibration ...`
+  sweep.csv        the measured sweep; fit/ = `collbench fit sweep.csv --calibration ...
+                   --network setting.txt --stack-overhead probe.csv`
   refit.txt        (optional) commands of a later re-fit of the same files, shown too
 
-A row is charged to the CPU rather than the link when the CPU time its
-messages need, rounds x stack overhead x (ranks per core, at least 1),
-exceeds the configured link's time for it, rounds x latency + bytes / bandwidth
-(rounds and bytes from `collbench predict` with unit parameters). Those rows
-are listed and left out of every target below, and so is a measured crossover
-next to one (at the measured sizes on either side of it); nothing else is
-left out.
+Rows the CPU rather than the link limits are decided by `collbench fit
+--network` (models/link_limits.hpp: the CPU time their messages need against
+the configured link's time for them) and read from fit/link-limited.csv, with
+each row's rounds. Those rows are listed and left out of every target below,
+and so is a measured crossover next to one (at the measured sizes on either
+side of it); nothing else is left out.
 """
 import os
 import statistics
-import subprocess
 import sys
 
 # scripts/ for the shared readers and writers; appended, so that `report` stays
@@ -37,9 +36,6 @@ import results_csv  # noqa: E402
 TARGETS = {"bw": 0.05, "alpha": 0.20, "err_big": 0.10, "err_all": 0.20, "xover": 2.0,
            "pick": 0.90, "regret": 0.05}
 HOW_TO = "`collbench recommend DIR --out DIR` writes it."
-# $COLLBENCH names another build's binary (the tests pass theirs).
-COLLBENCH = os.environ.get("COLLBENCH") or os.path.join(
-    os.path.dirname(os.path.abspath(__file__)), "..", "..", "build", "harness", "collbench")
 # TCP payload in a 9000 B IP packet (20 IP + 20 TCP + 12 timestamp option) over
 # the 9014 B Ethernet frame that tbf counts.
 PAYLOAD_SHARE = 8948 / 9014
@@ -69,40 +65,15 @@ def read_setting(d):
     return out
 
 
-def terms(coll, p, sizes):
-    """Per algorithm and size: (rounds, bytes) of the cost model, via predict.
-    One call per size: at p = 3 and 6 the measured sizes (whole elements per
-    rank) lie on no geometric grid that predict could sweep."""
-    out = {}
-    for size in sorted(set(sizes)):
-        out.update(terms_at(coll, p, size, size))
-    return out
+def link_rows(d):
+    """fit/link-limited.csv of a setting (`collbench fit --network`), by
+    (collective, p, size, algorithm): its row (rounds, bytes_sent, cpu_limited)."""
+    path = os.path.join(d, "fit", "link-limited.csv")
+    return {(r["collective"], int(r["ranks"]), int(r["bytes"]), r["algorithm"]): r
+            for r in read_csv(path)}
 
 
-def terms_at(coll, p, lo, hi):
-    def table(alpha, beta):
-        text = subprocess.run(
-            [COLLBENCH, "predict", "--coll", coll, "--ranks", str(p), "-b", str(lo), "-e", str(hi),
-             "-f", "2", "--alpha", alpha, "--beta", beta, "--gamma", "0"],
-            check=True, capture_output=True, text=True).stdout
-        head, rows = None, {}
-        for line in text.splitlines():
-            if line.startswith("#"):
-                continue
-            cols = line.split()
-            if cols and cols[0] == "size(B)":
-                head = cols
-            elif head and cols:
-                rows[int(cols[0])] = {a: float(v) for a, v in zip(head[2:], cols[2:])
-                                      if a not in ("best", "bound", "best/bound")}
-        return rows
-
-    r = table("1us", "0")      # microseconds = rounds
-    b = table("0", "1e-6")     # microseconds = bytes
-    return {s: {a: (r[s][a], b[s][a]) for a in r[s]} for s in r}
-
-
-def latency_rounds(rows, alpha_exp, ps=(2, 3)):
+def latency_rounds(d, rows, alpha_exp, ps=(2, 3)):
     """Smallest size at small p: each algorithm's measured time in units of
     the expected α next to the latencies the model charges it (its rounds),
     to show where the model's count of latencies, not α itself, is off."""
@@ -117,10 +88,12 @@ def latency_rounds(rows, alpha_exp, ps=(2, 3)):
     if not small:
         return []
     cells = {}
+    links = link_rows(d)
     for (coll, algo, p), r in small.items():
-        t = next(iter(terms_at(coll, p, int(r["bytes"]), int(r["bytes"])).values())).get(algo)
+        t = links.get((coll, p, int(r["bytes"]), algo))
         if t is not None:
-            cells[(coll, algo, p)] = (t[0], float(r["time_median_us"]) * 1e-6 / alpha_exp,
+            cells[(coll, algo, p)] = (float(t["rounds"]),
+                                      float(r["time_median_us"]) * 1e-6 / alpha_exp,
                                       float(r["time_min_us"]) * 1e-6 / alpha_exp)
     head = " | ".join(f"p = {p}: model / median / fastest" for p in ps)
     out = ["<details><summary>Latencies at the smallest size: the model's rounds against the "
@@ -161,36 +134,11 @@ def latency_summary(cells):
     return " ".join(parts)
 
 
-def cpu_limited_rows(meas, preds, overhead, lat, bw, cores):
-    """The (collective, p, size, algorithm) rows charged to the CPU: the CPU
-    time their messages need, rounds x stack overhead x max(1, p / cores),
-    exceeds the configured link's time, rounds x latency + bytes / bandwidth."""
-    cache = {}
-    cpu_rows = set()
-    for r in preds:
-        coll, p, size, algo = r["collective"], int(r["ranks"]), int(r["bytes"]), r["algorithm"]
-        if (coll, p) not in cache:
-            sizes = [k[2] for k in meas if k[0] == coll and k[1] == p]
-            cache[(coll, p)] = terms(coll, p, sizes)
-        t = cache[(coll, p)].get(size, {}).get(algo)
-        if t is None:
-            continue
-        rounds, nbytes = t
-        cpu = rounds * overhead * max(1.0, p / cores)
-        link = rounds * lat + nbytes / bw
-        if cpu > link:
-            cpu_rows.add((coll, p, size, algo))
-    return cpu_rows
-
-
-def cpu_context(st, overhead, meas, preds):
-    """(cpu_rows, algos_at) of a setting: its CPU-limited rows (cpu_limited_rows
-    with the setting's link and the calibration level's predictions) and the
-    algorithms measured per (collective, p, size), which
+def cpu_context(d, meas):
+    """(cpu_rows, algos_at) of a setting: the rows fit/link-limited.csv marks
+    cpu_limited, and the algorithms measured per (collective, p, size), which
     crossing_cpu_limited takes."""
-    cal = [r for r in preds if r["params"] == "calibration"]
-    cpu_rows = cpu_limited_rows(meas, cal, overhead, st["latency_us"] * 1e-6,
-                                st["bandwidth_bps"] / 8, st.get("cores", 2))
+    cpu_rows = {k for k, r in link_rows(d).items() if r["cpu_limited"] == "1"}
     algos_at = {}
     for (c, p, s, a) in meas:
         algos_at.setdefault((c, p, s), []).append(a)
@@ -406,7 +354,7 @@ def report_setting(d, name, out):
                "the expected α is the configured latency plus the stack's own per-message "
                "overhead, measured by the same ping-pong with the delay at 0.\n")
     out.append(start_line(sweep) + "\n")
-    out.extend(latency_rounds(schedule_rows, alpha_exp))
+    out.extend(latency_rounds(d, schedule_rows, alpha_exp))
     dpath = os.path.join(d, "durations.txt")
     if os.path.exists(dpath):
         with open(dpath) as f:
@@ -417,7 +365,7 @@ def report_setting(d, name, out):
     meas = measured_times(sweep)
     allpreds = read_csv(os.path.join(d, "fit", "predictions.csv"))
     preds = [r for r in allpreds if r["params"] == "calibration"]
-    cpu_rows, algos_at = cpu_context(st, overhead, meas, allpreds)
+    cpu_rows, algos_at = cpu_context(d, meas)
 
     # ---- the model's figures, per calibrated level (models' own rules:
     # separated crossovers and tie sets from crossovers.csv, recomputed nothing)
@@ -624,10 +572,6 @@ def main():
         sys.exit(EXIT_WRITE_FAILED)
     except OSError as e:  # an input file the study writes is missing or unreadable
         print(f"report.py: cannot read {e.filename or d}: {e.strerror}", file=sys.stderr)
-        sys.exit(EXIT_BAD_INPUT)
-    except subprocess.CalledProcessError as e:
-        print(f"report.py: {' '.join(e.cmd[:2])} failed with exit status {e.returncode}",
-              file=sys.stderr)
         sys.exit(EXIT_BAD_INPUT)
     print(f"wrote {path}")
 

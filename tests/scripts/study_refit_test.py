@@ -66,6 +66,29 @@ class Refit(unittest.TestCase):
         # Nothing outside the study: no results/latest, nothing else in results/.
         self.assertEqual(sorted(os.listdir(os.path.join(self.tree, "results"))), ["study-quick"])
 
+    def test_testbed_refit_twice_gives_the_same_files(self):
+        # A testbed study's setting (tests/fixtures/testbed-500us-100Mbit):
+        # fit with the network's CPU-limited rows, recommendations and the
+        # testbed report, the same bytes every time.
+        setting = os.path.join(self.tree, "results", "tb", "testbed", "500us-100Mbit")
+        shutil.copytree(os.path.join(SOURCE, "tests", "fixtures", "testbed-500us-100Mbit"),
+                        setting)
+        os.remove(os.path.join(setting, "README.md"))
+        study = os.path.join(self.tree, "results", "tb")
+        first = self.refit("results/tb")
+        self.assertEqual(first.returncode, 0, first.stderr)
+        snapshot = os.path.join(self.tree, "first-tb")
+        shutil.copytree(study, snapshot)
+        second = self.refit("results/tb")
+        self.assertEqual(second.returncode, 0, second.stderr)
+        names = files_below(snapshot)
+        self.assertEqual(names, files_below(study))
+        for expected in ("testbed/report.md", "testbed/500us-100Mbit/fit/link-limited.csv"):
+            self.assertIn(expected, names)
+        for name in names:
+            self.assertTrue(filecmp.cmp(os.path.join(snapshot, name), os.path.join(study, name),
+                                        shallow=False), f"{name} differs between refits")
+
     def test_a_directory_without_a_study_is_refused(self):
         os.makedirs(os.path.join(self.tree, "results", "empty"))
         r = self.refit("results/empty")

@@ -100,12 +100,14 @@ TEST(TestbedReport, SliceOfTheStudyGivesEverySection) {
   std::string out;
   const auto fit = [&](const fs::path& sweep, const fs::path& fit_dir) {
     return run(cb + " fit " + sweep.string() + " --calibration " +
-                   (s / "calibration-g.csv").string() + " --out " + fit_dir.string(),
+                   (s / "calibration-g.csv").string() + " --network " +
+                   (s / "setting.txt").string() + " --stack-overhead " +
+                   (s / "probe.csv").string() + " --out " + fit_dir.string(),
                out);
   };
   const auto write_report = [&] {
-    return run("COLLBENCH=" + cb + " " + CB_PYTHON + " " + CB_SOURCE_DIR +
-                   "/scripts/testbed/report.py " + dir.string(),
+    return run(std::string(CB_PYTHON) + " " + CB_SOURCE_DIR + "/scripts/testbed/report.py " +
+                   dir.string(),
                out);
   };
   // Term (g) for a calibration that predates it, derived as the committed
@@ -172,7 +174,7 @@ TEST(TestbedReport, SliceOfTheStudyGivesEverySection) {
     EXPECT_GE(second[i].first, strict[i].first);
   }
   // classify_crossovers.py gives every strict miss of the main column one class.
-  ASSERT_EQ(run("COLLBENCH=" + cb + " " + CB_PYTHON + " " + CB_SOURCE_DIR +
+  ASSERT_EQ(run(std::string(CB_PYTHON) + " " + CB_SOURCE_DIR +
                     "/scripts/testbed/classify_crossovers.py " + dir.string(),
                 out),
             0)
@@ -259,7 +261,7 @@ TEST(TestbedReport, SliceOfTheStudyGivesEverySection) {
       w << row << '\n';
     }
   }
-  ASSERT_EQ(run("COLLBENCH=" + cb + " " + CB_PYTHON + " " + CB_SOURCE_DIR +
+  ASSERT_EQ(run(std::string(CB_PYTHON) + " " + CB_SOURCE_DIR +
                     "/scripts/testbed/repeat_agreement.py " + dir.string() + " " + same.string() +
                     " " + moved.string(),
                 out),
@@ -316,6 +318,57 @@ TEST(TestbedReport, SliceOfTheStudyGivesEverySection) {
             std::string::npos)
       << grid_line;
   EXPECT_NE(grid_line.find("`calibration+abcdg` put "), std::string::npos) << grid_line;
+  fs::remove_all(dir);
+}
+
+// `fit --network`: the CPU-limited rule's verdict per row (link-limited.csv),
+// and bad input refused in one line with exit status 2, nothing written.
+TEST(TestbedReport, FitNetworkWritesTheRuleAndRefusesBadSettings) {
+  const fs::path src = fs::path(CB_SOURCE_DIR) / "tests/fixtures/testbed-500us-100Mbit";
+  const fs::path dir = fs::temp_directory_path() /
+                       ("collbench-tbnetwork-" +
+                        std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  copy_rows(src / "sweep.csv", dir / "sweep.csv", [](const Cell& at) {
+    return at("collective") == "allreduce" && (at("algorithm") == "naive" || at("algorithm") == "mpi") &&
+           (at("ranks") == "2" || at("ranks") == "8");
+  });
+  const std::string cb = std::string(CB_BUILD_DIR) + "/harness/collbench";
+  const std::string fit = cb + " fit " + (dir / "sweep.csv").string() + " --calibration " +
+                          (src / "calibration.csv").string();
+  const std::string probe = " --stack-overhead " + (src / "probe.csv").string();
+  std::string out;
+  ASSERT_EQ(run(fit + " --network " + (src / "setting.txt").string() + probe + " --out " +
+                    (dir / "fit").string(),
+                out),
+            0)
+      << out;
+  // 500 µs, 100 Mbit/s = 12.5e6 B/s, 2 cores, the probe's alpha 155.8 µs:
+  // naive at p = 2 is 1 round of S bytes, link-limited (155.8 µs < 500 µs +
+  // S / 12.5e6); at p = 8 it is 7 rounds whose CPU time is stretched 4x by
+  // sharing the cores (7 x 155.8 x 4 µs > 7 x 500 µs at small S). mpi has no
+  // closed form and no row.
+  const std::string csv = slurp(dir / "fit/link-limited.csv");
+  EXPECT_NE(csv.find("\nmpi,allreduce,naive,fp32,sum,out,2,16,4,1,16,0.0001558085562,0.00050128,0,"),
+            std::string::npos)
+      << csv;
+  EXPECT_NE(csv.find("\nmpi,allreduce,naive,fp32,sum,out,8,16,4,7,112,0.004362639574,0.00350896,1,"),
+            std::string::npos)
+      << csv;
+  EXPECT_EQ(csv.find(",mpi,"), std::string::npos) << csv;
+  const auto refused = [&](const std::string& flags, const std::string& says) {
+    fs::remove_all(dir / "bad");
+    EXPECT_EQ(run(fit + flags + " --out " + (dir / "bad").string(), out), 2 << 8) << flags;
+    EXPECT_EQ(lines_of(out).size(), 1u) << out;
+    EXPECT_NE(out.find(says), std::string::npos) << out;
+    EXPECT_FALSE(fs::exists(dir / "bad")) << flags;
+  };
+  refused(" --network " + (src / "setting.txt").string(), "--network and --stack-overhead go together");
+  std::ofstream(dir / "setting.txt") << "latency_us=fast\nbandwidth_bps=100000000\n";
+  refused(" --network " + (dir / "setting.txt").string() + probe, "latency_us=fast is not a number > 0");
+  std::ofstream(dir / "setting.txt") << "latency_us=500\n";
+  refused(" --network " + (dir / "setting.txt").string() + probe, "no bandwidth_bps= line");
   fs::remove_all(dir);
 }
 
