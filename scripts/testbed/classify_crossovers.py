@@ -12,9 +12,11 @@ class whose rule holds, in this order:
 
  (i)   ill-conditioned by the measurement, either
        "interval": the prediction lies inside the measured crossover's
-       interval, [last size below it where the two algorithms' 95% CIs
-       separate, first size above it where they separate]
-       (report.crossover_interval): the CSV cannot place the crossing more
+       interval, [last size below it where the old winner is significantly
+       faster, first size above it where the new one is]
+       (crossovers.csv's measured_crossover_lo_B/hi_B, `collbench fit`'s rule:
+       where the old and the new winner are significantly faster; read by
+       report.measured_interval): the CSV cannot place the crossing more
        finely; or
        "parallel": at both measured sizes adjacent to the crossover the
        model's ratio T_a / T_b lies inside the measured ratio's interval
@@ -104,7 +106,7 @@ def classify(d):
         if q is not None and max(q / m, m / q) <= report.TARGETS["xover"]:
             continue
         a, b = r["algo_a"].split("=")[0], r["algo_b"].split("=")[0]
-        iv = report.crossover_interval(meas, c, p, r["algo_a"], r["algo_b"], m)
+        iv = report.measured_interval(r)
         s = nearest_size(meas, c, p, a, b, m)
         ta, tb = meas[(c, p, s, a)], meas[(c, p, s, b)]
         pa, pb = pred[(c, p, s, a)], pred[(c, p, s, b)]
@@ -163,7 +165,7 @@ def main():
               "nearest size | err a / b | a/b: measured CI, model | CPU gap / model gap (µs) | class |")
         print("|---|---|---|---|---|---|---|---|---|---|---|")
         for x in rows:
-            iv = "–" if not x["interval"] else f"{x['interval'][0]}–{x['interval'][1]}"
+            iv = "–" if not x["interval"] else f"{x['interval'][0]:.0f}–{x['interval'][1]:.0f}"
             q = "none" if x["q"] is None else f"{x['q']:.0f}"
             print(f"| {x['coll']} | {x['p']} | {x['pair']} | {x['m']:.0f} | {q} | {iv} | "
                   f"{x['size']} | {100 * x['err'][0]:+.1f}% / {100 * x['err'][1]:+.1f}% | "

@@ -8,7 +8,7 @@ A crossover on the sweep's x4 grid is interpolated between sizes 4x apart,
 the same factor as the 2x target it is judged by. For every pair that
 crosses (FIT_DIR/crossovers.csv, as `collbench fit` separates them), this
 takes the sizes between which the two algorithms' CIs leave the crossing
-(report.crossover_interval) and prints, per collective and rank count, the
+(crossover_interval) and prints, per collective and rank count, the
 power-of-two midpoints of every gap wider than 2x inside them, up to
 MAX_BYTES (default 2 MiB: at 8 MiB one sample of every algorithm costs
 minutes on these links). One line each, `COLLECTIVE RANKS MIN MAX`: the
@@ -20,7 +20,29 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from report import crossover_interval, measured_times, read_csv  # noqa: E402
+from report import common_sizes, measured_times, read_csv  # noqa: E402
+
+
+def crossover_interval(meas, c, p, group_a, group_b, m):
+    """Where the measurement places a crossover at m: (lo, hi, ties), lo the
+    last measured size below m and hi the first above it at which the two
+    algorithms' 95% CIs (ci_lo_us, ci_hi_us) are separated, ties the sizes
+    between them where the intervals overlap. The CSV says nothing finer:
+    anywhere in [lo, hi] the two could cross. A group (ps=tree) is measured
+    by its first member, as fit pairs it."""
+    a, b = group_a.split("=")[0], group_b.split("=")[0]
+    sizes = common_sizes(meas, c, p, a, b)
+
+    def separated(s):
+        (_, alo, ahi), (_, blo, bhi) = meas[(c, p, s, a)], meas[(c, p, s, b)]
+        return ahi < blo or bhi < alo
+
+    below = [s for s in sizes if s < m and separated(s)]
+    above = [s for s in sizes if s > m and separated(s)]
+    if not below or not above:
+        return None
+    lo, hi = below[-1], above[0]
+    return lo, hi, [s for s in sizes if lo < s < hi]
 
 
 def nominal(size):

@@ -164,26 +164,12 @@ def miss_classes(d):
             "(scripts/testbed/classify_crossovers.py): " + "; ".join(parts) + ".")
 
 
-def crossover_interval(meas, c, p, group_a, group_b, m):
-    """Where the measurement places a crossover at m: (lo, hi, ties), lo the
-    last measured size below m and hi the first above it at which the two
-    algorithms' 95% CIs (ci_lo_us, ci_hi_us) are separated, ties the sizes
-    between them where the intervals overlap. The CSV says nothing finer:
-    anywhere in [lo, hi] the two could cross. A group (ps=tree) is measured
-    by its first member, as fit pairs it."""
-    a, b = group_a.split("=")[0], group_b.split("=")[0]
-    sizes = common_sizes(meas, c, p, a, b)
-
-    def separated(s):
-        (_, alo, ahi), (_, blo, bhi) = meas[(c, p, s, a)], meas[(c, p, s, b)]
-        return ahi < blo or bhi < alo
-
-    below = [s for s in sizes if s < m and separated(s)]
-    above = [s for s in sizes if s > m and separated(s)]
-    if not below or not above:
-        return None
-    lo, hi = below[-1], above[0]
-    return lo, hi, [s for s in sizes if lo < s < hi]
+def measured_interval(r):
+    """(lo, hi) in bytes: the sizes a pair row of crossovers.csv says its first
+    measured crossover lies between (`collbench fit`'s rule: where the old and
+    the new winner are significantly faster), or None."""
+    lo, hi = r.get("measured_crossover_lo_B"), r.get("measured_crossover_hi_B")
+    return (float(lo), float(hi)) if lo and hi else None
 
 
 def crossover_tally(xcsv, lv, meas, cpu_rows, algos_at):
@@ -202,10 +188,9 @@ def crossover_tally(xcsv, lv, meas, cpu_rows, algos_at):
         good = ratio is not None and ratio <= TARGETS["xover"]
         ok += good
         # The second count (never the target): also right where the
-        # prediction lies inside the sizes between which the CIs leave the
-        # measured crossing (crossover_interval).
-        iv = crossover_interval(meas, r["collective"], int(r["ranks"]), r["algo_a"],
-                                r["algo_b"], m)
+        # prediction lies inside the sizes between which fit places the
+        # measured crossing (measured_interval).
+        iv = measured_interval(r)
         ok_iv += good or (q is not None and iv is not None and iv[0] <= q <= iv[1])
         tally = per_p.setdefault(int(r["ranks"]), [0, 0, 0, 0])
         tally[0] += 1
@@ -216,7 +201,7 @@ def crossover_tally(xcsv, lv, meas, cpu_rows, algos_at):
                     f"{r['measured_faster_below']} | {m:.0f} | "
                     f"{'none' if q is None else f'{q:.0f}'} | "
                     f"{'–' if ratio is None else f'{ratio:.2f}×'} | {'yes' if good else 'no'} | "
-                    f"{'–' if iv is None else f'{iv[0]}–{iv[1]}'} |")
+                    f"{'–' if iv is None else f'{iv[0]:.0f}–{iv[1]:.0f}'} |")
     return ok, ok_iv, len(xs), rows, per_p
 
 
@@ -444,8 +429,10 @@ def report_setting(d, name, out):
     out.append("The crossover target is the strict count: the predicted size within 2× of the "
                "measured one. The second count, beside it and not a target, also counts a "
                "prediction that lies inside the measured crossover's CI interval: from the last "
-               "measured size below the crossover at which the two algorithms' 95% CIs "
-               "(`ci_lo_us`, `ci_hi_us`) are separated to the first such size above it. The "
+               "measured size below the crossover at which the old winner is significantly "
+               "faster to the first size above it at which the new one is (CIs separated by "
+               "more than the minimum effect: `collbench fit`'s rule, its crossovers.csv "
+               "columns `measured_crossover_lo_B`, `measured_crossover_hi_B`). The "
                "measurement cannot place the crossing more finely than that; a crossover the "
                "model does not predict fails both. Why each strict miss is missed: "
                "`scripts/testbed/classify_crossovers.py`.\n")
