@@ -21,6 +21,24 @@ std::string mpich_algorithm(Collective coll, std::string_view algorithm) {
   return {};
 }
 
+std::optional<Json> find_mpich_default_tree(std::string_view lib) {
+  const std::string_view marker = "{\"collective=";
+  for (std::size_t at = lib.find(marker); at != std::string_view::npos;
+       at = lib.find(marker, at + 1)) {
+    const std::size_t end = lib.find('\0', at);
+    const std::string_view text = lib.substr(at, (end == std::string_view::npos ? lib.size() : end) - at);
+    if (text.find("MPIR_Allreduce_intra") == std::string_view::npos) continue;
+    try {
+      Json tree = Json::parse(text);
+      if (tree.contains("collective=allreduce") && tree.contains("collective=alltoall"))
+        return tree;
+    } catch (const nlohmann::json::exception&) {
+      // Not the tree (a fragment of another string): keep looking.
+    }
+  }
+  return std::nullopt;
+}
+
 namespace {
 
 Json leaf(const std::string& mpich) {
@@ -62,8 +80,14 @@ std::string small_count_algorithm(Collective coll) {
 }
 
 // The subtree that runs `ours` once every condition above it matched.
-Json choice(Collective coll, std::string_view ours, const Json& fallback) {
+Json choice(Collective coll, std::string_view ours, const Json& fallback, bool collbench_leaves) {
   if (ours.empty()) return fallback;
+  if (collbench_leaves) {
+    bool registered = false;
+    for (const AlgorithmEntry& e : algorithms_for(coll)) registered = registered || e.name == ours;
+    CB_CHECK(registered, "{} is no registered {} algorithm", ours, to_string(coll));
+    return leaf(std::string(ours));
+  }
   const std::string name = mpich_algorithm(coll, ours);
   CB_CHECK(!name.empty(), "{} has no MPICH equivalent for {}", ours, to_string(coll));
   if (find_algorithm(coll, ours).mpich_count_ge_pof2) {
@@ -102,16 +126,18 @@ Json size_tree(Collective coll, int p, bool allow_pow2_only, const TreeInputs& i
     // avg_msg_size<=last of this run; total_msg_size<first of the next run.
     const std::string cond = by_total ? fmt::format("{}<{}", key, runs[i + 1].first)
                                       : fmt::format("{}<={}", key, runs[i].last);
-    j[cond] = choice(coll, runs[i].best, in.fallback);
+    j[cond] = choice(coll, runs[i].best, in.fallback, in.grid.collbench_leaves);
   }
   CB_CHECK(!runs.empty(), "no size of the grid for {} at p = {}", to_string(coll), p);
-  j[key + "=any"] = choice(coll, runs.back().best, in.fallback);
+  j[key + "=any"] = choice(coll, runs.back().best, in.fallback, in.grid.collbench_leaves);
   return j;
 }
 
 // A collective with a power-of-two-only candidate splits on comm_size=pow2.
 Json comm_tree(Collective coll, int p, const TreeInputs& in) {
-  if (!any_candidate(coll, [](const AlgorithmEntry& e) { return e.mpich_pow2_only; }))
+  // collbench's own file: collbench's algorithms run at any p.
+  if (in.grid.collbench_leaves ||
+      !any_candidate(coll, [](const AlgorithmEntry& e) { return e.mpich_pow2_only; }))
     return size_tree(coll, p, true, in);
   Json j = Json::object();
   j["comm_size=pow2"] = size_tree(coll, p, true, in);
@@ -170,6 +196,31 @@ Json guarded_tree(Collective coll, const TreeInputs& in) {
 
 Json mpich_selection(const Json& default_tree, const SelectionChooser& choose,
                      const SelectionGrid& grid) {
+  if (grid.collbench_leaves) {
+    // The library's own collective wherever nothing is chosen, for every
+    // communicator kind and op (the walk takes the first match).
+    const Json library = leaf("mpi");
+    const TreeInputs in{choose, library, grid};
+    Json out = Json::object();
+    for (Collective coll : kAllCollectives) {
+      Json& top = out[fmt::format("collective={}", mpich_selection_key(coll))];
+      // The cases MPICH's file guards (measured: commutative ops, all-to-all
+      // out of place) get the library as well.
+      Json intra = Json::object();
+      if (coll == Collective::alltoall) {
+        intra["is_sendbuf_inplace=yes"] = library;
+        intra["is_sendbuf_inplace=no"] = model_tree(coll, in);
+      } else if (is_reducing(coll)) {
+        intra["is_commutative=no"] = library;
+        intra["is_commutative=yes"] = model_tree(coll, in);
+      } else {
+        intra = model_tree(coll, in);
+      }
+      top["comm_type=intra"] = std::move(intra);
+      top["comm_type=any"] = library;
+    }
+    return out;
+  }
   const auto default_intra = [&](Collective coll) -> const Json& {
     const std::string key = fmt::format("collective={}", mpich_selection_key(coll));
     if (!default_tree.contains(key) || !default_tree[key].contains("comm_type=intra"))

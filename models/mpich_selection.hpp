@@ -49,6 +49,8 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
+#include <string_view>
 #include <string>
 #include <vector>
 
@@ -65,17 +67,25 @@ struct SelectionGrid {
   // listed get a choice (measured ones); every other comm size, between them
   // and beyond, keeps MPICH's default subtree.
   bool exact_comm_sizes = false;
+  // false: MPICH's file (leaves name MPIR_ algorithms; "" keeps MPICH's
+  // default subtree). true: collbench's own file for libcollbench-pmpi.so
+  // (COLLBENCH_SELECTION): leaves name collbench algorithms, any of them
+  // (naive, ring ... that MPICH lacks), "" and every case not chosen is
+  // "algorithm=mpi" (the library's own collective), and only the four
+  // collectives are written.
+  bool collbench_leaves = false;
 };
 
-// The choice at one cell of the grid: the collbench algorithm (one with an
-// MPICH equivalent, mpich_algorithm() non-empty; pow2-only ones only when
-// allow_pow2_only) to run for `coll` at p ranks and size S = bytes (collbench's
+// The choice at one cell of the grid: the collbench algorithm (for MPICH's
+// file one with an MPICH equivalent, mpich_algorithm() non-empty; pow2-only
+// ones only when allow_pow2_only) to run for `coll` at p ranks and size S = bytes (collbench's
 // S, as in the results CSV), or "" to keep MPICH's default there.
 using SelectionChooser = std::function<std::string(Collective coll, int p, std::uint64_t bytes,
                                                    bool allow_pow2_only)>;
 
 // The selection tree with `choose` deciding every cell. Throws UsageError
-// when `default_tree` lacks a collective it must keep.
+// when `default_tree` lacks a collective it must keep (not read with
+// grid.collbench_leaves).
 nlohmann::ordered_json mpich_selection(const nlohmann::ordered_json& default_tree,
                                        const SelectionChooser& choose,
                                        const SelectionGrid& grid = {});
@@ -83,6 +93,11 @@ nlohmann::ordered_json mpich_selection(const nlohmann::ordered_json& default_tre
 // The model's choice: the candidate with the smallest predicted time (fp32).
 nlohmann::ordered_json mpich_selection(const nlohmann::ordered_json& default_tree,
                                        const ModelParams& m, const SelectionGrid& grid = {});
+
+// MPICH's default selection tree, found in the bytes of libmpich (the JSON
+// string holding every "collective=..." with MPIR_ algorithms, which MPICH
+// compiles in), or nullopt when there is none.
+std::optional<nlohmann::ordered_json> find_mpich_default_tree(std::string_view library_bytes);
 
 // The MPICH algorithm name collbench's `algorithm` maps to for `coll`
 // ("" when MPICH 4.0.2 has none), e.g. ("allgather", "bruck") ->

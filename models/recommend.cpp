@@ -305,7 +305,8 @@ std::vector<std::string> mpi_settings(const std::vector<Recommendation>& recs) {
 
 nlohmann::ordered_json recommended_selection(const nlohmann::ordered_json& default_tree,
                                              const std::vector<RecommendInput>& inputs,
-                                             const std::string& setting, double min_effect) {
+                                             const std::string& setting, double min_effect,
+                                             bool collbench_leaves) {
   const std::map<LineKey, SizeTable> tables = measured_tables(inputs);
   // (coll, p) -> the table used: transport mpi, out of place, fp32 first.
   std::map<std::pair<Collective, int>, const SizeTable*> chosen;
@@ -339,18 +340,26 @@ nlohmann::ordered_json recommended_selection(const nlohmann::ordered_json& defau
     const Measurement* library = nullptr;
     for (const auto& [name, m] : near->second) {
       if (name == "mpi") library = m;
-      if (mpich_algorithm(coll, name).empty()) continue;
-      if (!allow_pow2_only && m->entry && m->entry->mpich_pow2_only) continue;
+      if (collbench_leaves) {
+        // Registered schedules only: the PMPI library runs no compositions.
+        if (!m->entry || m->entry->composition) continue;
+      } else {
+        if (mpich_algorithm(coll, name).empty()) continue;
+        if (!allow_pow2_only && m->entry && m->entry->mpich_pow2_only) continue;
+      }
       if (!best || m->time_s < best->time_s) best = m;
     }
     if (!best) return "";
-    // MPICH's default stays unless the candidate is faster beyond the noise.
-    if (library && !significantly_faster(ci_of(*best), ci_of(*library), min_effect)) return "";
+    // The library's own stays unless the candidate is faster beyond the
+    // noise; collbench's file also keeps it where the library was not measured.
+    if (!library) return collbench_leaves ? "" : best->algorithm;
+    if (!significantly_faster(ci_of(*best), ci_of(*library), min_effect)) return "";
     return best->algorithm;
   };
   SelectionGrid grid;
   grid.comm_sizes.assign(comm_sizes.begin(), comm_sizes.end());
   grid.exact_comm_sizes = true;
+  grid.collbench_leaves = collbench_leaves;
   return mpich_selection(default_tree, measured, grid);
 }
 

@@ -99,8 +99,14 @@ std::vector<std::string> mpi_settings(const std::vector<Recommendation>& recs);
 // there, the fastest candidate MPICH can run wins unless the library's own
 // `mpi` row is not significantly slower (then MPICH's default stays).
 // Comm sizes and sizes not measured keep MPICH's default.
+// With `collbench_leaves` the tree is collbench's own (SelectionGrid): every
+// registered algorithm competes (naive, ring ... that MPICH lacks), and
+// wherever none is significantly faster than the library's `mpi` row, or no
+// `mpi` row was measured, or nothing was measured, the leaf is `mpi`: the
+// library's own collective (do no harm).
 nlohmann::ordered_json recommended_selection(const nlohmann::ordered_json& default_tree,
                                              const std::vector<RecommendInput>& inputs,
-                                             const std::string& setting, double min_effect);
+                                             const std::string& setting, double min_effect,
+                                             bool collbench_leaves = false);
 
 }  // namespace cb::models

@@ -165,10 +165,17 @@ void recommend(const RecommendOptions& o) {
     const std::vector<std::string> settings = models::mpi_settings(recs);
     if (!settings.empty()) {
       const nlohmann::ordered_json tree = mpich_default_tree(o.mpich_default, "recommend --out");
-      for (const std::string& s : settings)
-        outputs.emplace_back(settings.size() == 1 ? "selection.json" : fmt::format("selection-{}.json", s),
+      for (const std::string& s : settings) {
+        const std::string suffix = settings.size() == 1 ? "" : "-" + s;
+        outputs.emplace_back(fmt::format("selection{}.json", suffix),
                              models::recommended_selection(tree, inputs, s, o.min_effect).dump(2) +
                                  "\n");
+        // The same decisions with every algorithm collbench has (naive ...),
+        // for libcollbench-pmpi.so; MPICH cannot read it.
+        outputs.emplace_back(
+            fmt::format("collbench-selection{}.json", suffix),
+            models::recommended_selection(tree, inputs, s, o.min_effect, true).dump(2) + "\n");
+      }
     }
   }
 
@@ -185,12 +192,15 @@ void recommend(const RecommendOptions& o) {
   for (const std::string& n : notes) lines.push_back(n);
   if (!outputs.empty()) {
     // selection.json only from transport mpi: the tree MPICH reads.
-    const std::size_t selections = outputs.size() - 2;
+    // Two per setting: MPICH's and collbench's own.
+    const std::size_t selections = (outputs.size() - 2) / 2;
     lines.push_back(fmt::format(
         "# wrote recommendations.csv, winners.csv{} in {}",
         selections == 0   ? " (no selection.json: no transport-mpi rows)"
-        : selections == 1 ? " and selection.json"
-                          : fmt::format(" and {} selection-SETTING.json", selections),
+        : selections == 1 ? ", selection.json (MPICH) and collbench-selection.json (PMPI library)"
+                          : fmt::format(", {} selection-SETTING.json (MPICH) and "
+                                        "collbench-selection-SETTING.json (PMPI library)",
+                                        selections),
         o.out));
   }
   if (!outputs.empty()) models::write_files_atomically(o.out, outputs);
@@ -204,8 +214,8 @@ void add_recommend_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "recommend",
       "Which algorithm to use at which message size, from measured results: one line per "
-      "(transport, collective, datatype, ranks); --out writes recommendations.csv, winners.csv "
-      "and selection.json");
+      "(transport, collective, datatype, ranks); --out writes recommendations.csv, winners.csv, "
+      "selection.json and collbench-selection.json");
   cmd->add_option("results", o->results,
                   "results CSVs of `collbench run --csv`, or study directories (their sweep*.csv, "
                   "else their subfolders')")
@@ -218,8 +228,8 @@ void add_recommend_command(CLI::App& app) {
                   "measured)")
       ->delimiter(',');
   cmd->add_option("--out", o->out,
-                  "write recommendations.csv, winners.csv and selection.json (MPICH / "
-                  "COLLBENCH_SELECTION) into this directory");
+                  "write recommendations.csv, winners.csv, selection.json (MPICH) and "
+                  "collbench-selection.json (COLLBENCH_SELECTION) into this directory");
   cmd->add_option("--min-effect", o->min_effect,
                   "smallest relative margin that makes a winner (0.05 = 5%); smaller "
                   "differences are ties even when the CIs separate")

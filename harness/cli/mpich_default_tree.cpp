@@ -8,6 +8,7 @@
 #include "harness/config.hpp"
 #include "harness/io/input_file.hpp"
 #include "models/csv_text.hpp"
+#include "models/mpich_selection.hpp"
 
 #if CB_HAVE_MPI
 #include <dlfcn.h>
@@ -31,19 +32,7 @@ nlohmann::ordered_json mpich_default_tree(const std::string& file, const std::st
         fmt::format("{}: cannot locate libmpich; give its tree with --mpich-default FILE", flag));
   // A shared library: binary, so no line limit; the size limit still holds.
   const std::string lib = io::read_input_file(info.dli_fname, "libmpich", {.max_line = 0});
-  const std::string marker = "{\"collective=";
-  for (std::size_t at = lib.find(marker); at != std::string::npos; at = lib.find(marker, at + 1)) {
-    const std::size_t end = lib.find('\0', at);
-    const std::string_view text(lib.data() + at, (end == std::string::npos ? lib.size() : end) - at);
-    if (text.find("MPIR_Allreduce_intra") == std::string_view::npos) continue;
-    try {
-      auto tree = nlohmann::ordered_json::parse(text);
-      if (tree.contains("collective=allreduce") && tree.contains("collective=alltoall"))
-        return tree;
-    } catch (const nlohmann::json::exception&) {
-      // Not the tree (a fragment of another string): keep looking.
-    }
-  }
+  if (auto tree = models::find_mpich_default_tree(lib)) return std::move(*tree);
   throw UsageError(fmt::format("{}: no default selection tree found in {}; give one "
                                "with --mpich-default FILE",
                                flag, info.dli_fname));

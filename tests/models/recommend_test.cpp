@@ -183,5 +183,35 @@ TEST(Recommend, SelectionFollowsTheSameRuleWithinWhatMpichCanRun) {
   EXPECT_EQ(out.dump().find("naive"), std::string::npos);
 }
 
+// collbench's own file (collbench-selection.json): every registered algorithm
+// competes, so naive reaches the PMPI library; the library's own `mpi` stays
+// where the best only ties it (p = 3), where it was not measured (p = 5),
+// below and above the measured sizes, at comm sizes not measured, and for
+// the collectives not measured at all.
+TEST(Recommend, CollbenchSelectionNamesAnyAlgorithmAndKeepsTheLibraryOnTies) {
+  std::string rows;
+  for (std::uint64_t b : {64u, 1024u, 4096u}) {
+    rows += row("naive", 2, b, 5) + row("butterfly", 2, b, 10) + row("mpi", 2, b, 20);
+    rows += row("naive", 3, b, 19.9) + row("butterfly", 3, b, 25) + row("mpi", 3, b, 20);
+    rows += row("naive", 5, b, 5) + row("butterfly", 5, b, 10);
+  }
+  const Json mpi = Json{{"algorithm=mpi", Json::object()}};
+  const Json out = recommended_selection(default_tree(), {input(rows)}, "", 0.05, true);
+  const Json& yes = out["collective=allreduce"]["comm_type=intra"]["is_commutative=yes"];
+  const Json& p2 = yes["comm_size<=2"];
+  EXPECT_EQ(p2["avg_msg_size<=32"], mpi) << p2.dump();
+  EXPECT_EQ(p2["avg_msg_size<=4096"], Json({{"algorithm=naive", Json::object()}})) << p2.dump();
+  EXPECT_EQ(p2["avg_msg_size=any"], mpi) << p2.dump();
+  EXPECT_EQ(yes["comm_size<=3"], Json({{"avg_msg_size=any", mpi}})) << yes.dump();
+  EXPECT_EQ(yes["comm_size<=4"], mpi) << yes.dump();
+  EXPECT_EQ(yes["comm_size<=5"], Json({{"avg_msg_size=any", mpi}})) << yes.dump();
+  EXPECT_EQ(yes["comm_size=any"], mpi);
+  // No MPICH name and no MPICH default anywhere: the file is collbench's.
+  EXPECT_EQ(out.dump().find("MPIR_"), std::string::npos) << out.dump();
+  EXPECT_EQ(out.dump().find("DEFAULT_"), std::string::npos) << out.dump();
+  EXPECT_EQ(out["collective=alltoall"]["comm_type=intra"]["is_sendbuf_inplace=no"]["comm_size=any"],
+            mpi);
+}
+
 }  // namespace
 }  // namespace cb::models

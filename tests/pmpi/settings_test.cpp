@@ -2,6 +2,7 @@
 // means and the one-line error for a bad one), walking an MPICH selection
 // tree as MPICH does (first match per level), mapping MPICH's algorithm names
 // back to collbench's, and the counters' size buckets.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -75,6 +76,44 @@ TEST(PmpiModelChoice, ClosedFormsPickTheFastest) {
   EXPECT_EQ(predicted_best(config, Collective::allreduce, 8, DataType::fp32, ReduceOp::sum, false,
                            1 << 20),
             algorithm_slot(Collective::allreduce, "rhd"));
+}
+
+// Do no harm (models/do_no_harm.hpp): with MPICH's tree, auto keeps the
+// library's own collective where the best schedule's predicted gain over
+// the library's choice (recursive doubling = butterfly here) lies inside
+// the validated error, and where MPICH picks an algorithm collbench cannot
+// price (smp); beyond the error the schedule runs.
+TEST(PmpiModelChoice, AutoFallsBackToTheLibraryInsideTheValidatedError) {
+  Config config;
+  // Bandwidth-bound at 1 MiB, p = 8: butterfly moves log2(8) = 3 vectors,
+  // rhd and ring 2 (p - 1) / p = 1.75: a predicted gain of about 1.7x.
+  config.params = models::ModelParams{1e-9, 1e-9, 1e-10};
+  const auto call = [&](std::size_t count) {
+    return predicted_best(config, Collective::allreduce, 8, DataType::fp32, ReduceOp::sum, false,
+                          count);
+  };
+  const std::size_t mib = 1 << 18;  // fp32 elements
+  const int best = call(mib);
+  ASSERT_GT(best, 0);
+  ASSERT_NE(best, algorithm_slot(Collective::allreduce, "butterfly"));
+  config.library_tree = nlohmann::ordered_json::parse(R"({"collective=allreduce": {
+      "comm_type=intra": {"avg_msg_size<=64": {"algorithm=MPIR_Allreduce_intra_smp": {}},
+                          "avg_msg_size=any": {"algorithm=MPIR_Allreduce_intra_recursive_doubling": {}}}}})");
+  EXPECT_EQ(call(mib), best);  // no validated error: a predicted gain counts
+  const auto with_error = [](double e) {
+    return models::ValidatedError(
+        fmt::format("transport,collective,ranks,bytes,rel_err,params
+"
+                    "mpi,allreduce,8,1048576,{},calibration\n",
+                    e),
+        "predictions.csv", "calibration", "mpi");
+  };
+  config.validated = with_error(0.15);
+  EXPECT_EQ(call(mib), best);
+  config.validated = with_error(0.35);
+  EXPECT_EQ(call(mib), kMpiSlot);
+  config.validated.reset();
+  EXPECT_EQ(call(2), kMpiSlot);  // 8 B: MPICH's smp, which nothing prices
 }
 
 struct ScopedEnv {

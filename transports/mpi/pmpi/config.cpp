@@ -4,10 +4,12 @@
 
 #include <cctype>
 #include <charconv>
+#include <cmath>
 #include <cstdlib>
 
 #include "algorithms/registry.hpp"
 #include "models/calibration.hpp"
+#include "models/csv_text.hpp"
 #include "models/predict.hpp"
 #include "models/schedule_model.hpp"
 #include "transports/mpi/pmpi/counters.hpp"
@@ -152,6 +154,7 @@ Config read_config() {
   }
   const std::string fallback_default =
       config.selection ? "selection" : (config.params ? "auto" : "mpi");
+  // (the choices are parsed below; auto's source is chosen after them)
   const auto global = env("COLLBENCH_ALGO");
   for (Collective coll : kAllCollectives) {
     const std::string var = env_name(coll);
@@ -163,7 +166,48 @@ Config read_config() {
     else
       choice = parse_choice(coll, "COLLBENCH_ALGO", fallback_default, config, false);
   }
+  bool any_auto = false;
+  for (const Choice& c : config.choice) any_auto = any_auto || c.mode == Mode::automatic;
+  if (any_auto)
+    choose_auto_source(config, *env("COLLBENCH_PARAMS"),
+                       env("COLLBENCH_PARAMS_TRANSPORT").value_or("mpi"),
+                       env("COLLBENCH_TERMS").has_value());
   return config;
+}
+
+void choose_auto_source(Config& config, const std::string& params_file,
+                        const std::string& transport, bool terms_given) {
+  const std::string accuracy = models::fit_file_beside(params_file, "accuracy.csv");
+  std::string why = "COLLBENCH_TERMS";
+  if (!terms_given && !accuracy.empty()) {
+    const auto best = models::best_calibrated_source(models::read_text_file(accuracy), accuracy,
+                                                     transport);
+    if (best && !best->letters.empty()) {
+      config.model_terms = models::load_model_terms(
+          params_file, best->letters, fmt::format("the best terms of {} ({})", accuracy, best->params));
+      config.terms = best->letters;
+    }
+    if (best)
+      why = fmt::format("best of {}: median |err| {:.1f}% >= 64 KiB, {:.1f}% below", accuracy,
+                        100 * best->median_large, 100 * best->median_small);
+  } else if (!terms_given) {
+    why = "no fit/accuracy.csv beside COLLBENCH_PARAMS";
+  }
+  const std::string source =
+      config.terms.empty() ? std::string("calibration") : "calibration+" + config.terms;
+  const std::string predictions = models::fit_file_beside(params_file, "predictions.csv");
+  if (!predictions.empty()) {
+    config.validated.emplace(models::read_text_file(predictions), predictions, source, transport);
+    if (config.validated->empty()) config.validated.reset();
+  }
+  config.auto_line = fmt::format(
+      "auto prices with {} ({}); a schedule replaces the library only where its predicted gain "
+      "exceeds {}",
+      config.terms.empty() ? std::string("the alpha-beta-gamma closed forms")
+                           : "calibrated terms " + config.terms,
+      why,
+      config.validated ? fmt::format("the validated error of {} ({})", source, predictions)
+                       : std::string("nothing (no fit/predictions.csv validated this source)"));
 }
 
 int predicted_best(const Config& config, Collective coll, int p, DataType dtype, ReduceOp op,
@@ -171,19 +215,33 @@ int predicted_best(const Config& config, Collective coll, int p, DataType dtype,
   const models::Scenario s{coll, p, dtype, op, in_place};
   const bool priced = !config.terms.empty() && p <= kMaxTermsRanks;
   const auto algos = algorithms_for(coll);
+  const auto price = [&](std::size_t i) {
+    return priced ? models::priced_seconds(models::features_for(algos[i], s, count), *config.params,
+                                           config.model_terms, config.terms)
+                  : models::predict_seconds(algos[i], s, count, *config.params);
+  };
   int best = -1;
   double best_t = 0;
   for (std::size_t i = 0; i < algos.size(); ++i) {
-    const double t =
-        priced ? models::priced_seconds(models::features_for(algos[i], s, count), *config.params,
-                                        config.model_terms, config.terms)
-               : models::predict_seconds(algos[i], s, count, *config.params);
+    const double t = price(i);
     if (best < 0 || t < best_t) {
       best = static_cast<int>(i) + 1;
       best_t = t;
     }
   }
-  return best;
+  if (!config.library_tree) return best;
+  // Do no harm: the library's own choice for this call, priced.
+  const CallShape shape{coll, p, count, element_size(dtype), in_place};
+  const std::string mpich = select_mpich_algorithm(*config.library_tree, shape);
+  const std::string ours = mpich.empty() ? std::string() : collbench_algorithm(coll, mpich);
+  const int library = ours.empty() || ours == "mpi" ? -1 : algorithm_slot(coll, ours);
+  if (library < 0 || library == best) return kMpiSlot;
+  const double error =
+      config.validated ? config.validated->at(coll, p, models::bytes_for_count(coll, p, dtype, count))
+                       : std::nan("");
+  return models::gain_beyond_error(best_t, price(static_cast<std::size_t>(library - 1)), error)
+             ? best
+             : kMpiSlot;
 }
 
 }  // namespace cb::pmpi

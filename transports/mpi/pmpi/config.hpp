@@ -33,6 +33,7 @@
 #include <string>
 
 #include "algorithms/types.hpp"
+#include "models/do_no_harm.hpp"
 #include "models/model_params.hpp"
 #include "models/terms.hpp"
 #include "transports/transport.hpp"
@@ -55,6 +56,16 @@ struct Config {
   std::string terms;  // letters of abcdefgh (models/terms.hpp); "" = closed forms
   models::ModelTerms model_terms;
   std::optional<nlohmann::ordered_json> selection;
+  // `auto` does no harm (models/do_no_harm.hpp): with MPICH's default tree
+  // (read from libmpich at MPI_Init by interpose.cpp) the library's own
+  // choice is priced too, and a schedule replaces it only where its
+  // predicted gain exceeds `validated`'s error (the fit's predictions.csv
+  // beside COLLBENCH_PARAMS; without it, any predicted gain counts).
+  std::optional<nlohmann::ordered_json> library_tree;
+  std::optional<models::ValidatedError> validated;
+  // The start-up line rank 0 prints when `auto` is in use: which terms price
+  // and which error guards ("" when no collective uses auto).
+  std::string auto_line;
   bool report = false;
   std::size_t max_bytes = std::size_t{1} << 30;
   WaitPolicy wait = WaitPolicy::automatic;
@@ -82,8 +93,21 @@ int algorithm_slot(Collective coll, std::string_view name);
 inline constexpr int kMaxTermsRanks = 1024;
 
 // The slot of the algorithm `config`'s model predicts fastest for the call
-// shape (config.params must be set); the first of equals on a tie.
+// shape (config.params must be set); the first of equals on a tie. With
+// config.library_tree, kMpiSlot (the library's own collective) unless that
+// algorithm's predicted gain over the library's own choice (MPICH's tree
+// walked for the call, priced as collbench's equivalent) is beyond the
+// validated error (models::gain_beyond_error); also kMpiSlot where MPICH
+// picks an algorithm collbench cannot price.
 int predicted_best(const Config& config, Collective coll, int p, DataType dtype, ReduceOp op,
                    bool in_place, std::size_t count);
+
+// With `auto` and no COLLBENCH_TERMS: the best calibrated terms of the fit
+// beside COLLBENCH_PARAMS (its accuracy.csv) when the file measured them,
+// and the validated error of the source used (its predictions.csv); sets
+// config.terms, model_terms, validated and auto_line. Called by
+// read_config; throws UsageError for unreadable files.
+void choose_auto_source(Config& config, const std::string& params_file, const std::string& transport,
+                        bool terms_given);
 
 }  // namespace cb::pmpi

@@ -7,6 +7,7 @@
 // thread-local flag is set and every intercepted entry point it reaches
 // forwards straight to PMPI_, uncounted. Most of that code calls PMPI_
 // itself; the flag covers the shared transport code that calls MPI_.
+#include <dlfcn.h>
 #include <fmt/format.h>
 #include <mpi.h>
 
@@ -22,6 +23,8 @@
 
 #include "algorithms/collective.hpp"
 #include "algorithms/registry.hpp"
+#include "harness/io/input_file.hpp"
+#include "models/mpich_selection.hpp"
 #include "transports/mpi/pmpi/collbench_pmpi.h"
 #include "transports/mpi/pmpi/comm_state.hpp"
 #include "transports/mpi/pmpi/config.hpp"
@@ -95,6 +98,30 @@ bool settings_agree(const std::string& error) {
   return false;
 }
 
+// `auto` prices the library's own choice (do no harm, config.hpp): MPICH's
+// default tree, compiled into libmpich, is read from the library file that
+// defines PMPI_Init (about 40 MB, once per rank, only when auto is used).
+// Without it auto runs its pick as before, and the start-up line says so.
+void load_library_tree(Config& config) {
+  Dl_info info{};
+  std::string why;
+  if (dladdr(reinterpret_cast<void*>(&PMPI_Init), &info) == 0 || info.dli_fname == nullptr) {
+    why = "cannot locate the MPI library";
+  } else {
+    try {
+      const std::string bytes = io::read_input_file(info.dli_fname, "libmpich", {.max_line = 0});
+      config.library_tree = models::find_mpich_default_tree(bytes);
+      if (!config.library_tree) why = fmt::format("no default selection tree in {}", info.dli_fname);
+    } catch (const std::exception& e) {
+      why = e.what();
+    }
+  }
+  config.auto_line += config.library_tree
+                          ? "; the library's own choice is priced from MPICH's default tree"
+                          : fmt::format("; the library's choice cannot be priced ({}): no fallback",
+                                        why);
+}
+
 // at_init: called from MPI_Init / MPI_Init_thread, which every rank of
 // MPI_COMM_WORLD calls, so the ranks can agree on the settings there. A
 // first use after an MPI_Init the library did not see cannot (a collective
@@ -116,6 +143,11 @@ void setup(bool at_init = false) {
         std::fprintf(stderr, "collbench-pmpi: %s\n", error.c_str());
       PMPI_Finalize();
       std::exit(2);
+    }
+    if (!lib().config.auto_line.empty()) {
+      load_library_tree(lib().config);
+      if (lib().world_rank == 0)
+        std::fprintf(stderr, "collbench-pmpi: %s\n", lib().config.auto_line.c_str());
     }
     try {
       create_keyval();
@@ -231,7 +263,7 @@ void choose(const CommState& st, const CallKey& key, Entry& e) {
       const CallShape shape{key.coll, st.p, key.count, element_size(key.dtype), key.in_place};
       const std::string mpich = select_mpich_algorithm(*lib().config.selection, shape);
       const std::string ours = mpich.empty() ? std::string() : collbench_algorithm(key.coll, mpich);
-      e.slot = ours.empty() ? -1 : algorithm_slot(key.coll, ours);
+      e.slot = ours.empty() ? -1 : ours == "mpi" ? kMpiSlot : algorithm_slot(key.coll, ours);
       if (e.slot < 0) {
         e.fallback = Fallback::model_choice;
         e.detail = mpich.empty() ? "no branch of the file matches" : mpich;

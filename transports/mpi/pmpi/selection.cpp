@@ -114,6 +114,11 @@ std::string select_mpich_algorithm(const Json& tree, const CallShape& call) {
 }
 
 std::string collbench_algorithm(Collective coll, const std::string& mpich_name) {
+  // collbench's own file (recommend's collbench-selection.json) names the
+  // algorithm itself, or "mpi" for the library's collective.
+  if (mpich_name == "mpi") return mpich_name;
+  for (const AlgorithmEntry& e : algorithms_for(coll))
+    if (e.name == mpich_name) return mpich_name;
   for (const AlgorithmEntry& e : algorithms_for(coll))
     if (models::mpich_algorithm(coll, e.name) == mpich_name) return std::string(e.name);
   return {};

@@ -1,6 +1,8 @@
 // Reading an MPICH 4.0.2 collective selection file (the format collbench's
 // `fit --mpich-json` writes, models/mpich_selection.hpp) to pick an algorithm
 // per call, as MPICH would with MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE.
+// The same tree with collbench's algorithm names at the leaves (`recommend`'s
+// collbench-selection.json) reaches the algorithms MPICH lacks (naive ...).
 //
 // The tree is walked from "collective=<name>" (allreduce,
 // reduce_scatter_block, allgather, alltoall); at every level the first key
@@ -39,12 +41,15 @@ struct CallShape {
 // object with at least one of the four collectives.
 nlohmann::ordered_json read_selection(const std::string& path);
 
-// The MPICH algorithm name the tree picks ("MPIR_Allreduce_intra_..."), or
-// "" when no branch matches.
+// The algorithm name of the leaf the tree picks ("MPIR_Allreduce_intra_..."
+// in MPICH's file; "naive", "mpi" ... in collbench's), or "" when no branch
+// matches.
 std::string select_mpich_algorithm(const nlohmann::ordered_json& tree, const CallShape& call);
 
-// The collbench algorithm running the same idea (the inverse of
-// models::mpich_algorithm), or "" when collbench has none.
+// The collbench algorithm for a leaf: a collbench name of `coll`'s (or
+// "mpi", the library's own collective) as it is, else the algorithm running
+// the same idea as the MPICH one (the inverse of models::mpich_algorithm),
+// or "" when collbench has none.
 std::string collbench_algorithm(Collective coll, const std::string& mpich_name);
 
 }  // namespace cb::pmpi
