@@ -11,6 +11,7 @@
 #include <memory>
 
 #include "algorithms/types.hpp"
+#include "harness/cli/cmd_compare_rounds.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/report/compare.hpp"
 
@@ -98,6 +99,8 @@ void add_compare_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_flag("--changed", o->changed, "Print only configurations that are not `same`");
   cmd->callback([o] { compare(*o); });
+  // Its sibling for interleaved rounds of an application (two variants).
+  add_compare_rounds_command(app);
 }
 
 }  // namespace cb

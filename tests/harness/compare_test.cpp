@@ -1,7 +1,10 @@
 // `collbench compare BASE.csv NEW.csv`: configurations matched by their key
 // columns, verdicts from the medians and their CIs, exit 1 only when one is
 // slower beyond its CI and the threshold; bad input is one line and exit 2.
+// `collbench compare-rounds`: the per-size ratio of two variants timed in
+// interleaved rounds, its spread and verdict, and its refusals.
 // The binary comes from $COLLBENCH (meson sets it).
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -14,6 +17,7 @@
 
 #include "algorithms/types.hpp"
 #include "harness/report/compare.hpp"
+#include "harness/report/paired_rounds.hpp"
 #include "tests/common/process.hpp"
 #include "tests/common/text_files.hpp"
 
@@ -140,6 +144,69 @@ TEST_F(CompareCli, BadInputIsOneLineAndStatusTwo) {
   for (const auto& [args, needle] : cases) {
     SCOPED_TRACE(args);
     const Result r = run(args);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_NE(r.err.find(needle), std::string::npos) << r.err;
+  }
+}
+
+// Rounds of two variants: at 8 B new is 2x faster in every round (faster);
+// at 1 KiB the ratio straddles 1 (same); at 1 MiB base is faster (slower);
+// a size only one variant timed in a round does not count that round.
+std::string rounds_csv() {
+  std::string s = "round,variant,bytes,time_us\n";
+  const double r8[] = {2.0, 2.2, 1.8, 2.1, 1.9, 2.0};
+  const double r1k[] = {1.1, 0.9, 1.05, 0.95, 1.0, 1.02};
+  for (int r = 0; r < 6; ++r) {
+    s += fmt::format("{},mpich,8,{}\n{},collbench,8,100\n", r, 100 * r8[r], r);
+    s += fmt::format("{},collbench,1024,100\n{},mpich,1024,{}\n", r, r, 100 * r1k[r]);
+    s += fmt::format("{},mpich,1048576,100\n{},collbench,1048576,{}\n", r, r, 120 + r);
+  }
+  s += "6,mpich,8,1\n";  // no collbench time in round 6
+  return s;
+}
+
+TEST(PairedRounds, RatioPerSizeWithItsSpreadAndVerdict) {
+  const auto rows = paired_ratios(parse_round_times(rounds_csv(), "r.csv"), "mpich", "collbench");
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[0].bytes, 8u);
+  EXPECT_EQ(rows[0].rounds, 6u);
+  EXPECT_DOUBLE_EQ(rows[0].ratio_median, 2.0);
+  EXPECT_DOUBLE_EQ(rows[0].ratio_min, 1.8);
+  EXPECT_DOUBLE_EQ(rows[0].ratio_max, 2.2);
+  EXPECT_EQ(rows[0].verdict, RatioVerdict::faster);
+  EXPECT_DOUBLE_EQ(rows[0].new_median_us, 100);
+  EXPECT_EQ(rows[1].verdict, RatioVerdict::same);
+  EXPECT_LE(rows[1].ratio_ci_lo, 1);
+  EXPECT_GE(rows[1].ratio_ci_hi, 1);
+  EXPECT_EQ(rows[2].verdict, RatioVerdict::slower);
+  EXPECT_LT(rows[2].ratio_max, 1);
+  const std::string csv = paired_ratios_csv(rows);
+  EXPECT_EQ(csv.substr(0, csv.find('\n')),
+            "bytes,rounds,base_median_us,new_median_us,ratio_median,ratio_min,ratio_max,"
+            "ratio_ci_lo,ratio_ci_hi,verdict");
+  EXPECT_NE(csv.find("\n8,6,200,100,2,1.8,2.2,"), std::string::npos) << csv;
+}
+
+TEST_F(CompareCli, CompareRoundsPrintsAndWritesTheTableOrRefusesInOneLine) {
+  const fs::path rounds = dir_ / "rounds.csv";
+  std::ofstream(rounds) << rounds_csv();
+  const Result ok = cb::test::run_shell(
+      bin_ + " compare-rounds " + rounds.string() + " --csv " + (dir_ / "out.csv").string(), dir_);
+  EXPECT_EQ(ok.status, 0) << ok.err;
+  EXPECT_NE(ok.out.find("faster"), std::string::npos) << ok.out;
+  EXPECT_NE(cb::test::slurp(dir_ / "out.csv").find("1048576,6,100,"), std::string::npos);
+  const fs::path bad = dir_ / "bad.csv";
+  std::ofstream(bad) << "round,variant,bytes,time_us\n0,mpich,8,-3\n";
+  const std::pair<std::string, std::string> cases[] = {
+      {bad.string(), "time_us '-3' is not a positive time"},
+      {rounds.string() + " --new pmpi", "variant 'pmpi' has no timing (the file has: collbench, "
+                                        "mpich)"},
+      {(dir_ / "none.csv").string(), "none.csv"},
+  };
+  for (const auto& [args, needle] : cases) {
+    SCOPED_TRACE(args);
+    const Result r = cb::test::run_shell(bin_ + " compare-rounds " + args, dir_);
     EXPECT_EQ(r.status, 2);
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
     EXPECT_NE(r.err.find(needle), std::string::npos) << r.err;

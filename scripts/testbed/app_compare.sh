@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# An unmodified MPI application on the testbed, run as it is (MPICH's own
+# collectives) and with libcollbench-pmpi.so preloaded and a selection file
+# (COLLBENCH_SELECTION, e.g. recommend's collbench-selection.json), in
+# interleaved rounds; the per-size ratio MPICH time / collbench time with its
+# spread comes from `collbench compare-rounds` (this script only runs the
+# programs and reformats their output).
+#
+#   scripts/testbed/app_compare.sh --selection FILE --out DIR [--name NAME] [--np K]
+#       [--rounds R] [--osu DIR] [--bench osu_allreduce,osu_allgather,...]
+#       [-m MIN:MAX] [-i ITERATIONS] [-x WARMUP]
+#
+# The testbed must be up (scripts/testbed.sh up --name NAME ...). --osu is
+# the directory holding the OSU collective binaries (default: OSU_DIR, else
+# build/transports/mpi/pmpi, whose osu_allreduce follows OSU's method).
+# Round r runs every benchmark without, then with the library (the order
+# swaps every round), so a drift of the machine reaches both variants.
+# Writes DIR/rounds-BENCH.csv (round,variant,bytes,time_us: OSU's average
+# latency), DIR/ratios-BENCH.csv (compare-rounds), DIR/app_compare.csv (all
+# benchmarks: bench,ranks + compare-rounds' columns), DIR/summary.txt and
+# each run's output under DIR/logs. Bad arguments: one line, exit 2.
+set -Eeuo pipefail
+
+root_dir=$(cd "$(dirname "$0")/../.." && pwd)
+build_dir=${CB_BUILD_DIR:-$root_dir/build}
+die_usage() { echo "app_compare: $*" >&2; exit 2; }
+
+name=cbtb; np=""; rounds=5; osu=${OSU_DIR:-$build_dir/transports/mpi/pmpi}
+benches=osu_allreduce; sizes=4:1048576; iterations=20; warmup=2; selection=""; out=""
+need() { [ "$2" -ge 2 ] || die_usage "$1 needs a value"; }
+int_in() {  # flag value lo hi
+  [[ $2 =~ ^[0-9]{1,6}$ ]] && (( 10#$2 >= $3 && 10#$2 <= $4 )) ||
+    die_usage "$1 '$2' is not an integer in $3..$4"
+}
+while [ $# -gt 0 ]; do
+  case $1 in
+    --name) need "$1" $#; name=$2; shift 2 ;;
+    --np) need "$1" $#; int_in --np "$2" 2 64; np=$2; shift 2 ;;
+    --rounds) need "$1" $#; int_in --rounds "$2" 1 100; rounds=$2; shift 2 ;;
+    --osu) need "$1" $#; osu=$2; shift 2 ;;
+    --bench) need "$1" $#; benches=$2; shift 2 ;;
+    --selection) need "$1" $#; selection=$2; shift 2 ;;
+    --out) need "$1" $#; out=$2; shift 2 ;;
+    -m) need "$1" $#; [[ $2 =~ ^[0-9]+:[0-9]+$ ]] || die_usage "-m '$2' is not MIN:MAX (bytes)"
+      sizes=$2; shift 2 ;;
+    -i) need "$1" $#; int_in -i "$2" 1 100000; iterations=$2; shift 2 ;;
+    -x) need "$1" $#; int_in -x "$2" 0 100000; warmup=$2; shift 2 ;;
+    *) die_usage "unknown argument '$1' (see the top of $0)" ;;
+  esac
+done
+[ -n "$selection" ] || die_usage "--selection FILE is required (recommend --out DIR writes collbench-selection.json)"
+[ -f "$selection" ] || die_usage "--selection '$selection' is not a file"
+[ -n "$out" ] || die_usage "--out DIR is required"
+[ ! -e "$out" ] || die_usage "--out '$out' exists (give a new directory)"
+IFS=, read -r -a bench_list <<<"$benches"
+for b in "${bench_list[@]}"; do
+  case $b in osu_allreduce|osu_reduce_scatter|osu_allgather|osu_alltoall) ;;
+    *) die_usage "--bench '$b' (accepted: osu_allreduce, osu_reduce_scatter, osu_allgather, osu_alltoall)" ;;
+  esac
+  [ -x "$osu/$b" ] || die_usage "--osu: '$osu/$b' is not an executable (build OSU, or give --osu DIR)"
+done
+pmpi=$build_dir/transports/mpi/pmpi/libcollbench-pmpi.so
+collbench=$build_dir/harness/collbench
+[ -f "$pmpi" ] && [ -x "$collbench" ] || die_usage "$pmpi or $collbench is not built (bash scripts/build.sh)"
+testbed=$root_dir/scripts/testbed.sh
+bash "$testbed" status --name "$name" >/dev/null || die_usage "testbed '$name' is not up"
+selection=$(cd "$(dirname "$selection")" && pwd)/$(basename "$selection")
+
+mkdir -p "$out/logs"
+np_flag=(); [ -z "$np" ] || np_flag=(--np "$np")
+ranks=${np:-$(bash "$testbed" status --name "$name" | sed -n 's/.*: \([0-9]*\) hosts.*/\1/p')}
+{
+  echo "# $(basename "$0") --name $name --np $ranks --rounds $rounds --bench $benches -m $sizes -i $iterations -x $warmup"
+  echo "# selection: $selection"
+  bash "$testbed" status --name "$name" | sed -n 1p
+} >"$out/commands.txt"
+
+# One OSU run; its data lines (size, average latency) as CSV rows.
+run_one() {  # bench variant round
+  local b=$1 v=$2 r=$3 log=$out/logs/$1-$2-round$3.log env=() type=()
+  [ "$v" = mpich ] || env=(--env "LD_PRELOAD=$pmpi" --env "COLLBENCH_SELECTION=$selection")
+  # Reductions in fp32 (collbench's PMPI library reduces MPI_FLOAT; OSU's
+  # default MPI_CHAR it leaves to MPI); data movement needs no type.
+  case $b in osu_allreduce|osu_reduce_scatter) type=(-T mpi_float) ;; esac
+  bash "$testbed" exec --name "$name" "${np_flag[@]}" "${env[@]}" -- \
+    "$osu/$b" -m "$sizes" -i "$iterations" -x "$warmup" "${type[@]}" >"$log" 2>&1 ||
+    { echo "app_compare: $b ($v, round $r) failed; its output: $log" >&2; tail -5 "$log" >&2; exit 1; }
+  awk -v r="$r" -v v="$v" '$1 ~ /^[0-9]+$/ && NF >= 2 { print r "," v "," $1 "," $2 }' "$log" \
+    >>"$out/rounds-$b.csv"
+}
+
+for b in "${bench_list[@]}"; do echo "round,variant,bytes,time_us" >"$out/rounds-$b.csv"; done
+for r in $(seq 1 "$rounds"); do
+  if [ $((r % 2)) = 1 ]; then order=(mpich collbench); else order=(collbench mpich); fi
+  for b in "${bench_list[@]}"; do
+    for v in "${order[@]}"; do
+      echo "app_compare: round $r/$rounds, $b, $v" >&2
+      run_one "$b" "$v" "$r"
+    done
+  done
+done
+
+: >"$out/summary.txt"
+for b in "${bench_list[@]}"; do
+  { echo "## $b, p = $ranks"; "$collbench" compare-rounds "$out/rounds-$b.csv" --base mpich \
+      --new collbench --csv "$out/ratios-$b.csv"; echo; } >>"$out/summary.txt"
+done
+{
+  echo "bench,ranks,$(head -1 "$out/ratios-${bench_list[0]}.csv")"
+  for b in "${bench_list[@]}"; do tail -n +2 "$out/ratios-$b.csv" | sed "s/^/$b,$ranks,/"; done
+} >"$out/app_compare.csv"
+cat "$out/summary.txt"
