@@ -102,8 +102,7 @@ TEST(PmpiModelChoice, AutoFallsBackToTheLibraryInsideTheValidatedError) {
   EXPECT_EQ(call(mib), best);  // no validated error: a predicted gain counts
   const auto with_error = [](double e) {
     return models::ValidatedError(
-        fmt::format("transport,collective,ranks,bytes,rel_err,params
-"
+        fmt::format("transport,collective,ranks,bytes,rel_err,params\n"
                     "mpi,allreduce,8,1048576,{},calibration\n",
                     e),
         "predictions.csv", "calibration", "mpi");
