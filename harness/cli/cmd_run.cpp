@@ -231,7 +231,9 @@ void add_run_command(CLI::App& app) {
                   "from its own exit) or window (at an agreed time on synchronized clocks; "
                   "the time is the max over ranks of finish - that start; iterations with a "
                   "rank late for its window are dropped and counted in the late column; "
-                  "default window with --arrival)")
+                  "default window with --arrival) or back-to-back (a barrier per batch, then "
+                  "iterations back to back as an application's loop runs them; sample = the "
+                  "slowest rank's time per iteration)")
       ->capture_default_str();
   cmd->add_option("--arrival", o.arrival,
                   "Arrival pattern (docs/arrival.md): none, one-late:DELAY[:RANK] (default the "

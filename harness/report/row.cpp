@@ -68,13 +68,19 @@ WaitPolicy parse_wait_policy(std::string_view name) {
 }
 
 std::string_view to_string(StartMethod s) {
-  return s == StartMethod::window ? "window" : "barrier";
+  switch (s) {
+    case StartMethod::window: return "window";
+    case StartMethod::back_to_back: return "back-to-back";
+    case StartMethod::barrier: break;
+  }
+  return "barrier";
 }
 
 StartMethod parse_start_method(std::string_view name) {
-  for (StartMethod s : {StartMethod::barrier, StartMethod::window})
+  for (StartMethod s : {StartMethod::barrier, StartMethod::window, StartMethod::back_to_back})
     if (to_string(s) == name) return s;
-  throw UsageError(fmt::format("unknown --start '{}' (valid: barrier, window)", name));
+  throw UsageError(
+      fmt::format("unknown --start '{}' (valid: barrier, window, back-to-back)", name));
 }
 
 std::string case_key(const Case& c) {

@@ -57,7 +57,7 @@ std::string_view to_string(WaitPolicy w);
 WaitPolicy parse_wait_policy(std::string_view name);
 
 std::string_view to_string(StartMethod s);
-// "barrier" or "window" (--start); throws UsageError otherwise.
+// "barrier", "window" or "back-to-back" (--start); throws UsageError otherwise.
 StartMethod parse_start_method(std::string_view name);
 
 // "transport,collective,algorithm,datatype,op,placement,ranks,bytes" values

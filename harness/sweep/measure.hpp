@@ -53,7 +53,20 @@ struct Case {
 //    is the max over ranks of (own finish - agreed start). A sample in which
 //    a rank reached the wait after its window had opened is dropped and
 //    counted (Measurement::late).
-enum class StartMethod { barrier, window };
+//  - back_to_back: what an application's loop (and OSU's) sees: one barrier
+//    per batch, then the batch's iterations run back to back, each rank
+//    starting the next as soon as its own previous one returned. Each rank
+//    records its cumulative finish times since its barrier exit; sample i is
+//    the max over ranks of finish i minus that of finish i - 1, so the
+//    samples of a batch add up to the slowest rank's whole loop. A
+//    collective that leaves ranks skewed (some finish a round later) pays
+//    that skew in the next iteration, as a loop does.
+enum class StartMethod { barrier, window, back_to_back };
+
+// Back-to-back batches hold at least this many iterations (fewer only when
+// -n asks for fewer), so a loop runs even where a batch of one would fit the
+// interleaved order's ~20 ms.
+inline constexpr int kBackToBackMinBatch = 8;
 
 // How many samples to take and whether to verify.
 struct SamplingPlan {

@@ -481,6 +481,11 @@ void resolve_arrival(const RunOptions& o, const TransportSpec& t, const std::vec
   if (!o.arrival_log.empty() && !pattern->active())
     throw UsageError(fmt::format("--arrival-log {} needs an --arrival pattern", o.arrival_log));
   if (!pattern->active()) return;
+  if (plan.sampling.start == StartMethod::back_to_back)
+    throw UsageError(fmt::format(
+        "--arrival {} cannot be combined with --start back-to-back (a back-to-back loop starts "
+        "each iteration when the previous one returns; use --start window)",
+        o.arrival));
   if (t.per_process && plan.sampling.start != StartMethod::window)
     throw UsageError(fmt::format(
         "--arrival {} needs --start window (each rank's agreed start on synchronized clocks is "

@@ -234,11 +234,22 @@ void window_batch(Operation& op, Group& group, WindowState& w, int batch,
 // One batch of `batch` samples: per-rank times into `times` (and with a
 // window start, then the late flags, one reduction for both: max = any
 // rank late).
-void run_batch(Operation& op, Group& group, bool window, WindowState& w, int batch,
+void run_batch(Operation& op, Group& group, StartMethod start, WindowState& w, int batch,
                const ArrivalPattern* pattern, std::uint64_t first, std::vector<double>& times,
                std::vector<double>& late, WindowLog* log) {
   times.assign(static_cast<std::size_t>(batch), 0.0);
-  if (window) {
+  if (start == StartMethod::back_to_back) {
+    // Cumulative finish times since this rank's barrier exit; rank 0 turns
+    // their max over ranks into per-iteration samples (back_to_back_samples).
+    group.barrier();
+    const Clock::time_point t0 = Clock::now();
+    for (int i = 0; i < batch; ++i) {
+      op.run();
+      times[static_cast<std::size_t>(i)] = seconds_since(t0);
+    }
+    return;
+  }
+  if (start == StartMethod::window) {
     late.assign(static_cast<std::size_t>(batch), 0.0);
     window_batch(op, group, w, batch, pattern, first, times, late, log);
     times.insert(times.end(), late.begin(), late.end());
@@ -309,6 +320,27 @@ std::vector<std::vector<double>> gather_times(Group& group, const std::vector<do
   return out;
 }
 
+// Rank 0, back-to-back start: a batch's max-over-ranks cumulative finish
+// times into per-iteration samples (each one's finish minus the previous
+// one's; the first counts from the barrier exit).
+std::vector<double> back_to_back_samples(const std::vector<double>& cumulative) {
+  std::vector<double> out(cumulative.size());
+  double previous = 0;
+  for (std::size_t i = 0; i < cumulative.size(); ++i) {
+    out[i] = cumulative[i] - previous;
+    previous = cumulative[i];
+  }
+  return out;
+}
+
+// Rank 0, back-to-back start: `next` raised to a loop of
+// kBackToBackMinBatch, within what -n leaves.
+int back_to_back_batch(int next, const std::vector<double>& all, const SamplingPlan& plan) {
+  const int most = (plan.iterations > 0 ? plan.iterations : plan.max_iterations) -
+                   static_cast<int>(all.size());
+  return std::max(next, std::min(kBackToBackMinBatch, std::max(1, most)));
+}
+
 // One operation's sampling as a sequence of collective turns, so that
 // several operations can take turns on one group (time_interleaved). Every
 // decision comes from rank 0 by broadcast, so every rank agrees on when a
@@ -322,7 +354,8 @@ class Sampler {
         most_tries_(kMaxTriesPerSample *
                         (plan.iterations > 0 ? plan.iterations : plan.max_iterations) +
                     16),
-        pattern_(pattern) {}
+        pattern_(pattern),
+        batch_(plan.start == StartMethod::back_to_back ? back_to_back_batch(1, {}, plan) : 1) {}
 
   bool active() const { return !done_ && !interrupted_; }
   bool interrupted() const { return interrupted_; }
@@ -349,7 +382,8 @@ class Sampler {
     const bool window = plan_.start == StartMethod::window;
     WindowLog log;
     WindowLog* const logp = window && pattern_ && !plan_.arrival_log.empty() ? &log : nullptr;
-    run_batch(op_, group_, window, w_, batch_, pattern_, index_, batch_times_, batch_late_, logp);
+    run_batch(op_, group_, plan_.start, w_, batch_, pattern_, index_, batch_times_, batch_late_,
+              logp);
     std::vector<std::vector<double>> per_rank;
     if (window && pattern_) per_rank = gather_times(group_, batch_times_, batch_);
     if (logp) append_log(plan_.arrival_log, group_, plan_.seed, op_index_, index_, log, batch_late_);
@@ -364,12 +398,17 @@ class Sampler {
         } else {
           sort_window_batch(batch_times_, static_cast<std::size_t>(batch_), w_, all_, late_times_);
         }
+      } else if (plan_.start == StartMethod::back_to_back) {
+        const std::vector<double> samples = back_to_back_samples(batch_times_);
+        all_.insert(all_.end(), samples.begin(), samples.end());
       } else {
         all_.insert(all_.end(), batch_times_.begin(), batch_times_.end());
       }
       const double elapsed = spent_s_ + seconds_since(t0);
-      if (!enough(all_, plan_, elapsed) && tried_ < most_tries_)
+      if (!enough(all_, plan_, elapsed) && tried_ < most_tries_) {
         next = next_batch(all_, plan_, elapsed, batch_cap_s_);
+        if (plan_.start == StartMethod::back_to_back) next = back_to_back_batch(next, all_, plan_);
+      }
     }
     index_ += static_cast<std::uint64_t>(batch_);
     // Rank 0 decides the next batch size and broadcasts it (0 = stop), so
@@ -431,7 +470,7 @@ class Sampler {
   int most_tries_;  // a run of late windows must end: at most this many samples tried
   const ArrivalPattern* pattern_;  // null: every rank enters at once
   bool warmed_up_ = false, done_ = false, interrupted_ = false;
-  int batch_ = 1;
+  int batch_;  // the next batch's size (1 first: it sizes the batches; back-to-back more)
   int tried_ = 0;
   std::uint64_t index_ = 0;  // the next sample's iteration number (the pattern's draw)
   double spent_s_ = 0;

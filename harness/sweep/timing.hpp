@@ -14,6 +14,10 @@
 //    the max over ranks. Samples in which a rank reached the wait after the
 //    window opened are dropped and counted; a batch with such a sample
 //    doubles the margins of the next;
+//  - plan.start == back_to_back: one barrier per batch (of at least
+//    kBackToBackMinBatch), then the batch's runs back to back on each rank;
+//    each rank records its cumulative finish times, and sample i is the max
+//    over ranks of finish i minus the max of finish i - 1 (measure.hpp);
 //  - fixed count (plan.iterations > 0), or adaptive: batches that double in
 //    size until the median's nonparametric 95% CI lies within plan.ci_rel of
 //    the median (and at least min_iterations), or plan.budget_s of wall time

@@ -116,8 +116,8 @@ TEST_F(Cli, EveryBadInputIsOneLineAndNoFile) {
   expect_refused("run --transport carrier-pigeon", "'carrier-pigeon'");
   expect_refused("run --placement sideways", "'sideways'");
   expect_refused("run --wait nap", "'nap'");
-  expect_refused("run --start later", "--start 'later' (valid: barrier, window)");
-  expect_refused("run --start ''", "--start '' (valid: barrier, window)");
+  expect_refused("run --start later", "--start 'later' (valid: barrier, window, back-to-back)");
+  expect_refused("run --start ''", "--start '' (valid: barrier, window, back-to-back)");
   expect_refused("run --order random", "--order 'random' (accepted: interleaved, size, algorithm)");
   expect_refused("run --coll allreduce --algo bruck", "'bruck'");  // undefined pair
   expect_refused("run --ranks 4", "rank count 4");                 // world has 1 process

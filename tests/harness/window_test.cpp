@@ -33,6 +33,7 @@ struct Shared {
   std::vector<std::vector<double>> slots;
   std::vector<std::vector<double>> last;  // the slots of the finished generation
   std::map<std::pair<int, int>, std::deque<std::vector<std::byte>>> mail;
+  int root_barriers = 0;  // barrier() calls on rank 0 (only rank 0's thread writes it)
 };
 
 class ThreadGroup final : public Group {
@@ -43,7 +44,10 @@ class ThreadGroup final : public Group {
   WaitPolicy wait_policy() const override { return WaitPolicy::sleep; }
   bool oversubscribed() const override { return true; }
   int ranks_on_node() const override { return s_.size; }
-  void barrier() override { exchange({}); }
+  void barrier() override {
+    if (rank_ == 0) ++s_.root_barriers;
+    exchange({});
+  }
   void max_to_root(std::span<double> values) override {
     const auto all = exchange(std::vector<double>(values.begin(), values.end()));
     if (rank_ != 0) return;
@@ -268,15 +272,60 @@ TEST(Interleaved, OperationsTakeTurnsAndEachGetsItsSamples) {
   EXPECT_LE(longest, 1 + 20);  // a warm-up plus one batch at most
 }
 
-TEST(StartMethod, ParsesItsTwoNamesAndRefusesOthersNamingThem) {
+// Runs time_samples on `n` thread ranks; rank 0's samples and its barriers.
+TimedSamples sample_on(int n, const SamplingPlan& plan, int slow_rank, int ms, int& barriers) {
+  TimedSamples root;
+  Shared shared(n);
+  std::vector<std::thread> threads;
+  for (int r = 0; r < n; ++r)
+    threads.emplace_back([&, r] {
+      ThreadGroup g(shared, r);
+      SleepOp op(r == slow_rank, ms);
+      TimedSamples s = time_samples(op, g, plan);
+      if (r == 0) root = std::move(s);
+    });
+  for (auto& t : threads) t.join();
+  barriers = shared.root_barriers;
+  return root;
+}
+
+// --start back-to-back: the iterations of a batch follow each other with no
+// barrier between them (one per batch of at least kBackToBackMinBatch, where
+// the barrier start has one per sample), and a sample is the slowest rank's
+// time per iteration: rank 1 sleeps 2 ms per run, so every sample is at
+// least 2 ms though rank 0 (which reports) runs in no time.
+TEST(BackToBackStart, OneBarrierPerBatchAndTheSlowestRanksIterations) {
+  SamplingPlan plan;
+  plan.iterations = 2 * kBackToBackMinBatch;
+  plan.warmup = 1;
+  plan.start = StartMethod::back_to_back;
+  int barriers = 0;
+  const TimedSamples b2b = sample_on(3, plan, 1, 2, barriers);
+  EXPECT_FALSE(b2b.interrupted);
+  ASSERT_EQ(b2b.times_s.size(), static_cast<std::size_t>(plan.iterations));
+  for (double t : b2b.times_s) EXPECT_GE(t, 2e-3);
+  EXPECT_LE(barriers, 2);
+  plan.start = StartMethod::barrier;
+  const TimedSamples each = sample_on(3, plan, 1, 2, barriers);
+  ASSERT_EQ(each.times_s.size(), static_cast<std::size_t>(plan.iterations));
+  EXPECT_GE(barriers, plan.iterations);
+  // -n below the batch's minimum: exactly -n samples.
+  plan.start = StartMethod::back_to_back;
+  plan.iterations = 3;
+  EXPECT_EQ(sample_on(2, plan, 1, 1, barriers).times_s.size(), 3u);
+}
+
+TEST(StartMethod, ParsesItsNamesAndRefusesOthersNamingThem) {
   EXPECT_EQ(parse_start_method("barrier"), StartMethod::barrier);
   EXPECT_EQ(parse_start_method("window"), StartMethod::window);
+  EXPECT_EQ(parse_start_method("back-to-back"), StartMethod::back_to_back);
   EXPECT_EQ(to_string(StartMethod::window), "window");
+  EXPECT_EQ(to_string(StartMethod::back_to_back), "back-to-back");
   try {
     parse_start_method("Window");
     FAIL() << "accepted 'Window'";
   } catch (const UsageError& e) {
-    EXPECT_STREQ(e.what(), "unknown --start 'Window' (valid: barrier, window)");
+    EXPECT_STREQ(e.what(), "unknown --start 'Window' (valid: barrier, window, back-to-back)");
   }
 }
 
