@@ -498,7 +498,7 @@ TEST_F(Cli, ModeProbeFillsItsColumnsOnTwoRanksAndOffLeavesThemEmpty) {
 }
 
 // collbench calibrate end to end on 2 ranks: the file holds the probe its
-// terms were kept to (ModeGuard, cmd_calibrate.cpp), and the output says how
+// terms were kept to (ModeGuard, harness/calibrate/measure.cpp), and the output says how
 // it kept to that mode: re-measured units, restarts (at most 2) and units
 // left out of mode, each a count.
 TEST_F(Cli, CalibrateWritesItsProbeAndSaysHowItKeptToItsMode) {
