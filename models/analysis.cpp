@@ -8,7 +8,6 @@
 #include <iterator>
 #include <limits>
 #include <map>
-#include <cstring>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -26,8 +25,9 @@ std::string describe(const GroupKey& g) {
                      g.op.empty() ? "" : g.op + "/", g.placement + "/", g.ranks);
 }
 
-std::string calibration_label(std::string_view terms) {
-  return terms.empty() ? std::string(kByCalibration) : fmt::format("{}+{}", kByCalibration, terms);
+std::string calibration_label(TermSet terms) {
+  return terms.empty() ? std::string(kByCalibration)
+                       : fmt::format("{}+{}", kByCalibration, term_set_text(terms));
 }
 
 bool tie_sets_overlap(std::string_view a, std::string_view b) {
@@ -58,7 +58,7 @@ const CalibrationInput* calibration_for(const Analysis& a, const std::string& tr
 namespace {
 
 // Seconds for (algorithm, scenario, count) under one parameter set, for a
-// row whose mode probe is the last argument (term (i); unmeasured: none).
+// row whose mode probe is the last argument (term `probe`; unmeasured: none).
 using Predictor = std::function<double(const AlgorithmEntry&, const Scenario&, std::uint64_t,
                                        const ModeProbe&)>;
 
@@ -92,7 +92,7 @@ Predictor closed_form(const ModelParams& m, CostMemo& memo) {
   };
 }
 
-Predictor schedule_priced(const CalibrationInput& c, std::string terms) {
+Predictor schedule_priced(const CalibrationInput& c, TermSet terms) {
   return [&c, terms](const AlgorithmEntry& a, const Scenario& s, std::uint64_t count,
                      const ModeProbe& probe) {
     return priced_seconds(features_for(a, s, count), c.params, c.terms, terms, probe);
@@ -115,11 +115,11 @@ ModeProbe median_probe(const std::vector<const Measurement*>& rows) {
 ModeProbe config_probe(const ConfigResult& c) { return median_probe(c.points); }
 
 // `predict` with every algorithm of a group priced in one mode, the median
-// of the group's rows' probes (term (i)), whatever probe it is asked with:
+// of the group's rows' probes (term `probe`), whatever probe it is asked with:
 // picks and crossovers compare algorithms, not the modes their rows
 // happened to run in, and algorithms whose schedules are identical stay
 // predicted equal (a probe per configuration split such ties by the
-// probes' noise: models/README.md, "Term (i)").
+// probes' noise: models/README.md, "Term `probe`").
 Predictor in_one_mode(const Predictor& predict, const std::vector<const ConfigResult*>& configs) {
   std::vector<const Measurement*> rows;
   for (const ConfigResult* c : configs) rows.insert(rows.end(), c->points.begin(), c->points.end());
@@ -129,13 +129,15 @@ Predictor in_one_mode(const Predictor& predict, const std::vector<const ConfigRe
   };
 }
 
-// The letters of an ablation level that the calibration measured: a level
-// is named by what it prices (a file from before (e) and (f) gives
-// "abcdg", not "abcdefg").
-std::string measured_letters(std::string_view level, const ModelTerms& t) {
-  std::string out;
-  for (char ch : level)
-    if (t.has(ch)) out += ch;
+// The ablation levels a calibration prices: each level whose last term it
+// measured, left with the terms it measured (a level is named by what it
+// prices: a file from before forward and staged gives
+// range+copy+concurrency+overhead+flight, not every term up to flight).
+std::vector<TermSet> measured_levels(const ModelTerms& t) {
+  std::vector<TermSet> out;
+  const std::vector<TermSet> levels = ablation_levels();
+  for (std::size_t k = 1; k < levels.size(); ++k)
+    if (t.has(kTerms[k - 1].term)) out.push_back(measured_terms(levels[k], t));
   return out;
 }
 
@@ -520,74 +522,70 @@ std::vector<Grade> grades_of(const Analysis& a) {
   }
   for (auto& [key, g] : by) {
     g.median_regret = median_or_nan(regrets[key]);
+    const auto terms = a.level_terms.find(g.params);
+    g.per_rank_clocks = terms != a.level_terms.end() && terms->second.contains(Term::flight);
     out.push_back(g);
   }
   return out;
 }
 
-// Long on purpose: the analysis's stages in order, each a call or a short loop over its result.
-Analysis analyze(const ResultsFile& results, const AnalysisOptions& opt) {
-  Analysis a;
-  a.source_file = results.file;
-  a.rows = results.rows.size();
-  a.calibrations = opt.calibrations;
-  a.configs = fit_configs(results, opt, a);
+namespace {
 
-  std::set<std::string> transports;
-  for (const Measurement& m : results.rows) transports.insert(m.transport);
-  for (const std::string& tr : transports) {
-    std::vector<Cost> basis;
-    std::vector<const Measurement*> rows;
-    TransportFit tf = fit_transport(tr, results, opt, &basis, &rows);
-    // basis holds the rows' closed-form costs, in order.
-    const auto closed_form_of = [&](const ModelParams& m) {
-      return [&basis, m](std::size_t i) { return seconds(basis[i], m); };
-    };
-    if (tf.fit)
-      add_predictions(a, rows, tf.fit->params, kByGlobal, opt.threads,
-                      closed_form_of(tf.fit->params));
-    if (const CalibrationInput* c = calibration_for(a, tr)) {
-      add_predictions(a, rows, c->params, kByCalibration, opt.threads, closed_form_of(c->params));
-      // With terms, each row in its configuration's mode (term (i)).
-      const std::vector<ModeProbe> probes = row_probes(a, rows);
-      for (const char* level : kTermLevels)
-        if (*level && c->terms.has(level[std::strlen(level) - 1])) {
-          const std::string used = measured_letters(level, c->terms);
-          const Predictor predict = schedule_priced(*c, used);
-          add_predictions(a, rows, c->params, calibration_label(used), opt.threads,
-                          [&](std::size_t i) {
-                            const Measurement& m = *rows[i];
-                            return predict(*m.entry, m.scenario, m.count, probes[i]);
-                          });
-        }
-    }
-    a.transports.push_back(std::move(tf));
+// The global fit of transport `tr` and its predictions of its rows: by the
+// fit (in sample), by the calibration and by each ablation level the
+// calibration measured (out of sample, each row in its configuration's
+// mode, term probe).
+TransportFit predict_transport(Analysis& a, const std::string& tr, const ResultsFile& results,
+                               const AnalysisOptions& opt) {
+  std::vector<Cost> basis;
+  std::vector<const Measurement*> rows;
+  TransportFit tf = fit_transport(tr, results, opt, &basis, &rows);
+  // basis holds the rows' closed-form costs, in order.
+  const auto closed_form_of = [&](const ModelParams& m) {
+    return [&basis, m](std::size_t i) { return seconds(basis[i], m); };
+  };
+  if (tf.fit)
+    add_predictions(a, rows, tf.fit->params, kByGlobal, opt.threads,
+                    closed_form_of(tf.fit->params));
+  const CalibrationInput* c = calibration_for(a, tr);
+  if (!c) return tf;
+  add_predictions(a, rows, c->params, kByCalibration, opt.threads, closed_form_of(c->params));
+  const std::vector<ModeProbe> probes = row_probes(a, rows);
+  for (const TermSet used : measured_levels(c->terms)) {
+    const Predictor predict = schedule_priced(*c, used);
+    a.level_terms[calibration_label(used)] = used;
+    add_predictions(a, rows, c->params, calibration_label(used), opt.threads,
+                    [&](std::size_t i) {
+                      const Measurement& m = *rows[i];
+                      return predict(*m.entry, m.scenario, m.count, probes[i]);
+                    });
   }
+  return tf;
+}
+
+// Every row predicted by its configuration's own line (kByConfig).
+void add_config_predictions(Analysis& a) {
   for (const ConfigResult& c : a.configs) {
-    for (std::size_t i = 0; i < c.points.size(); ++i) {
-      const Measurement& m = *c.points[i];
+    for (const Measurement* m : c.points) {
       Prediction p;
-      p.row = &m;
+      p.row = m;
       p.params = kByConfig;
-      p.predicted_s = c.line.a_s + c.line.b_s_per_B * static_cast<double>(m.bytes);
-      p.rel_err = (p.predicted_s - m.time_s) / m.time_s;
+      p.predicted_s = c.line.a_s + c.line.b_s_per_B * static_cast<double>(m->bytes);
+      p.rel_err = (p.predicted_s - m->time_s) / m->time_s;
       a.predictions.push_back(p);
     }
   }
+}
 
-  std::map<GroupKey, std::vector<const ConfigResult*>> groups;
-  for (const ConfigResult& c : a.configs)
+using Groups = std::map<GroupKey, std::vector<const ConfigResult*>>;
+
+// The schedule configurations by crossover group, each group's in registry
+// order, so pairs read the same way in every group.
+Groups crossover_groups(const std::vector<ConfigResult>& all) {
+  Groups groups;
+  for (const ConfigResult& c : all)
     if (!c.baseline) groups[group_of(c.key)].push_back(&c);
-  // Crossover groups (identical_schedule_groups) of every distinct query,
-  // computed on every core before the groups are walked in order: each
-  // builds schedules (the costliest stage of a file with hundreds of rank
-  // counts) and depends on nothing but its query, so the results do not
-  // depend on the thread count.
-  std::map<std::string, std::size_t> query_index;
-  std::vector<GroupQuery> queries;
-  std::map<GroupKey, std::size_t> group_rep;
   for (auto& [g, configs] : groups) {
-    // Registry order, so pairs read the same way in every group.
     const auto table = algorithms_for(g.coll);
     const auto rank = [&](const ConfigResult* c) {
       for (std::size_t i = 0; i < table.size(); ++i)
@@ -596,69 +594,119 @@ Analysis analyze(const ResultsFile& results, const AnalysisOptions& opt) {
     };
     std::stable_sort(configs.begin(), configs.end(),
                      [&](auto* x, auto* y) { return rank(x) < rank(y); });
-    auto [key, query] = group_query(configs);
-    const auto [it, fresh] = query_index.try_emplace(std::move(key), queries.size());
-    if (fresh) queries.push_back(std::move(query));
-    group_rep[g] = it->second;
   }
-  std::vector<std::vector<std::size_t>> reps(queries.size());
-  for_each_index(queries.size(), opt.threads, [&](std::size_t i) {
-    const GroupQuery& q = queries[i];
-    reps[i] = identical_schedule_groups(q.entries, q.scenario, q.lo, q.hi);
-  });
-  // Each group's crossovers and best choices on every core too, the groups
-  // of one query (both transports of a scenario) in one task that shares
-  // their closed-form costs; appended in group order.
-  struct GroupOutput {
-    std::vector<PairCrossover> crossovers;
-    std::vector<BestAtSize> best;
-  };
-  std::vector<std::pair<const GroupKey*, const std::vector<const ConfigResult*>*>> in_order;
-  std::vector<std::vector<std::size_t>> groups_of_query(queries.size());
+  return groups;
+}
+
+// The distinct queries of the groups, each with the groups (indexes in the
+// groups' order) that ask it, and its identical-schedule representatives
+// (identical_schedule_groups), computed on every core: each builds
+// schedules (the costliest stage of a file with hundreds of rank counts)
+// and depends on nothing but its query, so the results do not depend on
+// the thread count.
+struct Queries {
+  std::vector<GroupQuery> queries;
+  std::vector<std::vector<std::size_t>> groups_of_query;
+  std::vector<std::vector<std::size_t>> reps;
+};
+
+Queries distinct_queries(const Groups& groups, unsigned threads) {
+  Queries out;
+  std::map<std::string, std::size_t> query_index;
+  std::size_t k = 0;
   for (const auto& [g, configs] : groups) {
-    groups_of_query[group_rep.at(g)].push_back(in_order.size());
-    in_order.emplace_back(&g, &configs);
-  }
-  std::vector<GroupOutput> outputs(in_order.size());
-  for_each_index(queries.size(), opt.threads, [&](std::size_t q) {
-    CostMemo memo(queries[q].scenario);
-    const std::vector<std::size_t>& rep = reps[q];
-    for (std::size_t k : groups_of_query[q]) {
-      const GroupKey& g = *in_order[k].first;
-      const std::vector<const ConfigResult*>& configs = *in_order[k].second;
-      auto& [xs, best] = outputs[k];
-      for (const TransportFit& tf : a.transports)
-        if (tf.transport == g.transport && tf.fit) {
-          crossovers(xs, g, configs, rep, closed_form(tf.fit->params, memo), kByGlobal);
-          best_choices(best, g, configs, closed_form(tf.fit->params, memo), kByGlobal);
-        }
-      const CalibrationInput* c = calibration_for(a, g.transport);
-      if (!c) continue;
-      const auto priced = [&](const std::string& terms) {
-        return in_one_mode(schedule_priced(*c, terms), configs);
-      };
-      crossovers(xs, g, configs, rep, closed_form(c->params, memo), kByCalibration);
-      best_choices(best, g, configs, closed_form(c->params, memo), kByCalibration);
-      // Pair crossovers for the full model, and for the richest level without
-      // (g) too, so its effect on the crossovers shows next to the
-      // step-synchronous price.
-      std::string full, step_synchronous;
-      for (const char* level : kTermLevels) {
-        if (!*level || !c->terms.has(level[std::strlen(level) - 1])) continue;
-        full = measured_letters(level, c->terms);
-        if (full.find('g') == std::string::npos) step_synchronous = full;
-        best_choices(best, g, configs, priced(full), calibration_label(full));
-      }
-      if (!step_synchronous.empty() && step_synchronous != full)
-        crossovers(xs, g, configs, rep, priced(step_synchronous),
-                   calibration_label(step_synchronous));
-      if (!full.empty()) crossovers(xs, g, configs, rep, priced(full), calibration_label(full));
+    auto [key, query] = group_query(configs);
+    const auto [it, fresh] = query_index.try_emplace(std::move(key), out.queries.size());
+    if (fresh) {
+      out.queries.push_back(std::move(query));
+      out.groups_of_query.emplace_back();
     }
+    out.groups_of_query[it->second].push_back(k++);
+  }
+  out.reps.resize(out.queries.size());
+  for_each_index(out.queries.size(), threads, [&](std::size_t i) {
+    const GroupQuery& q = out.queries[i];
+    out.reps[i] = identical_schedule_groups(q.entries, q.scenario, q.lo, q.hi);
+  });
+  return out;
+}
+
+// What one group adds to Analysis::crossovers and Analysis::best.
+struct GroupOutput {
+  std::vector<PairCrossover> crossovers;
+  std::vector<BestAtSize> best;
+};
+
+// One group's crossovers and best choices: by the global fit, by the
+// calibration, and with terms the best choices at every level, the pair
+// crossovers at the full level and at the richest level without flight
+// (so that its effect on the crossovers shows next to the step-synchronous
+// price). `rep`: the group's identical-schedule representatives; `memo`
+// shares closed-form costs between the groups of one query.
+GroupOutput group_choices(const Analysis& a, const GroupKey& g,
+                          const std::vector<const ConfigResult*>& configs,
+                          const std::vector<std::size_t>& rep, CostMemo& memo) {
+  GroupOutput out;
+  auto& [xs, best] = out;
+  for (const TransportFit& tf : a.transports)
+    if (tf.transport == g.transport && tf.fit) {
+      crossovers(xs, g, configs, rep, closed_form(tf.fit->params, memo), kByGlobal);
+      best_choices(best, g, configs, closed_form(tf.fit->params, memo), kByGlobal);
+    }
+  const CalibrationInput* c = calibration_for(a, g.transport);
+  if (!c) return out;
+  const auto priced = [&](TermSet terms) {
+    return in_one_mode(schedule_priced(*c, terms), configs);
+  };
+  crossovers(xs, g, configs, rep, closed_form(c->params, memo), kByCalibration);
+  best_choices(best, g, configs, closed_form(c->params, memo), kByCalibration);
+  TermSet full, step_synchronous;
+  for (const TermSet level : measured_levels(c->terms)) {
+    full = level;
+    if (!full.contains(Term::flight)) step_synchronous = full;
+    best_choices(best, g, configs, priced(full), calibration_label(full));
+  }
+  if (!step_synchronous.empty() && step_synchronous != full)
+    crossovers(xs, g, configs, rep, priced(step_synchronous),
+               calibration_label(step_synchronous));
+  if (!full.empty()) crossovers(xs, g, configs, rep, priced(full), calibration_label(full));
+  return out;
+}
+
+// Every group's crossovers and best choices, on every core, the groups of
+// one query (both transports of a scenario) in one task that shares their
+// closed-form costs; appended in group order.
+void add_choices(Analysis& a, unsigned threads) {
+  const Groups groups = crossover_groups(a.configs);
+  const Queries q = distinct_queries(groups, threads);
+  std::vector<Groups::const_pointer> in_order;
+  for (const auto& entry : groups) in_order.push_back(&entry);
+  std::vector<GroupOutput> outputs(in_order.size());
+  for_each_index(q.queries.size(), threads, [&](std::size_t i) {
+    CostMemo memo(q.queries[i].scenario);
+    for (std::size_t k : q.groups_of_query[i])
+      outputs[k] = group_choices(a, in_order[k]->first, in_order[k]->second, q.reps[i], memo);
   });
   for (GroupOutput& o : outputs) {
     std::move(o.crossovers.begin(), o.crossovers.end(), std::back_inserter(a.crossovers));
     std::move(o.best.begin(), o.best.end(), std::back_inserter(a.best));
   }
+}
+
+}  // namespace
+
+Analysis analyze(const ResultsFile& results, const AnalysisOptions& opt) {
+  Analysis a;
+  a.source_file = results.file;
+  a.rows = results.rows.size();
+  a.calibrations = opt.calibrations;
+  a.configs = fit_configs(results, opt, a);
+  std::set<std::string> transports;
+  for (const Measurement& m : results.rows) transports.insert(m.transport);
+  for (const std::string& tr : transports)
+    a.transports.push_back(predict_transport(a, tr, results, opt));
+  add_config_predictions(a);
+  add_choices(a, opt.threads);
   a.grades = grades_of(a);
   return a;
 }

@@ -55,7 +55,7 @@ struct ConfigResult {
   std::vector<const Measurement*> points; // sorted by bytes
   LineFit line;
   Piecewise piecewise;
-  // Term (i): the median of its rows' mode probes, each part on its own,
+  // Term `probe`: the median of its rows' mode probes, each part on its own,
   // with which every row of the configuration is priced (the probe is
   // taken before each row; the large one spreads ~2x between the rows of
   // one configuration, models/README.md); unmeasured when no row has one.
@@ -74,13 +74,13 @@ struct TransportFit {
 
 // Which parameters made a prediction: the transport's global fit, the
 // calibration file (the alpha-beta-gamma baseline), the calibration with
-// terms (kByCalibration + "+" + the terms, e.g. "calibration+abcd"; see
-// terms.hpp), or the configuration's own line.
+// terms (kByCalibration + "+" + the terms' names, e.g.
+// "calibration+range+copy"; see terms.hpp), or the configuration's own line.
 inline constexpr const char* kByGlobal = "global";
 inline constexpr const char* kByCalibration = "calibration";
 inline constexpr const char* kByConfig = "config";
-// "calibration" for no terms, else "calibration+<terms>".
-std::string calibration_label(std::string_view terms);
+// "calibration" for no terms, else "calibration+<terms>" (term_set_text).
+std::string calibration_label(TermSet terms);
 
 struct Prediction {
   const Measurement* row = nullptr;
@@ -150,6 +150,9 @@ struct Grade {
   double worst_collective_median = 0;
   std::size_t picks_right = 0, picks = 0;     // BestAtSize::model_right over sizes
   double median_regret = 0, worst_regret = 0;
+  // Whether params priced with per-rank clocks (term flight): the reports
+  // show the richest level with and without them.
+  bool per_rank_clocks = false;
 };
 inline constexpr double kLargeBytes = 64 * 1024;  // the accuracy targets' size threshold
 
@@ -167,6 +170,8 @@ struct Analysis {
   std::vector<PairCrossover> crossovers;
   std::vector<BestAtSize> best;
   std::vector<Grade> grades;  // global and every calibration level, per transport
+  // The terms each calibration level's label (calibration_label) prices with.
+  std::map<std::string, TermSet> level_terms;
 };
 
 // The grades of a.predictions and a.best (what analyze() stores in

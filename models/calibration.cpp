@@ -137,7 +137,7 @@ void fit_terms(Calibration& c, const TermMeasurements& m) {
       m.exchange_staged_s.size() == m.exchange_B.size() && !m.exchange_B.empty()
           ? fit_ranges(m.exchange_B, m.exchange_staged_s)
           : std::vector<SizeRange>{};
-  // (e): what forwarding freshly written bytes adds to the plain ping-pong,
+  // `forward`: what forwarding freshly written bytes adds to the plain ping-pong,
   // per byte, at each size (never below 0: a relay no slower is no term).
   c.relay_s = m.relay_s;
   c.terms.forward = {};
@@ -189,8 +189,8 @@ void fit_flight(Calibration& c, double pipelined_s) {
 namespace {
 
 // What the ping-pong measured at m bytes: its half round trip (seconds) and
-// the beta (s/B) term (a)'s range gives m (the baseline's without ranges);
-// nullopt where the ping-pong has no m. (h) and (j) compare against both.
+// the beta (s/B) term `range`'s range gives m (the baseline's without ranges);
+// nullopt where the ping-pong has no m. `incast` and `buffering` compare against both.
 struct PingPongAt {
   double s = 0;
   double beta_s_per_B = 0;
@@ -203,7 +203,7 @@ std::optional<PingPongAt> pingpong_at(const Calibration& c, double m) {
   return PingPongAt{c.pingpong_s[n], r ? r->beta_s_per_B : c.params.beta_s_per_B};
 }
 
-// (h) per k: the median over sizes of the time beyond the ping-pong and the
+// `incast` per k: the median over sizes of the time beyond the ping-pong and the
 // other k - 1 messages' bytes at beta, per received byte, never below 0.
 // Empty when a k has no size the ping-pong measured or the lists disagree.
 Curve incast_curve(const Calibration& c, const std::vector<double>& k,
@@ -297,7 +297,7 @@ std::string format_calibration(const Calibration& c) {
   out += fmt::format("{},{},{},{},{},{},{},", join(c.fanin_k), join(c.fanin_sizes_B),
                      join(c.fanin_s), join(c.fanin_exchange_s), join(c.terms.incast.size_B),
                      join(c.terms.incast.s_per_B), join(c.terms.incast_sending.s_per_B));
-  // (i): both cells or neither (shortest exact text: the file round-trips).
+  // `probe`: both cells or neither (shortest exact text: the file round-trips).
   const bool probed = c.terms.probe.measured();
   out += fmt::format("{},{},", probed ? fmt::format("{}", c.terms.probe.small_s) : std::string(),
                      probed ? fmt::format("{}", c.terms.probe.large_s) : std::string());
@@ -311,44 +311,11 @@ std::string format_calibration(const Calibration& c) {
   return out;
 }
 
-// Long on purpose: one parse of the file's keys, each a line, in the file's order.
-Calibration read_calibration(const std::string& path) {
-  const CsvTable t = read_whole_table(path);
-  require(t, {"alpha_s", "beta_s_per_B", "gamma_s_per_B"});
-  if (t.rows().size() != 1)
-    throw UsageError(fmt::format("{}: {} data rows; a calibration file has exactly one", path,
-                                 t.rows().size()));
-  const CsvRecord& r = t.rows().front();
-  Calibration c;
-  c.params = {number(t, r, "alpha_s"), number(t, r, "beta_s_per_B"),
-              number(t, r, "gamma_s_per_B")};
-  if (t.has("transport") && !t.cell(r, "transport").empty()) c.transport = t.cell(r, "transport");
-  if (t.has("ranks")) {
-    // Checked before the cast: a double outside int's range does not convert
-    // (undefined behaviour; found by tests/fuzz/fuzz_params.cpp).
-    const double ranks = number(t, r, "ranks");
-    if (!(ranks >= 1 && ranks <= std::numeric_limits<int>::max()) || ranks != std::floor(ranks))
-      throw UsageError(fmt::format("{}: ranks '{}' is not a rank count (an integer 1..{})", path,
-                                   t.cell(r, "ranks"), std::numeric_limits<int>::max()));
-    c.ranks = static_cast<int>(ranks);
-  }
-  c.host = t.cell(r, "host");
-  c.timestamp = t.cell(r, "timestamp");
-  c.collbench_version = t.cell(r, "collbench_version");
-  c.git_rev = t.cell(r, "git_rev");
-  c.mpi_version = t.cell(r, "mpi_version");
-  c.pingpong_sizes_B = numbers(t, r, "pingpong_sizes_B");
-  c.reduce_sizes_B = numbers(t, r, "reduce_sizes_B");
-  c.pingpong_knees_B = numbers(t, r, "pingpong_knees_B");
-  if (t.has("gamma_in_cache_s_per_B") && !t.cell(r, "gamma_in_cache_s_per_B").empty())
-    c.gamma_in_cache_s_per_B = number(t, r, "gamma_in_cache_s_per_B");
-  if (t.has("gamma_out_of_cache_s_per_B") && !t.cell(r, "gamma_out_of_cache_s_per_B").empty())
-    c.gamma_out_of_cache_s_per_B = number(t, r, "gamma_out_of_cache_s_per_B");
-  if (t.has("memcpy_GBps") && !t.cell(r, "memcpy_GBps").empty())
-    c.memcpy_GBps = number(t, r, "memcpy_GBps");
-  if (t.has("memcpy_in_cache_GBps") && !t.cell(r, "memcpy_in_cache_GBps").empty())
-    c.memcpy_in_cache_GBps = number(t, r, "memcpy_in_cache_GBps");
-  // The richer terms (absent from older files: the baseline model).
+namespace {
+
+// The columns of the richer terms and their raw measurements, each a line in
+// the file's order (absent from older files: the baseline model).
+void read_term_columns(const CsvTable& t, const CsvRecord& r, Calibration& c) {
   const auto ranges = [&](const char* column) {
     try {
       return parse_ranges(t.cell(r, column));
@@ -390,24 +357,65 @@ Calibration read_calibration(const std::string& path) {
   c.terms.exchange_staged = ranges("exchange_staged_ranges");
   if (t.has("pipelined_s") && !t.cell(r, "pipelined_s").empty())
     c.pipelined_s = number(t, r, "pipelined_s");
-  // (g): older files lack the column, so the term is refused for them.
+  // `flight`: older files lack the column, so the term is refused for them.
   c.terms.flight_measured = t.has("flight_s") && !t.cell(r, "flight_s").empty();
   if (c.terms.flight_measured) c.terms.flight_s = number(t, r, "flight_s");
-  // (h): absent from older files and from calibrations on 2 ranks.
+  // `incast`: absent from older files and from calibrations on 2 ranks.
   c.fanin_k = numbers(t, r, "fanin_k");
   c.fanin_sizes_B = numbers(t, r, "fanin_sizes_B");
   c.fanin_s = numbers(t, r, "fanin_s");
   c.fanin_exchange_s = numbers(t, r, "fanin_exchange_s");
   c.terms.incast = curve("incast_k", "incast_s_per_B");
   c.terms.incast_sending = curve("incast_k", "incast_sending_s_per_B");
-  // (i): absent from older files; a probe needs both cells.
+  // `probe`: absent from older files; a probe needs both cells.
   if (t.has("probe_small_s") && t.has("probe_large_s") && !t.cell(r, "probe_small_s").empty() &&
       !t.cell(r, "probe_large_s").empty())
     c.terms.probe = {number(t, r, "probe_small_s"), number(t, r, "probe_large_s")};
-  // (j): absent from older files and from calibrations on 2 ranks.
+  // `buffering`: absent from older files and from calibrations on 2 ranks.
   c.fanout_sizes_B = numbers(t, r, "fanout_sizes_B");
   c.fanout_s = numbers(t, r, "fanout_s");
   c.terms.buffered = curve("buffered_size_B", "buffered_fraction");
+}
+
+}  // namespace
+
+Calibration read_calibration(const std::string& path) {
+  const CsvTable t = read_whole_table(path);
+  require(t, {"alpha_s", "beta_s_per_B", "gamma_s_per_B"});
+  if (t.rows().size() != 1)
+    throw UsageError(fmt::format("{}: {} data rows; a calibration file has exactly one", path,
+                                 t.rows().size()));
+  const CsvRecord& r = t.rows().front();
+  Calibration c;
+  c.params = {number(t, r, "alpha_s"), number(t, r, "beta_s_per_B"),
+              number(t, r, "gamma_s_per_B")};
+  if (t.has("transport") && !t.cell(r, "transport").empty()) c.transport = t.cell(r, "transport");
+  if (t.has("ranks")) {
+    // Checked before the cast: a double outside int's range does not convert
+    // (undefined behaviour; found by tests/fuzz/fuzz_params.cpp).
+    const double ranks = number(t, r, "ranks");
+    if (!(ranks >= 1 && ranks <= std::numeric_limits<int>::max()) || ranks != std::floor(ranks))
+      throw UsageError(fmt::format("{}: ranks '{}' is not a rank count (an integer 1..{})", path,
+                                   t.cell(r, "ranks"), std::numeric_limits<int>::max()));
+    c.ranks = static_cast<int>(ranks);
+  }
+  c.host = t.cell(r, "host");
+  c.timestamp = t.cell(r, "timestamp");
+  c.collbench_version = t.cell(r, "collbench_version");
+  c.git_rev = t.cell(r, "git_rev");
+  c.mpi_version = t.cell(r, "mpi_version");
+  c.pingpong_sizes_B = numbers(t, r, "pingpong_sizes_B");
+  c.reduce_sizes_B = numbers(t, r, "reduce_sizes_B");
+  c.pingpong_knees_B = numbers(t, r, "pingpong_knees_B");
+  if (t.has("gamma_in_cache_s_per_B") && !t.cell(r, "gamma_in_cache_s_per_B").empty())
+    c.gamma_in_cache_s_per_B = number(t, r, "gamma_in_cache_s_per_B");
+  if (t.has("gamma_out_of_cache_s_per_B") && !t.cell(r, "gamma_out_of_cache_s_per_B").empty())
+    c.gamma_out_of_cache_s_per_B = number(t, r, "gamma_out_of_cache_s_per_B");
+  if (t.has("memcpy_GBps") && !t.cell(r, "memcpy_GBps").empty())
+    c.memcpy_GBps = number(t, r, "memcpy_GBps");
+  if (t.has("memcpy_in_cache_GBps") && !t.cell(r, "memcpy_in_cache_GBps").empty())
+    c.memcpy_in_cache_GBps = number(t, r, "memcpy_in_cache_GBps");
+  read_term_columns(t, r, c);
   // Two levels: absent from older files and from calibrations on one level.
   if (t.has("ranks_per_node") && !t.cell(r, "ranks_per_node").empty()) {
     const double k = number(t, r, "ranks_per_node");
@@ -437,24 +445,26 @@ ModelTerms load_model_terms(const std::string& path) {
   return read_calibration(path).terms;
 }
 
-ModelTerms load_model_terms(const std::string& path, std::string_view use,
-                            std::string_view setting) {
-  const std::string named =
-      setting.empty() ? fmt::format("--terms {}", use) : std::string(setting);
-  for (std::size_t i = 0; i < use.size(); ++i)
-    if (std::string_view(kTermLetters).find(use[i]) == std::string_view::npos ||
-        use.find(use[i]) != i)
-      throw UsageError(fmt::format("{}: '{}' {} (accepted: letters of {}, each once; "
-                                   "see models/README.md)",
-                                   named, use[i],
-                                   use.find(use[i]) != i ? "is named twice" : "is not a term",
-                                   kTermLetters));
+TermSet parse_term_set(std::string_view text, std::string_view setting) {
+  try {
+    return parse_term_set(text);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(fmt::format("{}: {} (see docs/model.md)",
+                                 setting.empty() ? fmt::format("--terms {}", text)
+                                                 : std::string(setting),
+                                 e.what()));
+  }
+}
+
+ModelTerms load_model_terms(const std::string& path, TermSet use, std::string_view setting) {
   const ModelTerms terms = load_model_terms(path);
-  for (char t : use)
-    if (!terms.has(t))
-      throw UsageError(fmt::format("{}: {} does not hold term ({}) (a calibration file "
+  for (const TermInfo& info : kTerms)
+    if (use.contains(info.term) && !terms.has(info.term))
+      throw UsageError(fmt::format("{}: {} does not hold term {} (a calibration file "
                                    "from this collbench's `calibrate` does)",
-                                   named, path, t));
+                                   setting.empty() ? fmt::format("--terms {}", term_set_text(use))
+                                                   : std::string(setting),
+                                   path, info.name));
   return terms;
 }
 

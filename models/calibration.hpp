@@ -93,13 +93,13 @@ struct Calibration {
   ModelTerms terms;
   std::vector<double> pingpong_s, exchange_sizes_B, exchange_s, multi_messages, multi_s;
   std::vector<double> local_ops_k, local_ops_s, exchange_reduce_s;
-  std::vector<double> relay_s;  // (e) relay ping-pong half round trips at pingpong_sizes_B
-  std::vector<double> exchange_staged_s;  // (f) staged reducing exchange steps at exchange_sizes_B
-  double pipelined_s = 0;  // (g) the pipelined ping-pong's time (s); 0 = not measured
-  // (h) fan-in step times (s) per sender count k and size (B), k-major.
+  std::vector<double> relay_s;  // `forward`: relay ping-pong half round trips at pingpong_sizes_B
+  std::vector<double> exchange_staged_s;  // `staged`: reducing exchange steps at exchange_sizes_B
+  double pipelined_s = 0;  // `flight`: the pipelined ping-pong's time (s); 0 = not measured
+  // `incast`: fan-in step times (s) per sender count k and size (B), k-major.
   std::vector<double> fanin_k, fanin_sizes_B, fanin_s;
-  std::vector<double> fanin_exchange_s;  // (h) the k-way exchange's step times, the same way
-  std::vector<double> fanout_sizes_B, fanout_s;  // (j) fan-out times (s) per size (B)
+  std::vector<double> fanin_exchange_s;  // `incast`: the k-way exchange's step times, the same way
+  std::vector<double> fanout_sizes_B, fanout_s;  // `buffering`: fan-out times (s) per size (B)
   // Two levels (calibrate on 2 or more nodes of K >= 2 ranks): K, and the
   // intra-node ping-pong's alpha (s), beta (s/B) and half round trips (s) at
   // pingpong_sizes_B; everything above is then the network's (two nodes'
@@ -122,8 +122,8 @@ struct TermMeasurements {
   double run_s = 0;
   // Optional (empty: the term is not fitted): the reducing exchange's step
   // times at exchange_B (reducing-exchange ranges), the relay ping-pong's
-  // half round trips at c.pingpong_sizes_B (term (e)) and the staged
-  // reducing exchange's step times at exchange_B (term (f)).
+  // half round trips at c.pingpong_sizes_B (term `forward`) and the staged
+  // reducing exchange's step times at exchange_B (term `staged`).
   std::vector<double> exchange_reduce_s = {}, relay_s = {}, exchange_staged_s = {};
 };
 
@@ -131,25 +131,25 @@ struct TermMeasurements {
 // lists (c.pingpong_sizes_B must be set).
 void fit_terms(Calibration& c, const TermMeasurements& m);
 
-// (g) from the pipelined ping-pong's time (seconds, net of the empty run),
+// `flight` from the pipelined ping-pong's time (seconds, net of the empty run),
 // after fit_terms (it needs pingpong_s): it takes 2 alpha + the sender's
 // time per message, so F = alpha - (pipelined - 2 alpha), alpha the 8-byte
 // half round trip, kept within [0, alpha] (noise can leave it outside).
 void fit_flight(Calibration& c, double pipelined_s);
 
-// (h) from the fan-in step times `fanin_s` and the k-way exchange's
+// `incast` from the fan-in step times `fanin_s` and the k-way exchange's
 // `exchange_s` (seconds, net of the empty run; k-major over `k` and
 // `sizes_B`), after fit_terms (it needs pingpong_s at those sizes): for
 // each, at each k, the median over sizes m of
 //   (T(k, m) - (pingpong(m) + (k - 1) * m * beta(m))) / (k * m),
 // the time beyond one ping-pong plus the other k - 1 messages' bytes at
-// the ping-pong's beta for m (term (a)'s range), per received byte, never
+// the ping-pong's beta for m (term `range`'s range), per received byte, never
 // below 0. Sizes the ping-pong did not measure are skipped; no k or no
 // usable size leaves the term absent.
 void fit_incast(Calibration& c, const std::vector<double>& k, const std::vector<double>& sizes_B,
                 const std::vector<double>& fanin_s, const std::vector<double>& exchange_s);
 
-// (j) from the fan-out's times `fanout_s` (seconds, net of the empty run) at
+// `buffering` from the fan-out's times `fanout_s` (seconds, net of the empty run) at
 // `sizes_B`, after fit_terms (it needs pingpong_s at those sizes): rank 0
 // sends m bytes to rank 1, then m to rank 2 while rank 1 sends its m back to
 // rank 0. A send that completes when its bytes have crossed makes that
@@ -157,7 +157,7 @@ void fit_incast(Calibration& c, const std::vector<double>& k, const std::vector<
 // share rank 0's link with the first, which then arrives a transfer later:
 // 2 pingpong(m) + m * beta(m). So, per m, the fraction buffered is
 //   (T(m) - 2 pingpong(m)) / (m * beta(m)),   kept within [0, 1],
-// beta(m) the ping-pong's for m (term (a)'s range). Sizes the ping-pong did
+// beta(m) the ping-pong's for m (term `range`'s range). Sizes the ping-pong did
 // not measure are skipped; none left leaves the term absent.
 void fit_buffering(Calibration& c, const std::vector<double>& sizes_B,
                    const std::vector<double>& fanout_s);
@@ -203,13 +203,18 @@ std::optional<ModelParams> load_intra_params(const std::string& path);
 // fit.csv or a file without them.
 ModelTerms load_model_terms(const std::string& path);
 
-// The terms `use` (letters of kTermLetters, terms.hpp) names, from `path`, for the
-// commands that price schedules with them (predict, map, run --transport
-// sim: one reader, so they agree). Throws UsageError naming the value and
-// what is accepted: a letter outside kTermLetters, or a term the file lacks (a
-// fit.csv holds none). `setting` names where `use` came from in the message
-// ("--terms ab" when empty; the PMPI library passes "COLLBENCH_TERMS=ab").
-ModelTerms load_model_terms(const std::string& path, std::string_view use,
+// The terms `text` names (names or old letters: parse_term_set, terms.hpp),
+// for the commands that price schedules with them (predict, map, run
+// --transport sim, the PMPI library: one reader, so they agree). Throws
+// UsageError naming the value and what is accepted. `setting` names where
+// `text` came from in the message ("--terms TEXT" when empty; the PMPI
+// library passes "COLLBENCH_TERMS=TEXT").
+TermSet parse_term_set(std::string_view text, std::string_view setting);
+
+// The calibration's terms from `path` when it measured every term of `use`;
+// otherwise throws UsageError naming the term the file lacks (a fit.csv
+// holds none), `setting` as above.
+ModelTerms load_model_terms(const std::string& path, TermSet use,
                             std::string_view setting = {});
 
 }  // namespace cb::models

@@ -38,7 +38,7 @@ struct KneeOptions {
   // Try K+2 segments when K+1 fails the test (both kept only if K+2 passes
   // it against K): a gradual bend, such as cache to memory over 4-16 MiB,
   // is fitted well only by two more segments, and the best K+1 then puts
-  // its one knee where it explains little (fit_ranges, terms (a), (c), (f)).
+  // its one knee where it explains little (fit_ranges, terms `range`, `concurrency`, `staged`).
   bool look_past_one = false;
 };
 

@@ -166,13 +166,14 @@ std::string accuracy_csv(const Analysis& a) {
   std::string out =
       "params,transport,rows_large,median_abs_err_large,rows_small,median_abs_err_small,"
       "worst_collective,worst_collective_median_abs_err,picks_right,picks,median_regret,"
-      "worst_regret\n";
+      "worst_regret,per_rank_clocks\n";
   for (const Grade& g : a.grades)
-    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_escape(g.params),
+    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_escape(g.params),
                        csv_escape(g.transport), g.rows_large, csv_number(g.median_large),
                        g.rows_small, csv_number(g.median_small), g.worst_collective,
                        csv_number(g.worst_collective_median), g.picks_right, g.picks,
-                       csv_number(g.median_regret), csv_number(g.worst_regret));
+                       csv_number(g.median_regret), csv_number(g.worst_regret),
+                       g.per_rank_clocks ? 1 : 0);
   return out;
 }
 

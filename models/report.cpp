@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <map>
 
 namespace cb::models {
@@ -223,10 +222,7 @@ void targets(std::string& out, const Analysis& a) {
          "measured best's confidence interval in ≥ 90% of sizes; median regret ≤ 5%. "
          "`calibration` is the α-β-γ baseline from the microbenchmarks; each `+` row adds terms "
          "(cumulative), every one calibrated by its own microbenchmark:\n\n";
-  for (const char* level : kTermLevels) {
-    if (!*level) continue;
-    out += fmt::format("- {}\n", term_description(level[std::strlen(level) - 1]));
-  }
+  for (const TermInfo& info : kTerms) out += fmt::format("- {}\n", term_description(info.term));
   out += "\n`global` is the in-sample fit, for comparison. A missed target is marked ✗ with the "
          "amount by which it is missed.\n\n";
   out += "| params | transport | median \\|err\\| ≥ 64 KiB | median \\|err\\| < 64 KiB | worst "

@@ -151,7 +151,7 @@ Measurement parse_row(const CsvTable& t, const CsvRecord& r) {
   if (!wrong.empty()) m.wrong = parse_integer<std::int64_t>(wrong, "wrong", fail);
   const std::string& over = t.cell(r, "oversubscribed");
   if (!over.empty()) m.oversubscribed = parse_integer<int>(over, "oversubscribed", fail) != 0;
-  // Term (i): both probes or none (files before the probe have neither column).
+  // Term `probe`: both probes or none (files before the probe have neither column).
   const std::string& small = t.cell(r, "probe_small_us");
   const std::string& large = t.cell(r, "probe_large_us");
   if (small.empty() != large.empty())

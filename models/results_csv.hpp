@@ -38,7 +38,7 @@ struct Measurement {
   double ci_lo_s = 0, ci_hi_s = 0;        // CI of the median (NaN if absent)
   std::optional<std::int64_t> wrong;      // wrong elements; nullopt = not checked
   bool oversubscribed = false;            // ranks outnumbered cores (column optional)
-  // The mode probe taken right before the row's configuration (term (i);
+  // The mode probe taken right before the row's configuration (term `probe`;
   // columns probe_small_us and probe_large_us, optional: unmeasured = 0).
   ModeProbe probe;
   // `run --arrival` (harness/report/CSV.md): the pattern ("" without one; the

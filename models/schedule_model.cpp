@@ -160,8 +160,8 @@ ScheduleFeatures features_for(const AlgorithmEntry& algo, const CollParams& para
 
 namespace {
 
-bool uses(std::string_view use, char term, const ModelTerms& t) {
-  return use.find(term) != std::string_view::npos && t.has(term);
+bool uses(TermSet use, Term term, const ModelTerms& t) {
+  return use.contains(term) && t.has(term);
 }
 
 double baseline(const ScheduleFeatures& f, const ModelParams& m) {
@@ -185,21 +185,21 @@ namespace {
 // One rank's step as the terms price it (seconds).
 struct PricedStep {
   double local = 0;    // copies, reduces and per-op costs after the messages
-  double latency = 0;  // k * alpha, or alpha + (k-1) * o with (d); k = max(sends, receives)
+  double latency = 0;  // k * alpha, or alpha + (k-1) * o with `overhead`; k = max(sends, receives)
   double wire = 0;     // beta(m) * max(bytes sent, bytes received)
-  double forward = 0;  // (e) on the bytes sent
-  double incast = 0;   // (h) on the bytes received from k >= 2 senders
+  double forward = 0;  // `forward` on the bytes sent
+  double incast = 0;   // `incast` on the bytes received from k >= 2 senders
   double out = 0;      // the sends alone: latency of the sends + beta(m) * bytes sent + forward
   double send_latency = 0;  // the latency part of `out`: when its bytes start to leave
   double beta = 0;          // beta(m) of the step's messages, s/B
-  // With (j), the bytes sent that the transport buffers: the sender's step
+  // With `buffering`, the bytes sent that the transport buffers: the sender's step
   // does not wait for them to cross its link (they still do, at beta).
   double buffered_B = 0;
   double comm() const { return latency + wire + forward + incast; }
 };
 
 struct Uses {
-  bool a, b, c, d, e, f, g, h, j;
+  bool range, copy, concurrency, overhead, forward, staged, flight, incast, buffering;
 };
 
 PricedStep price_step(const RankStep& x, double delta, double gamma, const ModelParams& base,
@@ -207,12 +207,12 @@ PricedStep price_step(const RankStep& x, double delta, double gamma, const Model
   PricedStep p;
   const bool both = x.out_B > 0 && x.in_B > 0;
   // The reducing exchange's ranges price the reduce of what arrives too.
-  const bool fused = u.c && both && x.recv_reduced_B == x.in_B && !t.exchange_reduce.empty();
-  const bool staged = u.f && both && !fused && x.staged_reduced_B == x.in_B;
+  const bool fused = u.concurrency && both && x.recv_reduced_B == x.in_B && !t.exchange_reduce.empty();
+  const bool staged = u.staged && both && !fused && x.staged_reduced_B == x.in_B;
   p.local = gamma * (x.reduced_B - (fused ? x.recv_reduced_B : 0) -
                      (staged ? x.staged_reduced_B : 0)) +
             delta * (x.copied_B - (staged ? x.staged_copied_B : 0)) +
-            (u.b ? t.local_op_s * (x.local_ops - (staged ? x.staged_ops : 0)) : 0);
+            (u.copy ? t.local_op_s * (x.local_ops - (staged ? x.staged_ops : 0)) : 0);
   const double k = std::max(x.sends, x.recvs);
   if (k == 0) return p;
   const double wire = std::max(x.out_B, x.in_B);
@@ -220,27 +220,27 @@ PricedStep price_step(const RankStep& x, double delta, double gamma, const Model
   double alpha = base.alpha_s, beta = base.beta_s_per_B;
   const SizeRange* range = fused       ? range_for(t.exchange_reduce, m)
                            : staged    ? range_for(t.exchange_staged, m)
-                           : u.c && both ? range_for(t.exchange, m)
-                           : u.a       ? range_for(t.oneway, m)
+                           : u.concurrency && both ? range_for(t.exchange, m)
+                           : u.range       ? range_for(t.oneway, m)
                                        : nullptr;
   if (range) {
     alpha = range->alpha_s;
     beta = range->beta_s_per_B;
   }
-  const auto latency = [&](double n) { return u.d ? alpha + (n - 1) * t.overhead_s : n * alpha; };
+  const auto latency = [&](double n) { return u.overhead ? alpha + (n - 1) * t.overhead_s : n * alpha; };
   p.latency = latency(k);
   p.wire = beta * wire;
-  if (u.e) p.forward = t.forward.at(m) * x.forwarded_B;
+  if (u.forward) p.forward = t.forward.at(m) * x.forwarded_B;
   // The receiver's link is what k senders share: priced on the receiver,
   // from the k-way exchange when it sends in the same step.
-  if (u.h && x.from.size() >= 2)
+  if (u.incast && x.from.size() >= 2)
     p.incast = (x.out_B > 0 ? t.incast_sending : t.incast).at(static_cast<double>(x.from.size())) *
                x.in_B;
   p.beta = beta;
   if (x.sends > 0) {
     p.send_latency = latency(x.sends);
     p.out = p.send_latency + beta * x.out_B + p.forward;
-    if (u.j) p.buffered_B = std::clamp(t.buffered.at(x.out_B / x.sends), 0.0, 1.0) * x.out_B;
+    if (u.buffering) p.buffered_B = std::clamp(t.buffered.at(x.out_B / x.sends), 0.0, 1.0) * x.out_B;
   }
   return p;
 }
@@ -255,7 +255,7 @@ namespace {
 using StepPricer = std::function<void(std::size_t i, std::vector<PricedStep>& out)>;
 
 // One message's bytes on the links it crosses, as the clocks last placed it:
-// its receiver's, and with (j) its sender's (the sender may have sent before
+// its receiver's, and with `buffering` its sender's (the sender may have sent before
 // its previous messages crossed).
 struct Inflow {
   std::size_t receiver = 0;
@@ -265,12 +265,12 @@ struct Inflow {
   bool on_receiver_link = false, on_sender_link = false;  // which of them it may share
 };
 
-// The clocks of (g) with each recorded message's arrival later by `delay`
+// The clocks of `flight` with each recorded message's arrival later by `delay`
 // (seconds, one per recorded message in the order the loop meets them); the
 // collective's seconds. Records the messages into the receivers marked in
 // `shared_in` (those with two or more senders over the schedule: one
 // sender's messages follow each other and never share) and out of the
-// senders marked in `shared_out` (with (j): two or more receivers).
+// senders marked in `shared_out` (with `buffering`: two or more receivers).
 // Each rank's clock starts at its `arrival` (SECONDS; empty: all at 0) and
 // ends in `finish` when given.
 double clock_pass(const ScheduleFeatures& f, const StepPricer& price, double flight_s,
@@ -312,7 +312,7 @@ double clock_pass(const ScheduleFeatures& f, const StepPricer& price, double fli
       }
       // What already crossed r's link while r was busy costs its step no
       // link time: the step's wire is priced on the bytes still pending, and
-      // on the bytes sent that the transport does not buffer (j).
+      // on the bytes sent that the transport does not buffer `buffering`.
       const double wire =
           x.beta * std::max(rs.out_B - x.buffered_B, std::min(rs.in_B, pending_B));
       const double ready =
@@ -326,7 +326,7 @@ double clock_pass(const ScheduleFeatures& f, const StepPricer& price, double fli
 
 // How much later each inflow arrives when a link is shared by the messages
 // that cross it at once (shared_link.hpp): beyond the time it would arrive
-// alone, never negative, the larger of its receiver's link's delay and (j)
+// alone, never negative, the larger of its receiver's link's delay and `buffering`
 // its sender's. Messages between one pair of ranks follow each other (one
 // connection sends them in order), so each starts no earlier than the one
 // before it arrived.
@@ -363,13 +363,13 @@ std::vector<double> link_delays(const std::vector<Inflow>& in, std::size_t ranks
   return delay;
 }
 
-// (g)'s price: clock passes until the links' delays settle. A message that
+// `flight`'s price: clock passes until the links' delays settle. A message that
 // flies early shares its receiver's link with what that receiver is still
 // receiving, which then arrives later, which moves the clocks; a few passes
 // settle it, and with no overlap the first pass is the answer.
-// With `buffering` (j), a sender's messages may overlap on its own link too.
+// With `buffering`, a sender's messages may overlap on its own link too.
 // Under an arrival pattern the clocks start at `arrival` and end in
-// `finish`; without (g) (share_links false) no link is shared.
+// `finish`; without `flight` (share_links false) no link is shared.
 double clocked_seconds(const ScheduleFeatures& f, const StepPricer& price, double flight_s,
                        bool buffering, std::span<const double> arrival = {},
                        std::vector<double>* finish = nullptr, bool share_links = true) {
@@ -409,28 +409,32 @@ namespace {
 // priced_seconds, and under an arrival pattern (non-empty `arrival`) the
 // per-rank clocks started there, every rank's finish into `finish`.
 double priced(const ScheduleFeatures& f, const ModelParams& base, const ModelTerms& t,
-              std::string_view use, const ModeProbe& row, std::span<const double> arrival,
+              TermSet use, const ModeProbe& row, std::span<const double> arrival,
               std::vector<double>* finish) {
-  if (uses(use, 'i', t) && row.measured()) {
+  if (uses(use, Term::probe, t) && row.measured()) {
     const InMode m = in_mode(base, t, row);
-    std::string rest(use);
-    rest.erase(rest.find('i'), 1);
+    TermSet rest;
+    for (const TermInfo& info : kTerms)
+      if (info.term != Term::probe && use.contains(info.term)) rest.add(info.term);
     return priced(f, m.base, m.terms, rest, {}, arrival, finish);
   }
-  // (j) prices through (g)'s clocks: without them a step waits for its
+  // `buffering` prices through `flight`'s clocks: without them a step waits for its
   // slowest rank, sends and all.
-  const Uses u{uses(use, 'a', t), uses(use, 'b', t), uses(use, 'c', t),
-               uses(use, 'd', t), uses(use, 'e', t), uses(use, 'f', t),
-               uses(use, 'g', t), uses(use, 'h', t), uses(use, 'g', t) && uses(use, 'j', t)};
-  const bool clocks = u.g || !arrival.empty();
-  if (!u.a && !u.b && !u.c && !u.d && !u.e && !u.f && !clocks && !u.h) return baseline(f, base);
+  const bool flight = uses(use, Term::flight, t);
+  const Uses u{uses(use, Term::range, t),    uses(use, Term::copy, t),
+               uses(use, Term::concurrency, t), uses(use, Term::overhead, t),
+               uses(use, Term::forward, t),  uses(use, Term::staged, t),
+               flight,                       uses(use, Term::incast, t),
+               flight && uses(use, Term::buffering, t)};
+  const bool clocks = u.flight || !arrival.empty();
+  if (!u.range && !u.copy && !u.concurrency && !u.overhead && !u.forward && !u.staged && !clocks && !u.incast) return baseline(f, base);
   const std::size_t p = f.working_set_B.size();
   std::vector<double> delta(p), gamma(p);
   for (std::size_t r = 0; r < p; ++r) {
-    delta[r] = u.b ? t.copy.at(f.working_set_B[r]) : 0;
-    gamma[r] = u.b ? t.reduce.at(f.working_set_B[r]) : base.gamma_s_per_B;
+    delta[r] = u.copy ? t.copy.at(f.working_set_B[r]) : 0;
+    gamma[r] = u.copy ? t.reduce.at(f.working_set_B[r]) : base.gamma_s_per_B;
   }
-  const double run = u.a ? t.run_s : 0;
+  const double run = u.range ? t.run_s : 0;
   if (!clocks) {
     // Step-synchronous: every step is a global round that takes its slowest rank.
     double total = run;
@@ -444,14 +448,14 @@ double priced(const ScheduleFeatures& f, const ModelParams& base, const ModelTer
     }
     return total;
   }
-  // (g), or an arrival pattern: per-rank clocks along the dependencies
-  // (schedule_model.hpp); flight and shared links only with (g).
+  // `flight`, or an arrival pattern: per-rank clocks along the dependencies
+  // (schedule_model.hpp); flight and shared links only with `flight`.
   const StepPricer price = [&](std::size_t i, std::vector<PricedStep>& out) {
     for (std::size_t r = 0; r < p; ++r)
       out[r] = price_step(f.steps[i][r], delta[r], gamma[r], base, t, u);
   };
   const double seconds =
-      clocked_seconds(f, price, u.g ? t.flight_s : 0.0, u.j, arrival, finish, u.g);
+      clocked_seconds(f, price, u.flight ? t.flight_s : 0.0, u.buffering, arrival, finish, u.flight);
   if (finish)
     for (double& c : *finish) c += run;
   return run + seconds;
@@ -460,12 +464,12 @@ double priced(const ScheduleFeatures& f, const ModelParams& base, const ModelTer
 }  // namespace
 
 double priced_seconds(const ScheduleFeatures& f, const ModelParams& base, const ModelTerms& t,
-                      std::string_view use, const ModeProbe& row) {
+                      TermSet use, const ModeProbe& row) {
   return priced(f, base, t, use, row, {}, nullptr);
 }
 
 std::vector<double> priced_finish_s(const ScheduleFeatures& f, const ModelParams& base,
-                                    const ModelTerms& terms, std::string_view use,
+                                    const ModelTerms& terms, TermSet use,
                                     std::span<const double> arrival_s) {
   CB_CHECK(arrival_s.size() == f.working_set_B.size(), "{} arrivals for {} ranks",
            arrival_s.size(), f.working_set_B.size());

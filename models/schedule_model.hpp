@@ -31,10 +31,10 @@ struct RankStep {
   // number of those local ops.
   double staged_reduced_B = 0, staged_copied_B = 0, staged_ops = 0;
   // The ranks whose messages this rank receives in this step, each once,
-  // ascending: the dependencies term (g) follows from step to step.
+  // ascending: the dependencies term `flight` follows from step to step.
   std::vector<int> from = {};
   // Bytes received from each rank of `from`, in its order, for the
-  // receiver's link that (g) shares between senders (empty: in_B split
+  // receiver's link that `flight` shares between senders (empty: in_B split
   // evenly; left empty with one sender, whose bytes are in_B).
   std::vector<double> from_B = {};
 };
@@ -57,35 +57,35 @@ ScheduleFeatures features_for(const AlgorithmEntry& algo, const CollParams& para
 // p times the step count.
 inline constexpr int kMaxPricedRanks = 1024;
 
-// Predicted seconds with `terms` ⊆ kTermLetters (terms.hpp). With no term this is
+// Predicted seconds with the terms `use` (terms.hpp). With no term this is
 // the textbook model on schedule_cost()'s convention (per step, the largest
 // message count, wire bytes and reduced bytes over ranks, each priced alone),
 // which equals the closed form. With terms, each rank's step is priced as a
 // whole and the step takes the slowest rank:
 //   latency = k * alpha(m)           k = max(#sends, #receives), m = wire bytes / k
-//           = alpha(m) + (k-1) * o   with (d)
+//           = alpha(m) + (k-1) * o   with `overhead`
 //   wire    = beta(m) * max(bytes sent, bytes received)
 //             alpha(m), beta(m): the one-way ping-pong's range holding m with
-//             (a), the exchange's range when the rank also sends and receives
-//             in the step with (c), else the baseline alpha and beta; with
-//             (c), a step that sends and reduce-receives everything it
+//             `range`, the exchange's range when the rank also sends and receives
+//             in the step with `concurrency`, else the baseline alpha and beta; with
+//             `concurrency`, a step that sends and reduce-receives everything it
 //             receives takes the reducing exchange's range, which includes
-//             the reduce of those bytes; with (f), one that stages
+//             the reduce of those bytes; with `staged`, one that stages
 //             everything it receives (scratch, copy own part, reduce)
 //             takes the staged exchange's range, which includes those
 //             copies and reduces
-//   local   = gamma * reduced   or, with (b), gamma(ws) * reduced + delta(ws) * copied
+//   local   = gamma * reduced   or, with `copy`, gamma(ws) * reduced + delta(ws) * copied
 //             + local_op_s * (local copies and reduces)
-//   forward = with (e), forward(m) * (bytes sent that the rank wrote in an
+//   forward = with `forward`, forward(m) * (bytes sent that the rank wrote in an
 //             earlier step), added to the sender's step (it waits for them
 //             to be read)
-//   incast  = with (h), incast(k) * bytes received, when the rank receives
+//   incast  = with `incast`, incast(k) * bytes received, when the rank receives
 //             from k >= 2 distinct peers in the step (k past the measured
 //             ones takes the nearest measured k; the k-way exchange's value
 //             when the rank also sends in the step, the fan-in's when not),
 //             added to the receiver's step
-// and with (a) the run's fixed cost run_s is added once.
-// With (g), latency off the critical path, the steps are not global rounds:
+// and with `range` the run's fixed cost run_s is added once.
+// With `flight`, latency off the critical path, the steps are not global rounds:
 // each rank keeps its own clock (seconds from the collective's start) and
 // a rank's step ends when its own work is done and what it receives has
 // arrived, so a message that depends on nothing the receiver waits for
@@ -96,7 +96,7 @@ inline constexpr int kMaxPricedRanks = 1024;
 //   r's messages leave from  L_r = S_r + latency(sends)
 //   and arrive alone at     A_r = L_r + beta(m) * bytes sent + forward
 //   r's step ends at        max(S_r + C'_r - F, latest arrival of what r receives) + local
-// where latency(sends) prices r's sends alone (alpha + (sends-1)*o with (d),
+// where latency(sends) prices r's sends alone (alpha + (sends-1)*o with `overhead`,
 // sends * alpha without), and C'_r is C_r with its wire priced on
 // max(bytes sent, bytes received still on the way at S_r): a message whose
 // bytes crossed r's link while r was busy costs r's step no link time
@@ -117,7 +117,7 @@ inline constexpr int kMaxPricedRanks = 1024;
 // step-synchronous price has 3); with local work it can be: a receiver's
 // reduce starts when its data has arrived, which the step-synchronous price
 // lets overlap a slower rank's message.
-// With (j), send buffering (only with (g): it moves clocks), the fraction
+// With `buffering`, send buffering (only with `flight`: it moves clocks), the fraction
 // b(m) = terms.buffered(m) of a rank's bytes sent that the transport
 // buffers leaves its step's wire: C'_r prices max(bytes sent x (1 - b),
 // bytes received still on the way) at beta(m), so a rank that only sends
@@ -129,26 +129,26 @@ inline constexpr int kMaxPricedRanks = 1024;
 // (the broadcast of a binomial tree: the root's second child's message
 // shares the root's link with the first's, which the first child forwards a
 // transfer later than without buffering; tests/models/terms_test.cpp).
-// With (i), the mode probe, `base` and `terms` are first moved into the
+// With `probe`, the mode probe, `base` and `terms` are first moved into the
 // mode of the measured row whose probe is `row` (in_mode, mode_probe.hpp);
 // without a measured `row` (predict, map, run --transport sim: no row was
-// measured) (i) changes nothing.
+// measured) `probe` changes nothing.
 // A term the calibration did not measure is left out (terms.has()).
 double priced_seconds(const ScheduleFeatures& f, const ModelParams& base, const ModelTerms& terms,
-                      std::string_view use, const ModeProbe& row = {});
+                      TermSet use, const ModeProbe& row = {});
 
 // Under a process arrival pattern (docs/arrival.md): rank r's clock starts
-// at arrival_s[r] (SECONDS, one per rank) and the per-rank clocks of (g)
+// at arrival_s[r] (SECONDS, one per rank) and the per-rank clocks of `flight`
 // carry each rank's lateness along the schedule's dependencies, whichever
 // terms `use` names: a rank's step starts when it has arrived and finished
 // its previous step, and ends when its own work is done and what it
-// receives has arrived. Without (g) in `use` the clocks run without flight
+// receives has arrived. Without `flight` in `use` the clocks run without flight
 // time and without shared links (the steps are priced as the terms say);
-// with every arrival 0 and (g) this is priced_seconds's clock. Returns when
+// with every arrival 0 and `flight` this is priced_seconds's clock. Returns when
 // each rank finished, SECONDS on the arrivals' origin (the run's fixed cost
-// of (a) included). (i) needs a measured row and is left out.
+// of `range` included). `probe` needs a measured row and is left out.
 std::vector<double> priced_finish_s(const ScheduleFeatures& f, const ModelParams& base,
-                                    const ModelTerms& terms, std::string_view use,
+                                    const ModelTerms& terms, TermSet use,
                                     std::span<const double> arrival_s);
 
 // The messages of one rank's step, as same_work compares them (counts are

@@ -1,6 +1,6 @@
 // One link shared by concurrent transfers: the time each ends when every
 // transfer in progress gets an equal share of the link (processor sharing),
-// as TCP flows into one receiver roughly do. Term (g) prices a receiver's
+// as TCP flows into one receiver roughly do. Term `flight` prices a receiver's
 // link this way (schedule_model.hpp).
 #pragma once
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <optional>
 #include <stdexcept>
 
 #include "models/knees.hpp"
@@ -30,71 +31,106 @@ double Curve::at(double size) const {
   return s_per_B[lo] + f * (s_per_B[hi] - s_per_B[lo]);
 }
 
-bool ModelTerms::has(char term) const {
-  switch (term) {
-    case 'a': return !oneway.empty();
-    case 'b': return !copy.empty() && !reduce.empty();
-    case 'c': return !exchange.empty();
-    case 'd': return overhead_measured;  // o = 0 is a measurement too
-    case 'e': return !forward.empty();
-    case 'f': return !exchange_staged.empty();
-    case 'g': return flight_measured;  // F = 0 is a measurement too (steps serialize)
-    case 'h': return !incast.empty() && !incast_sending.empty();  // 0 is a measurement too
-    case 'i': return probe.measured();
-    case 'j': return !buffered.empty();  // a fraction of 0 is a measurement too
-    default: return false;
-  }
+const TermInfo& term_info(Term term) {
+  for (const TermInfo& info : kTerms)
+    if (info.term == term) return info;
+  throw std::logic_error("a Term without its row in kTerms");
 }
 
-std::string term_description(char term) {
-  switch (term) {
-    case 'a':
-      return "(a) α and β per message-size range: ping-pong size sweep, split at its detected "
-             "knees (eager/rendezvous, cache-resident/streaming), net of an empty run's time, "
-             "which is charged once per collective";
-    case 'b':
-      return "(b) δ per byte of each local copy and the reduce cost per byte at the rank's "
-             "working set, plus a fixed cost per local operation: copy and reduce "
-             "calibrations, every rank at once";
-    case 'c':
-      return "(c) concurrency: α and β per size range when a rank sends and receives in one "
-             "step, and when it also reduces what arrives (receive and reduce priced as one): "
-             "pairwise-exchange size sweeps, copying and reducing";
-    case 'd':
-      return "(d) LogGP overhead o: each message after the first in a step costs o instead of "
-             "α: ping-pong of k small messages per direction";
-    case 'e':
-      return "(e) forwarding: extra cost per byte of a message whose bytes the sender wrote "
-             "earlier in the collective (received, reduced or packed), by message size: relay "
-             "ping-pong (each rank sends back what it just received) against the plain one";
-    case 'f':
-      return "(f) staged reduces: a step that receives into scratch, copies its own part into "
-             "the destination and reduces the scratch into it, priced as one: size sweep of "
-             "that exchange";
-    case 'g':
-      return "(g) latency off the critical path: each rank keeps its own clock and a step waits "
-             "only for the messages it receives, which fly for F of the one-way latency while "
-             "their sender goes on: pipelined ping-pong (two one-way messages in consecutive "
-             "steps, then one back) against the plain one";
-    case 'h':
-      return "(h) incast: extra cost per byte a rank receives from k >= 2 senders in one step, "
-             "by k, receiving only or sending to the k peers too: fan-in (k senders, one "
-             "receiver) and k-way exchange (k + 1 ranks), large sizes, against the ping-pong; "
-             "calibrate on 3 or more ranks";
-    case 'i':
-      return "(i) mode probe: each measured configuration priced in the coherence mode it ran "
-             "in, the messages' latencies scaled by the ratio of its 8-byte "
-             "exchange probe to the calibration's, what forwarding and incast add per byte by "
-             "that of the 256 KiB probes (forwarding); a no-op without a probe on the rows "
-             "(predict, map, sim)";
-    case 'j':
-      return "(j) send buffering: the fraction of a send the transport buffers, completing it "
-             "before its bytes cross, so a rank's sends in consecutive steps share its link: "
-             "fan-out (one rank sends to a second, then to a third while the second sends "
-             "back), by size; calibrate on 3 or more ranks";
-    default:
-      return "α-β-γ baseline: one α, one β (ping-pong), one γ (reduce kernel)";
+bool ModelTerms::has(Term term) const { return term_info(term).measured(*this); }
+
+std::string term_description(Term term) {
+  const TermInfo& info = term_info(term);
+  return fmt::format("{}: {}: {}", info.name, info.prices, info.fitted_from);
+}
+
+std::string term_set_text(TermSet terms) {
+  std::string out;
+  for (const TermInfo& info : kTerms)
+    if (terms.contains(info.term)) out += fmt::format("{}{}", out.empty() ? "" : "+", info.name);
+  return out;
+}
+
+namespace {
+
+std::string accepted_terms() {
+  std::string names, letters;
+  for (const TermInfo& info : kTerms) {
+    names += fmt::format("{}{}", names.empty() ? "" : ", ", info.name);
+    letters += info.letter;
   }
+  return fmt::format("accepted: names of {} separated by ',' or '+', or the letters {}; each "
+                     "term once",
+                     names, letters);
+}
+
+const TermInfo* by_name(std::string_view name) {
+  for (const TermInfo& info : kTerms)
+    if (info.name == name) return &info;
+  return nullptr;
+}
+
+const TermInfo* by_letter(char letter) {
+  for (const TermInfo& info : kTerms)
+    if (info.letter == letter) return &info;
+  return nullptr;
+}
+
+void add_once(TermSet& set, Term term, std::string_view spelled) {
+  if (set.contains(term))
+    throw std::invalid_argument(
+        fmt::format("'{}' is named twice ({})", spelled, accepted_terms()));
+  set.add(term);
+}
+
+// The old spelling: one word of letters, every one a term's. Nullopt when
+// the word is not all letters of terms (then it is a misspelled name).
+std::optional<TermSet> parse_letters(std::string_view word) {
+  for (char ch : word)
+    if (!by_letter(ch)) return std::nullopt;
+  TermSet set;
+  for (char ch : word) add_once(set, by_letter(ch)->term, std::string_view(&ch, 1));
+  return set;
+}
+
+}  // namespace
+
+TermSet parse_term_set(std::string_view text) {
+  TermSet set;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    const std::size_t end = std::min(text.find_first_of(",+", pos), text.size());
+    const std::string_view word = text.substr(pos, end - pos);
+    const TermInfo* info = by_name(word);
+    // The old spelling is one word of letters, the whole text.
+    if (!info && pos == 0 && end == text.size())
+      if (const std::optional<TermSet> letters = parse_letters(word)) return *letters;
+    if (!info)
+      throw std::invalid_argument(fmt::format("'{}' is not a term ({})", word, accepted_terms()));
+    add_once(set, info->term, word);
+    pos = end + 1;
+    if (end + 1 == text.size())
+      throw std::invalid_argument(
+          fmt::format("'{}' ends in a separator ({})", text, accepted_terms()));
+  }
+  return set;
+}
+
+std::vector<TermSet> ablation_levels() {
+  std::vector<TermSet> out(1);
+  for (const TermInfo& info : kTerms) {
+    TermSet next = out.back();
+    next.add(info.term);
+    out.push_back(next);
+  }
+  return out;
+}
+
+TermSet measured_terms(TermSet level, const ModelTerms& t) {
+  TermSet out;
+  for (const TermInfo& info : kTerms)
+    if (level.contains(info.term) && t.has(info.term)) out.add(info.term);
+  return out;
 }
 
 std::string format_ranges(const std::vector<SizeRange>& ranges) {

@@ -1,36 +1,39 @@
 // The calibrated model's terms beyond alpha-beta-gamma, each one a measurable
 // cause with its own microbenchmark in `collbench calibrate` (never fitted
-// from the collectives it predicts):
-//  (a) protocol and cache regimes: alpha and beta per message-size range,
+// from the collectives it predicts). Each is named (`range`, `copy`, ...:
+// kTerms below, the one table of names, old letters, descriptions and what
+// each is fitted from; CSVs, flags and docs use the names). Before names
+// they were letters a..j in the order they were added, still read:
+//  range (a): protocol and cache regimes: alpha and beta per message-size range,
 //      from the ping-pong size sweep split at its detected knees, after
 //      subtracting the time of an empty run timed the same way (barrier exit
 //      skew and start-up), which is charged once per collective instead;
-//  (b) local memory traffic: delta, the seconds per byte of a local copy, and
+//  copy (b): local memory traffic: delta, the seconds per byte of a local copy, and
 //      the reduce cost per byte, both as functions of the working set (bytes
 //      of the rank's buffers), from copy and reduce calibrations with every
 //      rank working at once, plus a fixed cost per local operation (the slope
 //      of k 8-byte copies in one step over k);
-//  (c) concurrency: alpha and beta per size range for a rank that sends and
+//  concurrency (c): alpha and beta per size range for a rank that sends and
 //      receives in the same step (both directions streaming at once), from a
 //      size sweep of a pairwise exchange, and of the same exchange reducing
 //      what it receives (priced as one: a transport may fuse the reduce into
 //      the receive, as IPC does);
-//  (d) LogGP overhead o: messages a rank posts together in one step overlap
+//  overhead (d): LogGP overhead o: messages a rank posts together in one step overlap
 //      their latency; each one after the first costs o (seconds), the slope
 //      of a ping-pong of k small messages per direction over k;
-//  (e) forwarding: a message whose bytes the sender itself wrote earlier in
+//  forward (e): a message whose bytes the sender itself wrote earlier in
 //      the collective (received, reduced or packed by a local copy) is read
 //      while those lines are still dirty in the sender's cache, which costs
 //      more than sending untouched input (over shared memory the receiver
 //      pulls them from the other core). The extra seconds per byte by
 //      message size, from a relay ping-pong (each rank sends back the bytes
 //      it just received) against the plain ping-pong;
-//  (f) staged reduces: the exchange as message-passing schedules write it,
+//  staged (f): staged reduces: the exchange as message-passing schedules write it,
 //      receiving into scratch, copying the own part into the destination
 //      and reducing the scratch into it, priced as one step from its own
 //      size sweep (a transport may skip the staging copy, as IPC's
-//      receive-reduce fusion does, which (b) and (c) would count);
-//  (g) latency off the critical path: most of a one-way latency is spent in
+//      receive-reduce fusion does, which copy and concurrency would count);
+//  flight (g): latency off the critical path: most of a one-way latency is spent in
 //      flight, not by the sender, so a message whose receiver is busy with
 //      another step, or whose sender has nothing to wait for, overlaps its
 //      latency with that work. The flight time F (seconds) is the 8-byte
@@ -39,7 +42,7 @@
 //      steps, then one back), which takes 2 alpha + (alpha - F); steps that
 //      serialized would take 3 alpha. The schedule is then priced by
 //      per-rank clocks along its dependencies (schedule_model.hpp);
-//  (h) incast: k >= 2 ranks sending to one rank in the same step share its
+//  incast (h): k >= 2 ranks sending to one rank in the same step share its
 //      link, and over TCP their flows contend for the receiver's queue
 //      (drops, retransmits, uneven shares), so the k messages take longer
 //      than k times the bytes at the ping-pong's beta. The extra seconds
@@ -50,7 +53,7 @@
 //      with the acknowledgements of what comes in) from a k-way exchange
 //      among k + 1 ranks; measured only when calibrate runs on 3 or more
 //      ranks;
-//  (j) send buffering: a transport may take a send's bytes into its own
+//  buffering (j): a transport may take a send's bytes into its own
 //      buffers (TCP's socket buffer, which the testbed lets grow to 64 MiB)
 //      and complete the send before they cross the link, so a rank that
 //      sends again in its next step (a tree's root, one child after the
@@ -60,7 +63,7 @@
 //      1 sends them back to it): 2 one-way times when rank 0's first send
 //      waits for its bytes to cross, up to 3 transfers when it does not;
 //      measured only when calibrate runs on 3 or more ranks;
-//  (i) mode probe: on a VM whose cross-core communication switches between
+//  probe (i): on a VM whose cross-core communication switches between
 //      coherence modes (fast and slow, 3-8x apart) between launches and
 //      between configurations of one launch, one calibration holds for only
 //      some of what it is judged on. The same short probe (an 8-byte and a
@@ -69,14 +72,17 @@
 //      row is priced with the messages' latencies scaled by the ratio of
 //      the small probes and what forwarding and incast add per byte by that
 //      of the large ones (models/mode_probe.hpp says which are which and
-//      why). Without a probe
-//      on the row or in the calibration it changes nothing, so it is a
-//      no-op for predict, map and run --transport sim, which have no
-//      measured row.
-// Pricing a schedule with them: models/schedule_model.hpp.
+//      why). Without a probe on the row or in the calibration it changes
+//      nothing, so it is a no-op for predict, map and run --transport sim,
+//      which have no measured row.
+// Pricing a schedule with them: models/schedule_model.hpp. Adding a term:
+// docs/model.md, "Adding a term".
 #pragma once
 
+#include <cstdint>
+#include <initializer_list>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace cb::models {
@@ -104,7 +110,7 @@ struct Curve {
   friend bool operator==(const Curve&, const Curve&) = default;
 };
 
-// The mode probe (term (i)): seconds per exchange step at 8 bytes and at
+// The mode probe (term `probe`): seconds per exchange step at 8 bytes and at
 // 256 KiB, both ranks of each pair sending and receiving at once. 0 = not
 // measured.
 struct ModeProbe {
@@ -114,42 +120,148 @@ struct ModeProbe {
   friend bool operator==(const ModeProbe&, const ModeProbe&) = default;
 };
 
+// The terms, in the order ablations add them (kTerms has one row each).
+enum class Term : std::uint8_t {
+  range, copy, concurrency, overhead, forward, staged, flight, incast, probe, buffering
+};
+
+// Which terms a prediction uses: a set of Term.
+class TermSet {
+ public:
+  constexpr TermSet() = default;
+  constexpr TermSet(std::initializer_list<Term> terms) {
+    for (Term t : terms) add(t);
+  }
+  constexpr bool contains(Term t) const { return (bits_ >> static_cast<unsigned>(t)) & 1u; }
+  constexpr void add(Term t) { bits_ |= 1u << static_cast<unsigned>(t); }
+  constexpr bool empty() const { return bits_ == 0; }
+  friend constexpr bool operator==(TermSet, TermSet) = default;
+
+ private:
+  std::uint32_t bits_ = 0;
+};
+
 struct ModelTerms {
-  std::vector<SizeRange> oneway;    // (a) one message, one direction
-  Curve copy;                       // (b) delta(working set), s/B copied
-  Curve reduce;                     // (b) gamma(working set), s/B reduced
-  std::vector<SizeRange> exchange;  // (c) sending and receiving at once
-  std::vector<SizeRange> exchange_reduce;  // (c) the same, reducing what arrives
-  std::vector<SizeRange> exchange_staged;  // (f) exchange staged: scratch, copy own, reduce
-  double run_s = 0;                 // (a) one run's fixed cost, once per collective
-  double local_op_s = 0;            // (b) fixed cost of one local copy or reduce
-  double overhead_s = 0;            // (d) o per extra message in a step
+  std::vector<SizeRange> oneway;    // range: one message, one direction
+  Curve copy;                       // copy: delta(working set), s/B copied
+  Curve reduce;                     // copy: gamma(working set), s/B reduced
+  std::vector<SizeRange> exchange;  // concurrency: sending and receiving at once
+  std::vector<SizeRange> exchange_reduce;  // concurrency: the same, reducing what arrives
+  std::vector<SizeRange> exchange_staged;  // staged: exchange staged: scratch, copy own, reduce
+  double run_s = 0;                 // range: one run's fixed cost, once per collective
+  double local_op_s = 0;            // copy: fixed cost of one local copy or reduce
+  double overhead_s = 0;            // overhead: o per extra message in a step
   bool overhead_measured = false;
-  Curve forward;                    // (e) extra s/B of forwarded bytes, by message size (B)
-  double flight_s = 0;              // (g) F: seconds of a one-way latency spent in flight
+  Curve forward;                    // forward: extra s/B of forwarded bytes, by message size (B)
+  double flight_s = 0;              // flight: F: seconds of a one-way latency spent in flight
   bool flight_measured = false;
-  Curve incast;                     // (h) extra s/B received, by sender count k (size_B holds k)
-  Curve incast_sending;             // (h) the same for a receiver sending to its k peers too
-  ModeProbe probe;                  // (i) the mode probe taken beside the calibration
-  // (j) the fraction (0..1, in s_per_B) of an m-byte send the transport
+  Curve incast;                     // incast: extra s/B received, by sender count k (size_B holds k)
+  Curve incast_sending;             // incast: the same for a receiver sending to its k peers too
+  ModeProbe probe;                  // probe: the mode probe taken beside the calibration
+  // buffering: the fraction (0..1, in s_per_B) of an m-byte send the transport
   // buffers, by m (size_B, bytes); held at the nearest measured size beyond them.
   Curve buffered;
-  // Which terms the calibration measured (a file from an older collbench has
-  // none: its model is the baseline).
-  bool has(char term) const;
+  // Whether the calibration measured `term` (a file from an older collbench
+  // has none: its model is the baseline).
+  bool has(Term term) const;
   friend bool operator==(const ModelTerms&, const ModelTerms&) = default;
 };
 
-// Which terms a prediction uses: a subset of kTermLetters. Ablations add them
-// in order: "" (the alpha-beta-gamma baseline), "a", "ab", ..., "abcdefghij"; a
-// level whose last letter the calibration lacks is left out, and a letter
-// it lacks inside a level prices nothing (ModelTerms::has).
-inline constexpr const char* kTermLetters = "abcdefghij";
-inline constexpr const char* kTermLevels[] = {"",       "a",       "ab",       "abc",
-                                              "abcd",   "abcde",   "abcdef",   "abcdefg",
-                                              "abcdefgh", "abcdefghi", "abcdefghij"};
-// One line per term for reports: what it prices and where it was measured.
-std::string term_description(char term);
+// One row per term: the one place a term's name, old letter, description
+// and measured-test live (reports, flags, parsing and ablations read it).
+struct TermInfo {
+  Term term;
+  std::string_view name;        // its spelling in CSVs, flags and docs
+  char letter;                  // its spelling before names (a..j), still read
+  std::string_view prices;      // what it prices
+  std::string_view fitted_from; // the microbenchmark its parameters are fitted from
+  bool (*measured)(const ModelTerms&);  // whether a calibration holds it
+};
+
+// In the order ablations add them ("" the alpha-beta-gamma baseline, then
+// range, then range+copy, ...): the order of Term and of the old letters.
+inline constexpr TermInfo kTerms[] = {
+    {Term::range, "range", 'a', "α and β per message-size range",
+     "ping-pong size sweep, split at its detected knees (eager/rendezvous, "
+     "cache-resident/streaming), net of an empty run's time, which is charged once per "
+     "collective",
+     [](const ModelTerms& t) { return !t.oneway.empty(); }},
+    {Term::copy, "copy", 'b',
+     "δ per byte of each local copy and the reduce cost per byte at the rank's working set, plus "
+     "a fixed cost per local operation",
+     "copy and reduce calibrations, every rank at once",
+     [](const ModelTerms& t) { return !t.copy.empty() && !t.reduce.empty(); }},
+    {Term::concurrency, "concurrency", 'c',
+     "α and β per size range when a rank sends and receives in one step, and when it also "
+     "reduces what arrives (receive and reduce priced as one)",
+     "pairwise-exchange size sweeps, copying and reducing",
+     [](const ModelTerms& t) { return !t.exchange.empty(); }},
+    {Term::overhead, "overhead", 'd',
+     "LogGP overhead o: each message after the first in a step costs o instead of α",
+     "ping-pong of k small messages per direction",
+     [](const ModelTerms& t) { return t.overhead_measured; }},  // o = 0 is a measurement too
+    {Term::forward, "forward", 'e',
+     "extra cost per byte of a message whose bytes the sender wrote earlier in the collective "
+     "(received, reduced or packed), by message size",
+     "relay ping-pong (each rank sends back what it just received) against the plain one",
+     [](const ModelTerms& t) { return !t.forward.empty(); }},
+    {Term::staged, "staged", 'f',
+     "a step that receives into scratch, copies its own part into the destination and reduces "
+     "the scratch into it, priced as one",
+     "size sweep of that exchange",
+     [](const ModelTerms& t) { return !t.exchange_staged.empty(); }},
+    {Term::flight, "flight", 'g',
+     "latency off the critical path: each rank keeps its own clock and a step waits only for "
+     "the messages it receives, which fly for F of the one-way latency while their sender goes "
+     "on",
+     "pipelined ping-pong (two one-way messages in consecutive steps, then one back) against "
+     "the plain one",
+     // F = 0 is a measurement too (steps serialize).
+     [](const ModelTerms& t) { return t.flight_measured; }},
+    {Term::incast, "incast", 'h',
+     "extra cost per byte a rank receives from k >= 2 senders in one step, by k, receiving only "
+     "or sending to the k peers too",
+     "fan-in (k senders, one receiver) and k-way exchange (k + 1 ranks), large sizes, against "
+     "the ping-pong; calibrate on 3 or more ranks",
+     [](const ModelTerms& t) { return !t.incast.empty() && !t.incast_sending.empty(); }},
+    {Term::probe, "probe", 'i',
+     "each measured configuration priced in the coherence mode it ran in, the messages' "
+     "latencies scaled by the ratio of its 8-byte exchange probe to the calibration's, what "
+     "forwarding and incast add per byte by that of the 256 KiB probes; a no-op without a probe "
+     "on the rows (predict, map, sim)",
+     "the mode probe (an 8-byte and a 256 KiB exchange step) beside the calibration and before "
+     "each measured configuration",
+     [](const ModelTerms& t) { return t.probe.measured(); }},
+    {Term::buffering, "buffering", 'j',
+     "the fraction of a send the transport buffers, completing it before its bytes cross, so a "
+     "rank's sends in consecutive steps share its link",
+     "fan-out (one rank sends to a second, then to a third while the second sends back), by "
+     "size; calibrate on 3 or more ranks",
+     [](const ModelTerms& t) { return !t.buffered.empty(); }},
+};
+
+// The row of `term`.
+const TermInfo& term_info(Term term);
+
+// One line per term for reports: "name: what it prices: fitted from what".
+std::string term_description(Term term);
+
+// The set as text: its names in kTerms order joined by '+' ("range+copy");
+// "" for the empty set (the baseline).
+std::string term_set_text(TermSet terms);
+
+// A set from text: names separated by ',' or '+' ("range,copy,flight"), or
+// the old letters ("abg"), each term once; "" is the empty set. Throws
+// std::invalid_argument with a one-line reason naming the bad part and what
+// is accepted.
+TermSet parse_term_set(std::string_view text);
+
+// The cumulative ablation levels: {}, {range}, {range, copy}, ..., every term.
+std::vector<TermSet> ablation_levels();
+
+// The terms of `level` the calibration measured: a level is named by what it
+// prices (a file from before forward and staged gives range..overhead+flight).
+TermSet measured_terms(TermSet level, const ModelTerms& t);
 
 // "1024:3.1e-07:9.8e-11;65536:..." and back (calibration file cells).
 std::string format_ranges(const std::vector<SizeRange>& ranges);

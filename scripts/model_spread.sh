@@ -12,8 +12,8 @@
 # Why: on a shared VM one calibrate + sweep pair can land in a different
 # latency mode than the next (models/README.md), so a single accuracy figure
 # neither meets nor refutes a target. The summary (model_spread_summary.py)
-# shows the asked level (default +abcdefg), the same with term (i), the mode
-# probe, and each pair's mode as its probes show it. Each pair is the study's own commands
+# shows the asked level (default: every term up to flight), the same with term
+# probe (the mode probe), and each pair's mode as its probes show it. Each pair is the study's own commands
 # (scripts/study.sh steps 1, 2/3 and 4 for that transport); the summary gives
 # every pair's figures and their median and range, so a claim rests on the
 # spread rather than on one run. Needs a built ./build (scripts/build.sh).
@@ -23,7 +23,7 @@ cd "$(dirname "$0")/.."
 usage() { echo "usage: bash scripts/model_spread.sh OUT_DIR [--transport mpi|ipc] [--pairs N] [--terms LEVEL] [--order interleaved|size|algorithm] | OUT_DIR --refit [--terms LEVEL]" >&2; exit 2; }
 [ $# -ge 1 ] || usage
 out=$1; shift
-transport=ipc; pairs=5; level=calibration+abcdefg; order=interleaved; refit=0
+transport=ipc; pairs=5; level=calibration+range+copy+concurrency+overhead+forward+staged+flight; order=interleaved; refit=0
 while [ $# -gt 0 ]; do
   case $1 in
     --refit) refit=1; shift ;;

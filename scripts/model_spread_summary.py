@@ -44,7 +44,7 @@ FIGURES = (("median \\|err\\| ≥ 64 KiB", 3, f"≤ {TARGET_LARGE}%", lambda v: 
 def pair_rows(out, pairs, levels):
     """Per pair and level: (pair, load, level, |err| >= 64 KiB %, < 64 KiB %,
     worst collective, its %, picks right, picks, median regret %); a level
-    missing from a pair is an error unless it is the last (term (i) needs a
+    missing from a pair is an error unless it is the last (term probe needs a
     probe)."""
     rows = []
     for i in range(1, pairs + 1):
@@ -56,7 +56,7 @@ def pair_rows(out, pairs, levels):
             r = acc.get(name)
             if r is None:
                 if name == levels[-1]:
-                    continue  # a calibration without the probe has no level (i)
+                    continue  # a calibration without the probe has no level with it
                 sys.exit(f"model_spread.sh: pair {i} has no accuracy row '{name}'")
             rows.append((i, load, name, 100 * float(r["median_abs_err_large"]),
                          100 * float(r["median_abs_err_small"]), r["worst_collective"],
@@ -77,7 +77,7 @@ def over_pairs(rows, name):
 
 
 def main(out, pairs, level):
-    levels = ["calibration", level, level + "i"]
+    levels = ["calibration", level, level + "+probe"]
     rows = pair_rows(out, pairs, levels)
     print("Mode probe per pair (µs per exchange step at 8 B / 256 KiB):\n")
     for i in range(1, pairs + 1):

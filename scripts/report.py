@@ -244,7 +244,8 @@ def section_spread(directory):
            "| transport | level | figure | median over pairs | min–max | target | |",
            "|---|---|---|---|---|---|---|"]
     for t, d, n in found:
-        levels = ["calibration", "calibration+abcdefg", "calibration+abcdefgi"]
+        levels = ["calibration", "calibration+range+copy+concurrency+overhead+forward+staged+flight",
+                  "calibration+range+copy+concurrency+overhead+forward+staged+flight+probe"]
         rows = pair_rows(d, n, levels)
         for name in levels:
             for label, med, lo, hi, target, met in over_pairs(rows, name):

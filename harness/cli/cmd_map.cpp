@@ -165,7 +165,9 @@ std::string network_cells(const sim::NetworkParams& net, const std::optional<Pri
       "{},{},{},{},{},{},{},{},{}", models::csv_number(net.alpha_s),
       models::csv_number(net.beta_s_per_B), models::csv_number(net.gamma_s_per_B),
       models::csv_number(net.overhead_s), net.ranks_per_node,
-      priced ? "terms:" + priced->use : net.round_synchronous ? "rounds" : "async",
+      priced                  ? "terms:" + models::term_set_text(priced->use)
+      : net.round_synchronous ? "rounds"
+                              : "async",
       models::csv_number(net.skew_s),
       models::csv_number(net.noise_s), net.seed);
 }

@@ -93,6 +93,12 @@ models::Scenario resolve_scenario(const PredictOptions& o) {
   return s;
 }
 
+// --terms as the CSVs spell it: the names of its terms (the flag also takes
+// the old letters).
+std::string terms_text(const PredictOptions& o) {
+  return models::term_set_text(models::parse_term_set(o.model.terms, {}));
+}
+
 // With --terms, reprices `rows` from every rank's schedule with the
 // calibrated terms (one reader, resolve_terms, shared with map and the
 // simulator); without it, leaves the closed forms.
@@ -158,7 +164,7 @@ void print_header(const PredictOptions& o, const models::Scenario& s,
              m.gamma_s_per_B > 0 ? 1e-9 / m.gamma_s_per_B : INFINITY);
   fmt::print("# model: {}\n", o.model.terms.empty()
                                  ? std::string("alpha-beta-gamma closed forms")
-                                 : "schedule-priced with terms " + o.model.terms);
+                                 : "schedule-priced with terms " + terms_text(o));
   if (o.arrival != "none")
     fmt::print("# arrival {}: each time is first arrival to last completion (median of the "
                "pattern's draws; docs/arrival.md), priced with each rank's clock starting at its "
@@ -222,7 +228,7 @@ void write_csv(const PredictOptions& o, const models::Scenario& s,
       "collective,algorithm,datatype,op,placement,ranks,bytes,count,predicted_us,best,"
       "lower_bound_us,model,arrival,after_last_us,noskew_us,rounds,messages,bytes_sent,"
       "bytes_reduced\n";
-  const std::string model = o.model.terms.empty() ? "abg" : "terms:" + o.model.terms;
+  const std::string model = o.model.terms.empty() ? "abg" : "terms:" + terms_text(o);
   for (std::size_t k = 0; k < rows.size(); ++k) {
     const models::PredictedRow& r = rows[k];
     for (std::size_t i = 0; i < algos.size(); ++i) {

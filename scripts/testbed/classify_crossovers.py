@@ -6,7 +6,7 @@ size") is missed, by rules read from the measurement, not from the miss.
 
 DIR is a testbed study folder as report.py reads it (each setting with
 sweep.csv, probe.csv, setting.txt, fit/predictions.csv, fit/crossovers.csv).
-The crossovers judged are report.py's: the richest calibrated level with (g),
+The crossovers judged are report.py's: the richest calibrated level with flight,
 CPU-limited ones left out by report.py's own rule. Each miss gets the first
 class whose rule holds, in this order:
 
@@ -61,9 +61,9 @@ def load(d):
     return st, float(probe["alpha_s"]), meas, preds, xcsv
 
 
-def level_of(preds):
+def level_of(d, preds):
     """report.py's main calibrated column (its last level)."""
-    return report.report_levels({r["params"] for r in preds})[0][-1]
+    return report.report_levels({r["params"] for r in preds}, report.clocked_levels(d))[0][-1]
 
 
 
@@ -92,7 +92,7 @@ def classify(d):
     cores = st.get("cores", 2)
     cpu_rows, algos_at = report.cpu_context(d, meas)
     links = report.link_rows(d)
-    lv = level_of(preds)
+    lv = level_of(d, preds)
     pred = {(r["collective"], int(r["ranks"]), int(r["bytes"]), r["algorithm"]):
             float(r["predicted_s"]) for r in preds if r["params"] == lv}
     out = []

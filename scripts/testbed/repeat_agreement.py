@@ -40,7 +40,7 @@ def measured(d):
     Measured crossovers are the same at every level; `global` has them all."""
     st, overhead, meas, preds, xcsv = classify_crossovers.load(d)
     cpu_rows, algos_at = report.cpu_context(d, meas)
-    lv = classify_crossovers.level_of(preds)
+    lv = classify_crossovers.level_of(d, preds)
     counted, every = {}, {}
     for r in xcsv:
         if r["kind"] != "pair" or not r["measured_crossover_B"]:

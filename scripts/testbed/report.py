@@ -223,15 +223,21 @@ def grid_line(d, lv, meas, cpu_rows, algos_at):
             f"{ok} of {n} measured crossovers within 2× ({ok_iv} of {n} by the second count).\n")
 
 
-def report_levels(present):
+def clocked_levels(d):
+    """The levels fit marked per_rank_clocks in d/fit/accuracy.csv."""
+    return {r["params"] for r in read_csv(os.path.join(d, "fit", "accuracy.csv"))
+            if r["per_rank_clocks"] == "1"}
+
+
+def report_levels(present, clocks):
     """The levels the report shows, from the `params` values fit wrote: the
     baseline, the richest level priced step by step, and last (the main
-    calibrated column) the richest level with (g); with the step-by-step
-    and the (g) levels, each by length."""
-    terms_of = lambda lv: lv.partition("+")[2]
+    calibrated column) the richest level with per-rank clocks (`clocks`: the
+    levels accuracy.csv marks per_rank_clocks, term flight); with the
+    step-by-step and the clocked levels, each by length."""
     richer = [lv for lv in present if lv.startswith("calibration+")]
-    with_g = sorted((lv for lv in richer if "g" in terms_of(lv)), key=len)
-    stepwise = sorted((lv for lv in richer if "g" not in terms_of(lv)), key=len)
+    with_g = sorted((lv for lv in richer if lv in clocks), key=len)
+    stepwise = sorted((lv for lv in richer if lv not in clocks), key=len)
     levels = [lv for lv in ("calibration",) if lv in present] + stepwise[-1:] + with_g[-1:]
     return levels, stepwise, with_g
 
@@ -356,11 +362,10 @@ def report_setting(d, name, out):
     # separated crossovers and tie sets from crossovers.csv, recomputed nothing)
     xcsv = read_csv(os.path.join(d, "fit", "crossovers.csv"))
     # The baseline, the richest level step by step (fit writes pair
-    # crossovers for it: abcd on an older calibration, abcdef on a newer one)
-    # and (last, the main calibrated column) the richest level with (g),
-    # latency off the critical path: the testbed's p >= 3 rows are where it
-    # matters.
-    levels, stepwise, with_g = report_levels({r["params"] for r in allpreds})
+    # crossovers for it) and (last, the main calibrated column) the richest
+    # level with term flight, latency off the critical path: the testbed's
+    # p >= 3 rows are where it matters.
+    levels, stepwise, with_g = report_levels({r["params"] for r in allpreds}, clocked_levels(d))
     figs, xrows, xby_p = {}, {}, {}
     for lv in levels:
         pr = [r for r in allpreds if r["params"] == lv and
@@ -395,7 +400,7 @@ def report_setting(d, name, out):
                f"`{stepwise[-1] if stepwise else 'calibration+…'}` the calibrated model with the "
                "terms its calibration measured, priced step by step "
                "(each round takes its slowest rank)"
-               + (f"; `{with_g[-1]}` adds (g), latency off the critical path: per-rank clocks "
+               + (f"; `{with_g[-1]}` adds `flight`, latency off the critical path: per-rank clocks "
                   "along the schedule's dependencies, so a message that waits on nothing flies "
                   "while its receiver is busy (models/README.md); the details below are for it"
                   if with_g else "") + ".\n")

@@ -19,6 +19,10 @@
 namespace cb::models {
 namespace {
 
+// Term sets in the old letters, which parse_term_set still reads (the
+// names are tested in TermNames).
+TermSet use(std::string_view letters) { return parse_term_set(letters); }
+
 namespace fs = std::filesystem;
 
 // Ranks 0 and 1 exchange 1000 bytes in one step; rank 1 then sends 1000
@@ -66,16 +70,16 @@ TEST(ModeProbe, RowIsPricedWithTheRatioOfItsProbeToTheCalibrations) {
   // Step 1 takes the sender: its one-way message plus its forwarded bytes
   // (4 us) outlast the receiver's message and copy (2.6 us).
   const double step1 = 1e-6 + 1e-9 * 1000 + 2e-9 * 1000;
-  ASSERT_NEAR(priced_seconds(f, base, t, "abce"), run + step0 + step1, 1e-15);
+  ASSERT_NEAR(priced_seconds(f, base, t, use("abce")), run + step0 + step1, 1e-15);
   const ModeProbe slow{0.6e-6, 20e-6};  // latencies 3x, forwarded bytes 2x
   const double slow_step0 = 3 * 2e-6 + 3e-9 * 1000;
   const double slow_step1 = 3 * 1e-6 + 1e-9 * 1000 + 2 * 2e-9 * 1000;
-  EXPECT_NEAR(priced_seconds(f, base, t, "abcei", slow), 3 * run + slow_step0 + slow_step1, 1e-15);
-  EXPECT_GT(priced_seconds(f, base, t, "abcei", slow), 1.5 * priced_seconds(f, base, t, "abce"));
+  EXPECT_NEAR(priced_seconds(f, base, t, use("abcei"), slow), 3 * run + slow_step0 + slow_step1, 1e-15);
+  EXPECT_GT(priced_seconds(f, base, t, use("abcei"), slow), 1.5 * priced_seconds(f, base, t, use("abce")));
   // The baseline alpha and beta move too ("i" alone scales the textbook model).
-  EXPECT_NEAR(priced_seconds(f, base, t, "i", slow), 2 * (3 * 5e-6 + 4e-9 * 1000), 1e-15);
+  EXPECT_NEAR(priced_seconds(f, base, t, use("i"), slow), 2 * (3 * 5e-6 + 4e-9 * 1000), 1e-15);
   // The same probe as the calibration's changes nothing.
-  EXPECT_DOUBLE_EQ(priced_seconds(f, base, t, "abcei", t.probe), priced_seconds(f, base, t, "abce"));
+  EXPECT_DOUBLE_EQ(priced_seconds(f, base, t, use("abcei"), t.probe), priced_seconds(f, base, t, use("abce")));
 }
 
 TEST(ModeProbe, WithoutAProbeOnTheRowOrTheCalibrationItIsANoOp) {
@@ -84,17 +88,17 @@ TEST(ModeProbe, WithoutAProbeOnTheRowOrTheCalibrationItIsANoOp) {
   const ScheduleFeatures f = exchange_then_forward();
   const ModeProbe slow{0.6e-6, 20e-6};
   // No row probe: predict, map and the simulator.
-  EXPECT_DOUBLE_EQ(priced_seconds(f, base, t, "abcei"), priced_seconds(f, base, t, "abce"));
+  EXPECT_DOUBLE_EQ(priced_seconds(f, base, t, use("abcei")), priced_seconds(f, base, t, use("abce")));
   // A calibration without one: older files.
   ModelTerms old = t;
   old.probe = {};
-  EXPECT_FALSE(old.has('i'));
-  EXPECT_DOUBLE_EQ(priced_seconds(f, base, old, "abcei", slow), priced_seconds(f, base, old, "abce"));
+  EXPECT_FALSE(old.has(Term::probe));
+  EXPECT_DOUBLE_EQ(priced_seconds(f, base, old, use("abcei"), slow), priced_seconds(f, base, old, use("abce")));
   // A half-measured probe is no probe.
-  EXPECT_DOUBLE_EQ(priced_seconds(f, base, t, "abcei", ModeProbe{0.6e-6, 0}),
-                   priced_seconds(f, base, t, "abce"));
+  EXPECT_DOUBLE_EQ(priced_seconds(f, base, t, use("abcei"), ModeProbe{0.6e-6, 0}),
+                   priced_seconds(f, base, t, use("abce")));
   // Not asked for: the row's probe is ignored.
-  EXPECT_DOUBLE_EQ(priced_seconds(f, base, t, "abce", slow), priced_seconds(f, base, t, "abce"));
+  EXPECT_DOUBLE_EQ(priced_seconds(f, base, t, use("abce"), slow), priced_seconds(f, base, t, use("abce")));
 }
 
 // What scales and what does not (models/mode_probe.hpp).
@@ -138,7 +142,7 @@ struct TempFile {
 
 TEST(ModeProbe, SameModeWithinTheRatioOnBothPartsAndNeverUnmeasured) {
   // collbench calibrate re-measures what the probe after it places in
-  // another mode than the calibration's own probe (cmd_calibrate.cpp).
+  // another mode than the calibration's own probe (harness/calibrate/measure.cpp).
   const ModeProbe fast{0.28e-6, 32e-6};
   EXPECT_TRUE(same_mode(fast, fast));
   EXPECT_TRUE(same_mode(fast, {0.40e-6, 45e-6}));   // 1.43x, 1.41x
@@ -156,15 +160,15 @@ TEST(ModeProbe, CalibrationFileRoundTripsTheProbeAndOldFilesLackIt) {
   c.terms.probe = {0.187e-6, 31.882e-6};
   const TempFile with("cb-probe-cal", format_calibration(c));
   EXPECT_EQ(read_calibration(with.path.string()).terms.probe, c.terms.probe);
-  EXPECT_TRUE(load_model_terms(with.path.string(), "i").has('i'));
+  EXPECT_TRUE(load_model_terms(with.path.string(), use("i")).has(Term::probe));
   c.terms.probe = {};
   const TempFile without("cb-probe-cal-old", format_calibration(c));
-  EXPECT_FALSE(read_calibration(without.path.string()).terms.has('i'));
+  EXPECT_FALSE(read_calibration(without.path.string()).terms.has(Term::probe));
   try {
-    (void)load_model_terms(without.path.string(), "i");
+    (void)load_model_terms(without.path.string(), use("i"));
     ADD_FAILURE() << "a file without the probe was accepted for --terms i";
   } catch (const UsageError& e) {
-    EXPECT_NE(std::string(e.what()).find("does not hold term (i)"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("does not hold term probe "), std::string::npos) << e.what();
   }
 }
 
@@ -236,7 +240,7 @@ TEST(ModeProbe, FitPricesEachConfigurationInItsModeAndPicksInOne) {
       m.count = count;
       m.bytes = count * 4;
       m.probe = std::string(algo) == "ring" ? slow : t.probe;
-      m.time_s = priced_seconds(features_for(*m.entry, m.scenario, count), base, t, "ai", m.probe);
+      m.time_s = priced_seconds(features_for(*m.entry, m.scenario, count), base, t, use("ai"), m.probe);
       m.ci_lo_s = m.ci_hi_s = m.time_s;
       f.rows.push_back(m);
     }

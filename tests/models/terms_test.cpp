@@ -5,6 +5,10 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <set>
+#include <stdexcept>
+#include <string_view>
 
 #include "algorithms/registry.hpp"
 #include "models/calibration.hpp"
@@ -15,6 +19,67 @@
 namespace cb::models {
 namespace {
 
+// Term sets in the old letters, which parse_term_set still reads (the
+// names are tested in TermNames).
+TermSet use(std::string_view letters) { return parse_term_set(letters); }
+
+// Terms are named; the letters they had before (a..j, the order they were
+// added in) still read as the same sets, so old flags and settings work.
+TEST(TermNames, NamesAndOldLettersParseToTheSameSet) {
+  EXPECT_EQ(parse_term_set("abg"), parse_term_set("range,copy,flight"));
+  EXPECT_EQ(parse_term_set("abg"), parse_term_set("flight+copy+range"));
+  EXPECT_EQ(parse_term_set("abcdefghij"), ablation_levels().back());
+  EXPECT_EQ(parse_term_set(""), TermSet{});
+  EXPECT_EQ(term_set_text(parse_term_set("gba")), "range+copy+flight");
+  EXPECT_EQ(term_set_text(TermSet{}), "");
+  for (const TermInfo& info : kTerms) {
+    const TermSet one{info.term};
+    EXPECT_EQ(parse_term_set(info.name), one) << info.name;
+    EXPECT_EQ(parse_term_set(std::string(1, info.letter)), one) << info.letter;
+    EXPECT_EQ(term_set_text(one), info.name);
+  }
+}
+
+// One table: every Term has its row, in Term order (the ablations' order),
+// with a distinct name and letter.
+TEST(TermNames, TheTableHasOneRowPerTermInOrder) {
+  std::set<std::string_view> names;
+  std::set<char> letters;
+  for (std::size_t i = 0; i < std::size(kTerms); ++i) {
+    EXPECT_EQ(static_cast<std::size_t>(kTerms[i].term), i);
+    EXPECT_EQ(&term_info(kTerms[i].term), &kTerms[i]);
+    EXPECT_TRUE(names.insert(kTerms[i].name).second) << kTerms[i].name;
+    EXPECT_TRUE(letters.insert(kTerms[i].letter).second) << kTerms[i].letter;
+    EXPECT_FALSE(kTerms[i].prices.empty());
+    EXPECT_FALSE(kTerms[i].fitted_from.empty());
+  }
+  const std::vector<TermSet> levels = ablation_levels();
+  ASSERT_EQ(levels.size(), std::size(kTerms) + 1);
+  EXPECT_TRUE(levels.front().empty());
+  EXPECT_EQ(term_set_text(levels[2]), "range+copy");
+}
+
+// Bad text: one line naming the bad part and what is accepted.
+TEST(TermNames, BadTextIsRefusedNamingThePart) {
+  const auto reason = [](std::string_view text) {
+    try {
+      (void)parse_term_set(text);
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(reason("range,bogus").rfind("'bogus' is not a term (accepted: names of range, ", 0),
+            0u);
+  EXPECT_NE(reason("range,copy,range").find("'range' is named twice"), std::string::npos);
+  EXPECT_NE(reason("aba").find("'a' is named twice"), std::string::npos);
+  EXPECT_NE(reason("ab,range").find("'ab' is not a term"), std::string::npos);
+  EXPECT_NE(reason("range,").find("ends in a separator"), std::string::npos);
+  EXPECT_NE(reason(",range").find("'' is not a term"), std::string::npos);
+  for (const char* bad : {"range,bogus", "aba", "range,"})
+    EXPECT_EQ(reason(bad).find('\n'), std::string::npos) << bad;
+}
+
 TEST(Terms, WithoutTermsTheScheduleModelIsTheClosedForm) {
   const ModelParams m{2e-6, 1e-10, 3e-10};
   const ModelTerms none;
@@ -22,7 +87,7 @@ TEST(Terms, WithoutTermsTheScheduleModelIsTheClosedForm) {
     for (int p : {2, 3, 4})
       for (std::uint64_t count : {1u, 7u, 1000u}) {
         const Scenario s{e->coll, p, DataType::fp32, ReduceOp::sum, false};
-        EXPECT_NEAR(priced_seconds(features_for(*e, s, count), m, none, "abcd"),
+        EXPECT_NEAR(priced_seconds(features_for(*e, s, count), m, none, use("abcd")),
                     predict_seconds(*e, s, count, m), 1e-15)
             << e->name << " p=" << p << " count=" << count;
       }
@@ -56,22 +121,22 @@ TEST(Terms, EachTermPricesWhatItSays) {
   const ScheduleFeatures f = two_steps();
   const ModelTerms t = some_terms();
   // Baseline: per step the largest count, bytes and reduced bytes, each priced alone.
-  EXPECT_NEAR(priced_seconds(f, base, t, ""),
+  EXPECT_NEAR(priced_seconds(f, base, t, use("")),
               (2 * 5e-6 + 2000 * 4e-9) + (5e-6 + 500 * 4e-9 + 500 * 1e-9), 1e-15);
   // (a): rank 0's messages are 1000 B (second range); step 1's 500 B (first range).
   const double step0_a = 2 * 2e-6 + 0.5e-9 * 2000;
   // The run's fixed cost comes once with (a).
-  EXPECT_NEAR(priced_seconds(f, base, t, "a"),
+  EXPECT_NEAR(priced_seconds(f, base, t, use("a")),
               0.7e-6 + step0_a + (1e-6 + 1e-9 * 500 + 1e-9 * 500), 1e-15);
   // (b): the reduce at the working set's cost, the copy priced, 2 local ops.
   const double local_b = 0.2e-9 * 500 + 0.1e-9 * 100 + 2 * 0.01e-6;
-  EXPECT_NEAR(priced_seconds(f, base, t, "ab"), 0.7e-6 + step0_a + (1e-6 + 1e-9 * 500 + local_b),
+  EXPECT_NEAR(priced_seconds(f, base, t, use("ab")), 0.7e-6 + step0_a + (1e-6 + 1e-9 * 500 + local_b),
               1e-15);
   // (c): step 1 sends and receives at once: the exchange range.
-  EXPECT_NEAR(priced_seconds(f, base, t, "abc"), 0.7e-6 + step0_a + (3e-6 + 2e-9 * 500 + local_b),
+  EXPECT_NEAR(priced_seconds(f, base, t, use("abc")), 0.7e-6 + step0_a + (3e-6 + 2e-9 * 500 + local_b),
               1e-15);
   // (d): rank 0's second message costs o, not alpha.
-  EXPECT_NEAR(priced_seconds(f, base, t, "abcd"),
+  EXPECT_NEAR(priced_seconds(f, base, t, use("abcd")),
               0.7e-6 + (2e-6 + 0.1e-6 + 0.5e-9 * 2000) + (3e-6 + 2e-9 * 500 + local_b), 1e-15);
   // (c) with a reducing exchange measured: step 1 reduce-receives all it
   // receives, so that range prices wire and reduce together.
@@ -79,13 +144,13 @@ TEST(Terms, EachTermPricesWhatItSays) {
   for (RankStep& x : g.steps[1]) x.recv_reduced_B = x.reduced_B;
   ModelTerms tr = t;
   tr.exchange_reduce = {{0, 4e-6, 3e-9}};
-  EXPECT_NEAR(priced_seconds(g, base, tr, "abc"),
+  EXPECT_NEAR(priced_seconds(g, base, tr, use("abc")),
               0.7e-6 + step0_a + (4e-6 + 3e-9 * 500 + 0.1e-9 * 100 + 2 * 0.01e-6), 1e-15);
-  EXPECT_DOUBLE_EQ(priced_seconds(g, base, t, "abc"), priced_seconds(f, base, t, "abc"));
+  EXPECT_DOUBLE_EQ(priced_seconds(g, base, t, use("abc")), priced_seconds(f, base, t, use("abc")));
   // A term the calibration lacks is left out.
   ModelTerms no_c = t;
   no_c.exchange.clear();
-  EXPECT_DOUBLE_EQ(priced_seconds(f, base, no_c, "abc"), priced_seconds(f, base, t, "ab"));
+  EXPECT_DOUBLE_EQ(priced_seconds(f, base, no_c, use("abc")), priced_seconds(f, base, t, use("ab")));
 }
 
 // (e): only bytes a rank wrote in an earlier step count as forwarded. At
@@ -107,11 +172,11 @@ TEST(Terms, ForwardingPricesOnlyBytesTheSenderWroteBefore) {
   // sender's step; nothing without (e) or without its measurement.
   ModelTerms t = some_terms();
   const ModelParams base{5e-6, 4e-9, 1e-9};
-  const double without = priced_seconds(ps, base, t, "abcde");
-  EXPECT_DOUBLE_EQ(without, priced_seconds(ps, base, t, "abcd"));
+  const double without = priced_seconds(ps, base, t, use("abcde"));
+  EXPECT_DOUBLE_EQ(without, priced_seconds(ps, base, t, use("abcd")));
   t.forward = {{8, 1 << 20}, {1e-9, 1e-9}};
-  EXPECT_NEAR(priced_seconds(ps, base, t, "abcde") - without, 1e-9 * 2 * n * 4, 1e-15);
-  EXPECT_DOUBLE_EQ(priced_seconds(ring, base, t, "abcde"), priced_seconds(ring, base, t, "abcd"));
+  EXPECT_NEAR(priced_seconds(ps, base, t, use("abcde")) - without, 1e-9 * 2 * n * 4, 1e-15);
+  EXPECT_DOUBLE_EQ(priced_seconds(ring, base, t, use("abcde")), priced_seconds(ring, base, t, use("abcd")));
   // The relay's excess over the ping-pong per byte, never negative.
   Calibration c;
   c.pingpong_sizes_B = {8, 16, 32, 64, 128, 256};
@@ -126,13 +191,13 @@ TEST(Terms, ForwardingPricesOnlyBytesTheSenderWroteBefore) {
               {0.1e-6, 0.15e-6, 0.25e-6}, 0.3e-6, pp, r});
   };
   fit(relay);
-  ASSERT_TRUE(c.terms.has('e'));
+  ASSERT_TRUE(c.terms.has(Term::forward));
   ASSERT_EQ(c.terms.forward.size_B, c.pingpong_sizes_B);
   EXPECT_NEAR(c.terms.forward.s_per_B[0], 0.1e-6, 1e-15);
   EXPECT_EQ(c.terms.forward.s_per_B[2], 0);
   EXPECT_NEAR(c.terms.forward.s_per_B[5], 1e-9, 1e-15);
   fit({});  // calibrated again without the relay: no term (e)
-  EXPECT_FALSE(c.terms.has('e'));
+  EXPECT_FALSE(c.terms.has(Term::forward));
 }
 
 // (f), staged: ring reduce-scatter at p = 2 out of place receives into
@@ -152,9 +217,9 @@ TEST(Terms, StagedReduceIsPricedAsTheStagedExchange) {
   const ModelParams base{5e-6, 4e-9, 1e-9};
   ModelTerms t = some_terms();
   t.exchange_staged = {{0, 4e-6, 3e-9}};
-  EXPECT_NEAR(priced_seconds(f, base, t, "abcf"), 0.7e-6 + 4e-6 + 3e-9 * n * 4, 1e-15);
-  EXPECT_DOUBLE_EQ(priced_seconds(f, base, t, "abc"), priced_seconds(f, base, some_terms(), "abc"));
-  EXPECT_NE(priced_seconds(f, base, t, "abc"), priced_seconds(f, base, t, "abcf"));
+  EXPECT_NEAR(priced_seconds(f, base, t, use("abcf")), 0.7e-6 + 4e-6 + 3e-9 * n * 4, 1e-15);
+  EXPECT_DOUBLE_EQ(priced_seconds(f, base, t, use("abc")), priced_seconds(f, base, some_terms(), use("abc")));
+  EXPECT_NE(priced_seconds(f, base, t, use("abc")), priced_seconds(f, base, t, use("abcf")));
 }
 
 TEST(Terms, RangesSplitAtTheKnee) {
@@ -195,7 +260,8 @@ TEST(Terms, CalibrationFileCarriesEveryTerm) {
   EXPECT_NEAR(c.terms.local_op_s, 0.05e-6, 1e-9);
   EXPECT_DOUBLE_EQ(c.terms.run_s, 0.3e-6);
   EXPECT_EQ(c.terms.copy.size_B, (std::vector<double>{8192, 16384}));
-  for (char t : std::string("abcd")) EXPECT_TRUE(c.terms.has(t)) << t;
+  for (Term t : {Term::range, Term::copy, Term::concurrency, Term::overhead})
+    EXPECT_TRUE(c.terms.has(t)) << term_info(t).name;
   const auto path = std::filesystem::temp_directory_path() / "cb-terms-calibration.csv";
   std::ofstream(path) << format_calibration(c);
   const Calibration back = read_calibration(path.string());
@@ -217,7 +283,7 @@ TEST(Terms, CalibrationFileCarriesEveryTerm) {
             {2e-6, 4.5e-6}, {1, 2, 4, 8}, {1e-6, 1.2e-6, 1.6e-6, 2.4e-6}, {1, 2, 4},
             {0.1e-6, 0.15e-6, 0.25e-6}, 0.3e-6, pp, {2e-6, 2e-6, 2e-6, 2e-6, 2e-6, 2e-6}});
   std::ofstream(path) << format_calibration(relayed);
-  EXPECT_TRUE(read_calibration(path.string()).terms.has('e'));
+  EXPECT_TRUE(read_calibration(path.string()).terms.has(Term::forward));
   EXPECT_EQ(read_calibration(path.string()).terms.forward, relayed.terms.forward);
   EXPECT_EQ(read_calibration(path.string()).relay_s, relayed.relay_s);
   std::filesystem::remove(path);
@@ -225,7 +291,8 @@ TEST(Terms, CalibrationFileCarriesEveryTerm) {
   Calibration old;
   old.params = c.params;
   std::ofstream(path) << format_calibration(old);
-  for (char t : std::string("abcd")) EXPECT_FALSE(load_model_terms(path.string()).has(t)) << t;
+  for (Term t : {Term::range, Term::copy, Term::concurrency, Term::overhead})
+    EXPECT_FALSE(load_model_terms(path.string()).has(t)) << term_info(t).name;
   std::filesystem::remove(path);
 }
 
@@ -242,24 +309,24 @@ TEST(Terms, LatencyOffTheCriticalPathFollowsTheDependencies) {
   t.flight_measured = true;
   const Scenario s3{Collective::allreduce, 3, DataType::fp32, ReduceOp::sum, false};
   const ScheduleFeatures tree = features_for(find_algorithm(Collective::allreduce, "tree"), s3, 1);
-  EXPECT_NEAR(priced_seconds(tree, base, t, ""), 4 * alpha, 1e-15);
-  EXPECT_NEAR(priced_seconds(tree, base, t, "g"), 2 * flight + 4 * (alpha - flight), 1e-15);
+  EXPECT_NEAR(priced_seconds(tree, base, t, use("")), 4 * alpha, 1e-15);
+  EXPECT_NEAR(priced_seconds(tree, base, t, use("g")), 2 * flight + 4 * (alpha - flight), 1e-15);
   // Ring's four steps are one dependency chain: four latencies either way.
   const ScheduleFeatures ring = features_for(find_algorithm(Collective::allreduce, "ring"), s3, 1);
-  EXPECT_NEAR(priced_seconds(ring, base, t, "g"), 4 * alpha, 1e-15);
+  EXPECT_NEAR(priced_seconds(ring, base, t, use("g")), 4 * alpha, 1e-15);
   // With (d), the overhead o per extra message in a step is unchanged; F = 0
   // (steps serialize) gives the step-synchronous price back.
   t.overhead_s = 1e-5;
   t.overhead_measured = true;
-  EXPECT_NEAR(priced_seconds(ring, base, t, "dg"), priced_seconds(ring, base, t, "d"), 1e-15);
+  EXPECT_NEAR(priced_seconds(ring, base, t, use("dg")), priced_seconds(ring, base, t, use("d")), 1e-15);
   ModelTerms serial = t;
   serial.flight_s = 0;
-  EXPECT_NEAR(priced_seconds(tree, base, serial, "g"), 4 * alpha, 1e-15);
+  EXPECT_NEAR(priced_seconds(tree, base, serial, use("g")), 4 * alpha, 1e-15);
   // Without the measurement the letter prices nothing.
   ModelTerms unmeasured = t;
   unmeasured.flight_measured = false;
-  EXPECT_DOUBLE_EQ(priced_seconds(tree, base, unmeasured, "dg"),
-                   priced_seconds(tree, base, unmeasured, "d"));
+  EXPECT_DOUBLE_EQ(priced_seconds(tree, base, unmeasured, use("dg")),
+                   priced_seconds(tree, base, unmeasured, use("d")));
 }
 
 // (g) at p = 2: every algorithm is one exchange or a chain of steps between
@@ -282,7 +349,7 @@ TEST(Terms, LatencyOffTheCriticalPathLeavesChainsAloneAndNeverAddsTime) {
     for (std::uint64_t count : {1u, 1000u}) {
       const Scenario s{e->coll, 2, DataType::fp32, ReduceOp::sum, false};
       const ScheduleFeatures f = features_for(*e, s, count);
-      EXPECT_NEAR(priced_seconds(f, base, t, "g"), priced_seconds(f, base, t, ""), 1e-12)
+      EXPECT_NEAR(priced_seconds(f, base, t, use("g")), priced_seconds(f, base, t, use("")), 1e-12)
           << e->name << " count=" << count;
     }
   const ModelParams no_local{1e-3, 1e-8, 0};
@@ -295,8 +362,8 @@ TEST(Terms, LatencyOffTheCriticalPathLeavesChainsAloneAndNeverAddsTime) {
       for (std::uint64_t count : {1u, 1000u}) {
         const Scenario s{e->coll, p, DataType::fp32, ReduceOp::sum, false};
         const ScheduleFeatures f = features_for(*e, s, count);
-        const double with = priced_seconds(f, no_local, all, "acdeg");
-        const double without = priced_seconds(f, no_local, all, "acde");
+        const double with = priced_seconds(f, no_local, all, use("acdeg"));
+        const double without = priced_seconds(f, no_local, all, use("acde"));
         const bool folds = (p == 3 || p == 5) && (e->name == "butterfly" || e->name == "rhd");
         if (!folds) {
           EXPECT_LE(with, without * (1 + 1e-12)) << e->name << " p=" << p << " count=" << count;
@@ -324,26 +391,26 @@ TEST(Terms, LatencyOffTheCriticalPathSharesTheReceiversLink) {
   const double transfer = beta * 4.0 * count;  // one whole fp32 vector
   const Scenario s{Collective::allreduce, 3, DataType::fp32, ReduceOp::sum, false};
   const ScheduleFeatures bfly = features_for(find_algorithm(Collective::allreduce, "butterfly"), s, count);
-  EXPECT_NEAR(priced_seconds(bfly, base, t, ""), 3 * transfer, 4 * alpha);
-  EXPECT_NEAR(priced_seconds(bfly, base, t, "g"), 4 * transfer, 4 * alpha);
+  EXPECT_NEAR(priced_seconds(bfly, base, t, use("")), 3 * transfer, 4 * alpha);
+  EXPECT_NEAR(priced_seconds(bfly, base, t, use("g")), 4 * transfer, 4 * alpha);
   const ScheduleFeatures tree = features_for(find_algorithm(Collective::allreduce, "tree"), s, count);
-  EXPECT_NEAR(priced_seconds(tree, base, t, ""), 4 * transfer, 5 * alpha);
-  EXPECT_NEAR(priced_seconds(tree, base, t, "g"), 4 * transfer, 5 * alpha);
+  EXPECT_NEAR(priced_seconds(tree, base, t, use("")), 4 * transfer, 5 * alpha);
+  EXPECT_NEAR(priced_seconds(tree, base, t, use("g")), 4 * transfer, 5 * alpha);
   // Messages one after another on a link are priced as before: ring.
   const ScheduleFeatures ring = features_for(find_algorithm(Collective::allreduce, "ring"), s, count);
-  EXPECT_NEAR(priced_seconds(ring, base, t, "g"), priced_seconds(ring, base, t, ""), 1e-12);
+  EXPECT_NEAR(priced_seconds(ring, base, t, use("g")), priced_seconds(ring, base, t, use("")), 1e-12);
 }
 
 // `use` names `term`, which the calibration file at `path` lacks: refused in
 // one line that names the term.
-void expect_term_refused(const std::filesystem::path& path, const char* use, char term) {
+void expect_term_refused(const std::filesystem::path& path, const char* letters, Term term) {
+  const std::string name(term_info(term).name);
   try {
-    load_model_terms(path.string(), use);
-    ADD_FAILURE() << "term (" << term << ") accepted from a file without it";
+    load_model_terms(path.string(), use(letters));
+    ADD_FAILURE() << "term " << name << " accepted from a file without it";
   } catch (const UsageError& e) {
     const std::string what = e.what();
-    EXPECT_NE(what.find(std::string("does not hold term (") + term + ")"), std::string::npos)
-        << what;
+    EXPECT_NE(what.find("does not hold term " + name + " "), std::string::npos) << what;
     EXPECT_EQ(what.find('\n'), std::string::npos) << what;
   }
 }
@@ -359,16 +426,16 @@ TEST(Terms, FlightIsCalibratedAndRoundTrips) {
   fit_terms(c, {pp, c.pingpong_sizes_B, pp, {4096, 8192}, {1e-6, 2.2e-6}, {4096, 8192},
                 {2e-6, 4.5e-6}, {1, 2, 4, 8}, {1e-3, 1.01e-3, 1.03e-3, 1.07e-3}, {1, 2, 4},
                 {0.1e-6, 0.15e-6, 0.25e-6}, 0.3e-6, pp});
-  EXPECT_FALSE(c.terms.has('g'));
+  EXPECT_FALSE(c.terms.has(Term::flight));
   fit_flight(c, 2e-3 + 1e-5);
-  ASSERT_TRUE(c.terms.has('g'));
+  ASSERT_TRUE(c.terms.has(Term::flight));
   EXPECT_NEAR(c.terms.flight_s, 1e-3 - 1e-5, 1e-15);
   // Steps that serialize (3 alpha) leave nothing in flight; noise below
   // 2 alpha leaves all of it, never more.
   Calibration serial = c;
   fit_flight(serial, 3.2e-3);
   EXPECT_EQ(serial.terms.flight_s, 0);
-  EXPECT_TRUE(serial.terms.has('g'));
+  EXPECT_TRUE(serial.terms.has(Term::flight));
   Calibration fast = c;
   fit_flight(fast, 1.9e-3);
   EXPECT_DOUBLE_EQ(fast.terms.flight_s, 1e-3);
@@ -378,15 +445,15 @@ TEST(Terms, FlightIsCalibratedAndRoundTrips) {
   EXPECT_DOUBLE_EQ(back.pipelined_s, c.pipelined_s);
   EXPECT_DOUBLE_EQ(back.terms.flight_s, c.terms.flight_s);
   EXPECT_EQ(back.terms, c.terms);
-  EXPECT_TRUE(load_model_terms(path.string(), "abcdg").has('g'));
+  EXPECT_TRUE(load_model_terms(path.string(), use("abcdg")).has(Term::flight));
   // The same file from before (g): every other term, and the letter refused.
   Calibration old = c;
   old.pipelined_s = 0;
   old.terms.flight_measured = false;
   old.terms.flight_s = 0;
   std::ofstream(path) << format_calibration(old);
-  EXPECT_TRUE(load_model_terms(path.string(), "abcd").has('d'));
-  expect_term_refused(path, "abcdg", 'g');
+  EXPECT_TRUE(load_model_terms(path.string(), use("abcd")).has(Term::overhead));
+  expect_term_refused(path, "abcdg", Term::flight);
   std::filesystem::remove(path);
 }
 
@@ -404,7 +471,7 @@ TEST(Terms, IncastIsCalibratedAndRoundTrips) {
   fit_terms(c, {pp, c.pingpong_sizes_B, pp, {4096, 8192}, {1e-6, 2.2e-6}, {4096, 8192},
                 {2e-6, 4.5e-6}, {1, 2, 4, 8}, {1e-3, 1.01e-3, 1.03e-3, 1.07e-3}, {1, 2, 4},
                 {0.1e-6, 0.15e-6, 0.25e-6}, 0.3e-6, pp});
-  EXPECT_FALSE(c.terms.has('h'));
+  EXPECT_FALSE(c.terms.has(Term::incast));
   // Fan-in: k = 2 10% of beta extra per received byte; k = 3 faster than
   // the ping-pong predicts (no term: 0). Exchange: 20% and 30%. Sizes the
   // ping-pong lacks (1 MiB here) are skipped.
@@ -427,7 +494,7 @@ TEST(Terms, IncastIsCalibratedAndRoundTrips) {
   for (double x : at(3, -0.05 * beta)) fan.push_back(x);
   for (double x : at(3, 0.3 * beta)) ex.push_back(x);
   fit_incast(c, {2, 3}, sizes, fan, ex);
-  ASSERT_TRUE(c.terms.has('h'));
+  ASSERT_TRUE(c.terms.has(Term::incast));
   ASSERT_EQ(c.terms.incast.size_B, (std::vector<double>{2, 3}));
   EXPECT_NEAR(c.terms.incast.s_per_B[0], 0.1 * beta, 1e-15);
   EXPECT_EQ(c.terms.incast.s_per_B[1], 0);
@@ -439,17 +506,17 @@ TEST(Terms, IncastIsCalibratedAndRoundTrips) {
   EXPECT_EQ(back.terms, c.terms);
   EXPECT_EQ(back.fanin_s, c.fanin_s);
   EXPECT_EQ(back.fanin_exchange_s, c.fanin_exchange_s);
-  EXPECT_TRUE(load_model_terms(path.string(), "abcdh").has('h'));
+  EXPECT_TRUE(load_model_terms(path.string(), use("abcdh")).has(Term::incast));
   // No fan-in (2 ranks) or lists that disagree leave the term absent, and
   // the letter is refused.
   Calibration two_ranks = c;
   fit_incast(two_ranks, {}, {}, {}, {});
-  EXPECT_FALSE(two_ranks.terms.has('h'));
+  EXPECT_FALSE(two_ranks.terms.has(Term::incast));
   Calibration short_list = c;
   fit_incast(short_list, {2, 3}, sizes, fan, {1.0});
-  EXPECT_FALSE(short_list.terms.has('h'));
+  EXPECT_FALSE(short_list.terms.has(Term::incast));
   std::ofstream(path) << format_calibration(two_ranks);
-  expect_term_refused(path, "abcdh", 'h');
+  expect_term_refused(path, "abcdh", Term::incast);
   std::filesystem::remove(path);
 }
 
@@ -471,26 +538,26 @@ TEST(Terms, IncastPricesFanInOnly) {
   ModelTerms t;
   t.incast = {{2, 3}, {1e-9, 2e-9}};
   t.incast_sending = {{2, 3}, {5e-9, 7e-9}};
-  EXPECT_NEAR(priced_seconds(f, base, t, "h") - priced_seconds(f, base, ModelTerms{}, "h"),
+  EXPECT_NEAR(priced_seconds(f, base, t, use("h")) - priced_seconds(f, base, ModelTerms{}, use("h")),
               3000 * 2e-9, 1e-15);
   // Seven senders: beyond the measured k = 3, its value holds.
   f.steps[0][0].from = {1, 2, 3, 4, 5, 6, 7};
-  EXPECT_NEAR(priced_seconds(f, base, t, "h") - priced_seconds(f, base, ModelTerms{}, "h"),
+  EXPECT_NEAR(priced_seconds(f, base, t, use("h")) - priced_seconds(f, base, ModelTerms{}, use("h")),
               3000 * 2e-9, 1e-15);
   // One sender (three messages from one peer): no incast.
   f.steps[0][0].from = {1};
-  EXPECT_NEAR(priced_seconds(f, base, t, "h"), priced_seconds(f, base, ModelTerms{}, "h"), 1e-15);
+  EXPECT_NEAR(priced_seconds(f, base, t, use("h")), priced_seconds(f, base, ModelTerms{}, use("h")), 1e-15);
   // A receiver that sends in the same step takes the k-way exchange's value.
   f.steps[0][0].from = {1, 2, 3};
   f.steps[0][0].sends = 1;
   f.steps[0][0].out_B = 1000;
-  EXPECT_NEAR(priced_seconds(f, base, t, "h") - priced_seconds(f, base, ModelTerms{}, "h"),
+  EXPECT_NEAR(priced_seconds(f, base, t, use("h")) - priced_seconds(f, base, ModelTerms{}, use("h")),
               3000 * 7e-9, 1e-15);
   // With (g) the receiver's step carries it too.
   t.flight_measured = true;
   ModelTerms no_incast = t;
   no_incast.incast = no_incast.incast_sending = {};
-  EXPECT_NEAR(priced_seconds(f, base, t, "gh") - priced_seconds(f, base, no_incast, "g"),
+  EXPECT_NEAR(priced_seconds(f, base, t, use("gh")) - priced_seconds(f, base, no_incast, use("g")),
               3000 * 7e-9, 1e-15);
 }
 
@@ -513,20 +580,20 @@ TEST(Terms, SendBufferingSharesTheSendersLink) {
   const double transfer = beta * 4.0 * 4.0 * count;
   const Scenario s{Collective::allgather, 4, DataType::fp32, ReduceOp::sum, false};
   const ScheduleFeatures tree = features_for(find_algorithm(Collective::allgather, "tree"), s, count);
-  EXPECT_NEAR(priced_seconds(tree, base, t, "g"), 2.75 * transfer, 8 * alpha);
+  EXPECT_NEAR(priced_seconds(tree, base, t, use("g")), 2.75 * transfer, 8 * alpha);
   t.buffered = {{4096, 1 << 24}, {1, 1}};
-  EXPECT_TRUE(t.has('j'));
-  EXPECT_NEAR(priced_seconds(tree, base, t, "gj"), 3.75 * transfer, 8 * alpha);
-  EXPECT_NEAR(priced_seconds(tree, base, t, "j"), priced_seconds(tree, base, t, ""), 1e-15);
+  EXPECT_TRUE(t.has(Term::buffering));
+  EXPECT_NEAR(priced_seconds(tree, base, t, use("gj")), 3.75 * transfer, 8 * alpha);
+  EXPECT_NEAR(priced_seconds(tree, base, t, use("j")), priced_seconds(tree, base, t, use("")), 1e-15);
   ModelTerms half = t;
   half.buffered = {{4096, 1 << 24}, {0.5, 0.5}};
-  EXPECT_NEAR(priced_seconds(tree, base, half, "gj"), 3.25 * transfer, 8 * alpha);
+  EXPECT_NEAR(priced_seconds(tree, base, half, use("gj")), 3.25 * transfer, 8 * alpha);
   ModelTerms none = t;
   none.buffered = {{4096, 1 << 24}, {0, 0}};
-  EXPECT_NEAR(priced_seconds(tree, base, none, "gj"), priced_seconds(tree, base, t, "g"), 1e-12);
+  EXPECT_NEAR(priced_seconds(tree, base, none, use("gj")), priced_seconds(tree, base, t, use("g")), 1e-12);
   const ScheduleFeatures ring = features_for(find_algorithm(Collective::allgather, "ring"), s, count);
-  EXPECT_NEAR(priced_seconds(ring, base, t, "gj"), priced_seconds(ring, base, t, "g"),
-              1e-9 * priced_seconds(ring, base, t, "g"));
+  EXPECT_NEAR(priced_seconds(ring, base, t, use("gj")), priced_seconds(ring, base, t, use("g")),
+              1e-9 * priced_seconds(ring, base, t, use("g")));
 }
 
 // (j)'s calibration: the fan-out's time beyond two ping-pongs, in transfers
@@ -543,13 +610,13 @@ TEST(Terms, SendBufferingIsCalibratedAndRoundTrips) {
   fit_terms(c, {pp, c.pingpong_sizes_B, pp, {4096, 8192}, {1e-6, 2.2e-6}, {4096, 8192},
                 {2e-6, 4.5e-6}, {1, 2, 4, 8}, {1e-3, 1.01e-3, 1.03e-3, 1.07e-3}, {1, 2, 4},
                 {0.1e-6, 0.15e-6, 0.25e-6}, 0.3e-6, pp});
-  EXPECT_FALSE(c.terms.has('j'));
+  EXPECT_FALSE(c.terms.has(Term::buffering));
   const double b = c.terms.oneway.front().beta_s_per_B;
   // 4 KiB: nothing buffered (a little faster than 2 ping-pongs: 0); 8 KiB:
   // half; 16 KiB: more than a whole transfer (1); 32 KiB: no ping-pong.
   fit_buffering(c, {4096, 8192, 16384, 32768},
                 {2 * pp[1] - 1e-6, 2 * pp[2] + 0.5 * 8192 * b, 2 * pp[3] + 1.3 * 16384 * b, 1.0});
-  ASSERT_TRUE(c.terms.has('j'));
+  ASSERT_TRUE(c.terms.has(Term::buffering));
   EXPECT_EQ(c.terms.buffered.size_B, (std::vector<double>{4096, 8192, 16384}));
   ASSERT_EQ(c.terms.buffered.s_per_B.size(), 3u);
   EXPECT_EQ(c.terms.buffered.s_per_B[0], 0);
@@ -563,9 +630,9 @@ TEST(Terms, SendBufferingIsCalibratedAndRoundTrips) {
   EXPECT_EQ(back.terms, c.terms);
   Calibration two_ranks = c;
   fit_buffering(two_ranks, {}, {});
-  EXPECT_FALSE(two_ranks.terms.has('j'));
+  EXPECT_FALSE(two_ranks.terms.has(Term::buffering));
   std::ofstream(path) << format_calibration(two_ranks);
-  expect_term_refused(path, "abj", 'j');
+  expect_term_refused(path, "abj", Term::buffering);
   std::filesystem::remove(path);
 }
 

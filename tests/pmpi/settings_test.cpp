@@ -153,18 +153,26 @@ TEST(PmpiModelChoice, CalibratedTerms) {
     env.set("COLLBENCH_PARAMS", path.string());
     env.set("COLLBENCH_TERMS", "abcd");
     const Config config = read_config();
-    EXPECT_EQ(config.terms, "abcd");
+    const models::TermSet abcd{models::Term::range, models::Term::copy,
+                               models::Term::concurrency, models::Term::overhead};
+    EXPECT_EQ(config.terms, abcd);
     EXPECT_EQ(config.choice[0].mode, Mode::automatic);
     const int best = predicted_best(config, Collective::allreduce, 4, DataType::fp32,
                                     ReduceOp::sum, false, 1000);
     EXPECT_GT(best, 0);
+    // The names read as the old letters do.
+    env.set("COLLBENCH_TERMS", "range,copy,concurrency,overhead");
+    EXPECT_EQ(read_config().terms, abcd);
     env.set("COLLBENCH_TERMS", "abz");
-    EXPECT_EQ(read_error(), "COLLBENCH_TERMS=abz: 'z' is not a term (accepted: letters of "
-                            "abcdefghij, each once; see models/README.md)");
+    EXPECT_EQ(read_error().rfind("COLLBENCH_TERMS=abz: 'abz' is not a term (accepted: names of "
+                                 "range, copy, ",
+                                 0),
+              0u)
+        << read_error();
     // (e) and (f) are terms like the rest: refused only because this file did
     // not measure them.
     env.set("COLLBENCH_TERMS", "abcdf");
-    EXPECT_NE(read_error().find("does not hold term (f)"), std::string::npos) << read_error();
+    EXPECT_NE(read_error().find("does not hold term staged"), std::string::npos) << read_error();
     env.set("COLLBENCH_TERMS", "aba");
     EXPECT_NE(read_error().find("COLLBENCH_TERMS=aba: 'a' is named twice"), std::string::npos)
         << read_error();
@@ -183,7 +191,7 @@ TEST(PmpiModelChoice, CalibratedTerms) {
     ScopedEnv env;
     env.set("COLLBENCH_PARAMS", fit.string());
     env.set("COLLBENCH_TERMS", "a");
-    EXPECT_NE(read_error().find("does not hold term (a)"), std::string::npos) << read_error();
+    EXPECT_NE(read_error().find("does not hold term range"), std::string::npos) << read_error();
     std::filesystem::remove(fit);
   }
   std::filesystem::remove(path);

@@ -57,7 +57,7 @@ def main(out):
                                       wrong=0, oversubscribed=0, host="fixture"))
                     if algo != "mpi":
                         for level, bias in (("global", 1.0), ("calibration", 0.8),
-                                            ("calibration+abc", 0.95)):
+                                            ("calibration+range+copy+concurrency", 0.95)):
                             preds.append(dict(transport="mpi", collective=coll, algorithm=algo,
                                               datatype="fp32", ranks=ranks, bytes=size,
                                               measured_s=t, predicted_s=model * bias,
@@ -112,7 +112,7 @@ def main(out):
                 measured_best_s="", regret="")
     write(os.path.join(out, "fit", "crossovers.csv"),
           [pair, dict(pair, ranks=4, predicted_crossover_B=65500, measured_crossover_B=32800),
-           dict(pair, params="calibration+abc", ranks=3, algo_a="naive", algo_b="ring",
+           dict(pair, params="calibration+range+copy+concurrency", ranks=3, algo_a="naive", algo_b="ring",
                 predicted_crossover_B=2000, measured_crossover_B=3000),
            dict(pair, params="global", collective="alltoall", ranks=8, algo_a="naive",
                 algo_b="pairwise", predicted_crossover_B="", measured_crossover_B=512)])
@@ -126,7 +126,7 @@ def main(out):
              rows_small=100, median_abs_err_small=err * 1.5, worst_collective="alltoall",
              worst_collective_median_abs_err=err * 2, picks_right=picks, picks=60,
              median_regret=0.01, worst_regret=0.2)
-        for level, err, picks in (("calibration", 0.2, 40), ("calibration+abc", 0.06, 55),
+        for level, err, picks in (("calibration", 0.2, 40), ("calibration+range+copy+concurrency", 0.06, 55),
                                   ("global", 0.04, 57))])
     write(os.path.join(out, "calibration.csv"),
           [dict(alpha_s=ALPHA, beta_s_per_B=BETA, gamma_s_per_B=5e-11, memcpy_GBps=9.5,

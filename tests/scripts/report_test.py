@@ -27,7 +27,7 @@ SWEEP_HEADER = ["transport", "collective", "algorithm", "datatype", "op", "place
 # exactly zero for the in-sample fit at >= 2 MiB.
 ERRORS = {
     "calibration": {65536: -0.5, 1 << 20: -0.3, 4 << 20: -0.7, 16 << 20: -0.6},
-    "calibration+abcd": {65536: 0.1, 1 << 20: 0.25, 4 << 20: 0.2, 16 << 20: 0.3},
+    "calibration+range+copy+concurrency+overhead": {65536: 0.1, 1 << 20: 0.25, 4 << 20: 0.2, 16 << 20: 0.3},
     "global": {65536: -0.2, 1 << 20: 0.4, 4 << 20: 0.0, 16 << 20: 0.0},
 }
 UNESCAPED_PIPE = re.compile(r"(?<!\\)\|")
@@ -61,7 +61,7 @@ def make_study(d):
     write_csv(os.path.join(d, "fit", "crossovers.csv"),
               ["kind", "params", "transport", "collective", "ranks", "algo_a", "algo_b",
                "predicted_crossover_B", "measured_crossover_B"],
-              [["pair", "calibration+abcd", "ipc-host", "allreduce", 2, "butterfly|naive",
+              [["pair", "calibration+range+copy+concurrency+overhead", "ipc-host", "allreduce", 2, "butterfly|naive",
                 "ps=tree", 70000, 90000],
                ["pair", "calibration", "ipc-host", "allreduce", 2, "ring*", "[rhd]", "", 1000]])
     write_csv(os.path.join(d, "fit", "accuracy.csv"),
@@ -69,7 +69,7 @@ def make_study(d):
                "worst_collective", "worst_collective_median_abs_err", "picks_right", "picks",
                "median_regret"],
               [["calibration", "ipc-host", 0.6, 0.3, "alltoall|allgather", 0.8, 40, 48, 0],
-               ["calibration+abcd", "ipc-host", 0.2, 0.1, "allreduce", 0.3, 45, 48, 0.01]])
+               ["calibration+range+copy+concurrency+overhead", "ipc-host", 0.2, 0.1, "allreduce", 0.3, 45, 48, 0.01]])
     # Three more pairs (study.sh's spread): one misses |err| >= 64 KiB and one
     # the picks, but the medians over the pairs meet both; the baseline's
     # median misses.
@@ -80,8 +80,8 @@ def make_study(d):
                    "worst_collective", "worst_collective_median_abs_err", "picks_right", "picks",
                    "median_regret"],
                   [["calibration", "ipc-host", 0.6, 0.5, "alltoall", 0.9, 44, 48, 0],
-                   ["calibration+abcdefg", "ipc-host", 0.3, 0.4, "allreduce", 0.4, 40, 48, 0],
-                   ["calibration+abcdefgi", "ipc-host", large, 0.1, "allreduce", 0.3, picks, 48,
+                   ["calibration+range+copy+concurrency+overhead+forward+staged+flight", "ipc-host", 0.3, 0.4, "allreduce", 0.4, 40, 48, 0],
+                   ["calibration+range+copy+concurrency+overhead+forward+staged+flight+probe", "ipc-host", large, 0.1, "allreduce", 0.3, picks, 48,
                     0]])
         with open(os.path.join(pair, "load-before.txt"), "w") as f:
             f.write("1.50 1.40 1.30\n")
@@ -171,9 +171,9 @@ class Report(unittest.TestCase):
             self.assertEqual(len(found), 1, rows)
             return found[0]
         self.assertIn("| 15.0% | 10.0–25.0% | ≤ 20% | met |",
-                      row("calibration+abcdefgi", "median \\|err\\| ≥ 64 KiB"))
+                      row("calibration+range+copy+concurrency+overhead+forward+staged+flight+probe", "median \\|err\\| ≥ 64 KiB"))
         self.assertIn("| 91.7% | 83.3–95.8% | ≥ 90% | met |",
-                      row("calibration+abcdefgi", "picks right"))
+                      row("calibration+range+copy+concurrency+overhead+forward+staged+flight+probe", "picks right"))
         self.assertIn("| 60.0% | 60.0–60.0% | ≤ 20% | **missed** |",
                       row("calibration", "median \\|err\\| ≥ 64 KiB"))
 

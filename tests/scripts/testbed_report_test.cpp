@@ -142,10 +142,11 @@ TEST(TestbedReport, SliceOfTheStudyGivesEverySection) {
   EXPECT_NE(report.find("| p | measured | within 2× |"), std::string::npos);
   // The step-synchronous model and (g) side by side, (g) the main column;
   // the file has no (e), (f), so the level is named by what it measured.
-  EXPECT_NE(report.find("| target | calibration | calibration+abcd | calibration+abcdg |"),
+  EXPECT_NE(report.find("| target | calibration | calibration+range+copy+concurrency+overhead | "
+                           "calibration+range+copy+concurrency+overhead+flight |"),
             std::string::npos)
       << report;
-  EXPECT_NE(report.find("<details><summary>calibration+abcdg: "), std::string::npos);
+  EXPECT_NE(report.find("<details><summary>calibration+range+copy+concurrency+overhead+flight: "), std::string::npos);
   // Crossovers: the strict count (the target) and, beside it, the count that
   // also accepts a prediction inside the measured crossover's CI interval,
   // which can only add to it. Per level: "K of N".
@@ -181,7 +182,7 @@ TEST(TestbedReport, SliceOfTheStudyGivesEverySection) {
       << out;
   const int misses = strict[2].second - strict[2].first;
   ASSERT_GT(misses, 0) << report;  // the slice has misses (p = 3), so the sum below means something
-  EXPECT_NE(out.find("(calibration+abcdg): " + std::to_string(misses) + " missed crossovers"),
+  EXPECT_NE(out.find("(calibration+range+copy+concurrency+overhead+flight): " + std::to_string(misses) + " missed crossovers"),
             std::string::npos)
       << out;
   int classified = 0;
@@ -197,7 +198,8 @@ TEST(TestbedReport, SliceOfTheStudyGivesEverySection) {
   }
   EXPECT_EQ(classified, misses) << out;
   // report.md carries the same classes in one sentence.
-  EXPECT_NE(report.find("Why the " + std::to_string(misses) + " strict misses of `calibration+abcdg`"),
+  EXPECT_NE(report.find("Why the " + std::to_string(misses) + " strict misses of "
+                         "`calibration+range+copy+concurrency+overhead+flight`"),
             std::string::npos)
       << report;
   ASSERT_EQ(run(std::string(CB_PYTHON) + " " + CB_SOURCE_DIR +
@@ -211,13 +213,13 @@ TEST(TestbedReport, SliceOfTheStudyGivesEverySection) {
                     (s / "calibration.csv").string() + " --terms abcdg",
                 out),
             0);
-  EXPECT_NE(out.find("does not hold term (g)"), std::string::npos) << out;
+  EXPECT_NE(out.find("does not hold term flight"), std::string::npos) << out;
   // repeat_agreement.py: one run's measured crossovers as the prediction of
   // another's. Against an exact copy every counted crossover agrees; in a
   // copy where one of them (at >= 64 KiB, so that it stays clear of the
   // CPU-limited small sizes) was measured 5x higher, exactly that one does
   // not, and it is named as measured more than 4x apart.
-  const std::string main_level = "calibration+abcdg";
+  const std::string main_level = "calibration+range+copy+concurrency+overhead+flight";
   const std::size_t details = report.find("<details><summary>" + main_level + ": ");
   ASSERT_NE(details, std::string::npos);
   std::string moved_key;   // "allreduce,3,naive,ring"
@@ -317,7 +319,7 @@ TEST(TestbedReport, SliceOfTheStudyGivesEverySection) {
                            " (collective, p, size) cells"),
             std::string::npos)
       << grid_line;
-  EXPECT_NE(grid_line.find("`calibration+abcdg` put "), std::string::npos) << grid_line;
+  EXPECT_NE(grid_line.find("`" + main_level + "` put "), std::string::npos) << grid_line;
   fs::remove_all(dir);
 }
 

@@ -64,9 +64,10 @@ void add_model_param_flags(CLI::App& cmd, SimFlags& f, const std::string& prefix
       {"--params-transport", &f.params_transport,
        "with a fit.csv holding several transports' global fits: which one (mpi, ipc-host, ...)"},
       {"--terms", &f.terms,
-       fmt::format("price each schedule step with the calibrated model's terms, letters of {} "
-                   "(models/README.md; needs --params CALIBRATION, ranks <= 1024); default: "
-                   "alpha-beta-gamma only", models::kTermLetters)},
+       fmt::format("price each schedule step with the calibrated model's terms, names of {} "
+                   "separated by ',' or '+' (the old letters still read; docs/model.md; needs "
+                   "--params CALIBRATION, ranks <= 1024); default: alpha-beta-gamma only",
+                   models::term_set_text(models::ablation_levels().back()))},
   });
 }
 
@@ -191,10 +192,10 @@ std::optional<PricedTerms> resolve_terms(const SimFlags& f) {
                                    "--params-transport, --alpha/--beta/--gamma overrides)",
                                    f.terms, flag));
   PricedTerms p;
-  p.terms = models::load_model_terms(f.params_file, f.terms);
+  p.use = models::parse_term_set(f.terms, {});
+  p.terms = models::load_model_terms(f.params_file, p.use);
   const sim::NetworkParams net = resolve_model_params(f);
   p.base = {net.alpha_s, net.beta_s_per_B, net.gamma_s_per_B};
-  p.use = f.terms;
   p.file = f.params_file;
   return p;
 }
@@ -203,7 +204,7 @@ std::string priced_note(const std::optional<PricedTerms>& priced) {
   if (!priced) return "";
   return fmt::format("; steps priced with terms {} of {} (models/schedule_model.hpp), not "
                      "simulated message by message",
-                     priced->use, priced->file);
+                     models::term_set_text(priced->use), priced->file);
 }
 
 sim::SimOptions resolve_sim_options(const SimFlags& f) {

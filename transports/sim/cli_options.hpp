@@ -26,8 +26,9 @@ namespace cb {
 struct SimFlags {
   std::string alpha, beta, gamma, bandwidth, reduce_bandwidth, params_file;
   std::string params_transport;  // which transport's global row of a fit.csv
-  // --terms: letters of kTermLetters (models/terms.hpp) from the --params
-  // calibration; "" = the alpha-beta-gamma baseline.
+  // --terms: names of terms (or their old letters; models/terms.hpp,
+  // parse_term_set) from the --params calibration; "" = the alpha-beta-gamma
+  // baseline.
   std::string terms;
   std::string overhead, intra_alpha, intra_beta, intra_bandwidth, skew, noise;
   int ranks_per_node = 0;
@@ -61,15 +62,15 @@ sim::SimOptions resolve_sim_options(const SimFlags& flags);
 
 // --terms: the calibrated terms to price schedules with (checked against
 // --params: models::load_model_terms), or nullopt without --terms. A
-// UsageError names a bad letter, a missing --params or a term it lacks.
+// UsageError names a bad term, a missing --params or a term it lacks.
 struct PricedTerms {
   models::ModelParams base;  // the parameters --params and the flags give
   models::ModelTerms terms;
-  std::string use;           // letters of kTermLetters
+  models::TermSet use;
   std::string file;          // --params
 };
 std::optional<PricedTerms> resolve_terms(const SimFlags& flags);
-// "; steps priced with terms abcdef of FILE" for the describe line, or "".
+// "; steps priced with terms range+copy of FILE" for the describe line, or "".
 std::string priced_note(const std::optional<PricedTerms>& priced);
 
 // The --sim-stats line for one simulation named `what`: events, wall time,

@@ -125,16 +125,16 @@ Config read_config() {
                                    "file from `collbench calibrate` that measured them)",
                                    *letters));
     // The same reader as `--terms` of predict, map and the simulator, so the
-    // letters accepted here are always the ones the model prices.
+    // terms accepted here are always the ones the model prices.
+    const std::string setting = fmt::format("COLLBENCH_TERMS={}", *letters);
+    config.terms = models::parse_term_set(*letters, setting);
     try {
-      config.model_terms = models::load_model_terms(
-          *path, *letters, fmt::format("COLLBENCH_TERMS={}", *letters));
+      config.model_terms = models::load_model_terms(*path, config.terms, setting);
     } catch (const UsageError&) {
       throw;
     } catch (const std::exception& e) {
       throw UsageError(fmt::format("COLLBENCH_PARAMS={}: {}", *path, e.what()));
     }
-    config.terms = *letters;
   }
   if (const auto path = env("COLLBENCH_SELECTION")) config.selection = read_selection(*path);
   if (const auto v = env("COLLBENCH_REPORT")) {

@@ -53,7 +53,7 @@ struct Choice {
 struct Config {
   std::array<Choice, std::size(kAllCollectives)> choice;  // by Collective
   std::optional<models::ModelParams> params;
-  std::string terms;  // letters of abcdefgh (models/terms.hpp); "" = closed forms
+  models::TermSet terms;  // the terms to price with (models/terms.hpp); empty = closed forms
   models::ModelTerms model_terms;
   std::optional<nlohmann::ordered_json> selection;
   // `auto` does no harm (models/do_no_harm.hpp): with MPICH's default tree
