@@ -252,10 +252,10 @@ TEST(ModeProbe, FitPricesEachConfigurationInItsModeAndPicksInOne) {
   int with = 0, without = 0;
   for (const Prediction& p : a.predictions) {
     SCOPED_TRACE(p.row->algorithm + " " + std::to_string(p.row->bytes) + " " + p.params);
-    if (p.params == "calibration+ai") {
+    if (p.params == "calibration+range+probe") {
       ++with;
       EXPECT_NEAR(p.rel_err, 0, 1e-12);
-    } else if (p.params == "calibration+a") {
+    } else if (p.params == "calibration+range") {
       ++without;
       if (p.row->algorithm == "ring") EXPECT_LT(p.rel_err, -0.3);
       else EXPECT_NEAR(p.rel_err, 0, 1e-12);
@@ -265,7 +265,7 @@ TEST(ModeProbe, FitPricesEachConfigurationInItsModeAndPicksInOne) {
   EXPECT_EQ(without, 6);
   int picks = 0;
   for (const BestAtSize& b : a.best)
-    if (b.params == "calibration+ai") {
+    if (b.params == "calibration+range+probe") {
       ++picks;
       EXPECT_EQ(b.predicted_best, "rhd|ring") << b.bytes;
     }
