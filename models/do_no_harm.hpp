@@ -58,13 +58,13 @@ class ValidatedError {
 std::string fit_file_beside(const std::string& params_file, const std::string& name);
 
 // The calibrated source the fit validated best for `transport`, from the
-// text of its accuracy.csv: among "calibration" and "calibration+LETTERS",
+// text of its accuracy.csv: among "calibration" and "calibration+TERMS",
 // the lowest worse-band median |error| (the larger of the >= 64 KiB and the
 // smaller sizes' medians). Returns its label and that error, or nullopt when
 // the file has none.
 struct BestSource {
-  std::string params;  // "calibration" or "calibration+abcd"
-  std::string letters; // the terms ("" for the closed forms)
+  std::string params;  // "calibration" or "calibration+range+copy+..."
+  std::string terms;   // the terms as written after '+' ("" for the closed forms)
   double median_large = 0, median_small = 0;
 };
 std::optional<BestSource> best_calibrated_source(const std::string& accuracy_text,

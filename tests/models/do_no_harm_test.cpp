@@ -65,7 +65,7 @@ TEST(DoNoHarm, BestCalibratedSourceHasTheLowestWorseBand) {
   const auto best = best_calibrated_source(csv, "accuracy.csv", "mpi");
   ASSERT_TRUE(best.has_value());
   EXPECT_EQ(best->params, "calibration+a");
-  EXPECT_EQ(best->letters, "a");
+  EXPECT_EQ(best->terms, "a");
   EXPECT_DOUBLE_EQ(best->median_small, 0.12);
   EXPECT_FALSE(best_calibrated_source(csv, "accuracy.csv", "nccl").has_value());
 }

@@ -182,10 +182,11 @@ void choose_auto_source(Config& config, const std::string& params_file,
   if (!terms_given && !accuracy.empty()) {
     const auto best = models::best_calibrated_source(models::read_text_file(accuracy), accuracy,
                                                      transport);
-    if (best && !best->letters.empty()) {
-      config.model_terms = models::load_model_terms(
-          params_file, best->letters, fmt::format("the best terms of {} ({})", accuracy, best->params));
-      config.terms = best->letters;
+    if (best && !best->terms.empty()) {
+      // fit writes the level's names (older files: letters); both parse.
+      const std::string setting = fmt::format("the best terms of {} ({})", accuracy, best->params);
+      config.terms = models::parse_term_set(best->terms, setting);
+      config.model_terms = models::load_model_terms(params_file, config.terms, setting);
     }
     if (best)
       why = fmt::format("best of {}: median |err| {:.1f}% >= 64 KiB, {:.1f}% below", accuracy,
@@ -194,7 +195,8 @@ void choose_auto_source(Config& config, const std::string& params_file,
     why = "no fit/accuracy.csv beside COLLBENCH_PARAMS";
   }
   const std::string source =
-      config.terms.empty() ? std::string("calibration") : "calibration+" + config.terms;
+      config.terms.empty() ? std::string("calibration")
+                           : "calibration+" + models::term_set_text(config.terms);
   const std::string predictions = models::fit_file_beside(params_file, "predictions.csv");
   if (!predictions.empty()) {
     config.validated.emplace(models::read_text_file(predictions), predictions, source, transport);
@@ -204,7 +206,7 @@ void choose_auto_source(Config& config, const std::string& params_file,
       "auto prices with {} ({}); a schedule replaces the library only where its predicted gain "
       "exceeds {}",
       config.terms.empty() ? std::string("the alpha-beta-gamma closed forms")
-                           : "calibrated terms " + config.terms,
+                           : "calibrated terms " + models::term_set_text(config.terms),
       why,
       config.validated ? fmt::format("the validated error of {} ({})", source, predictions)
                        : std::string("nothing (no fit/predictions.csv validated this source)"));
