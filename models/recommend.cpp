@@ -77,11 +77,16 @@ std::vector<SizeWinner> most_tolerant(const SizeTable& t, double min_effect) {
   return decide_winners(sizes, min_effect);
 }
 
+// The winners text that fits after a head of `used` columns (at least 20 columns).
+std::string winners_after(std::size_t used, const std::vector<SizeWinner>& w,
+                          std::size_t max_columns) {
+  return winners_text(w, max_columns > used + 20 ? max_columns - used : 20);
+}
+
 // The second line of a recommendation under a pattern.
 std::string tolerant_line(const std::vector<SizeWinner>& tolerant, std::size_t max_columns) {
   const std::string head = "  most tolerant (time after the last arrival): ";
-  const std::size_t used = text_columns(head);
-  return head + winners_text(tolerant, max_columns > used + 20 ? max_columns - used : 20);
+  return head + winners_after(text_columns(head), tolerant, max_columns);
 }
 
 std::string key_text(const LineKey& k) {
@@ -198,8 +203,7 @@ std::vector<Recommendation> recommend(const std::vector<RecommendInput>& inputs,
 std::string recommendation_line(const Recommendation& r, std::size_t max_columns) {
   const std::string head =
       fmt::format("{}{}: ", key_text(r.key), r.predicted ? " (predicted)" : "");
-  const std::size_t used = text_columns(head);
-  std::string line = head + winners_text(r.winners, max_columns > used + 20 ? max_columns - used : 20);
+  std::string line = head + winners_after(text_columns(head), r.winners, max_columns);
   if (!r.tolerant.empty()) line += fmt::format("\n{}", tolerant_line(r.tolerant, max_columns));
   return line;
 }
@@ -223,8 +227,7 @@ AnswerLines answer_lines(const std::vector<Recommendation>& recs, std::size_t ma
     const std::string family = family_text(r.key, !same);
     const std::size_t head =
         text_columns(fmt::format("{} p={}{}: ", family, r.key.ranks, r.predicted ? " (predicted)" : ""));
-    const std::string answer =
-        winners_text(r.winners, max_columns > head + 20 ? max_columns - head : 20);
+    const std::string answer = winners_after(head, r.winners, max_columns);
     const std::string tolerant = r.tolerant.empty() ? "" : tolerant_line(r.tolerant, max_columns);
     auto it = std::find_if(lines.begin(), lines.end(), [&](const Line& l) {
       return l.family == family && l.predicted == r.predicted && l.answer == answer &&
