@@ -62,7 +62,8 @@ nlohmann::json metadata_json(const RunMetadata& m) {
   if (m.load)
     j["load"] = {{"avg_1m", m.load->avg_1m},     {"avg_5m", m.load->avg_5m},
                  {"avg_15m", m.load->avg_15m},   {"runnable", m.load->runnable},
-                 {"usable_cores", m.load->cores}};
+                 {"usable_cores", m.load->cores},
+                 {"online_cores", m.load->online_cores}};
   else
     j["load"] = nullptr;
   j["ranks"] = nlohmann::json::array();

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 #include <sched.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -20,6 +21,7 @@ std::optional<MachineLoad> read_machine_load() {
   if (got != 5) return std::nullopt;
   cpu_set_t set;
   if (sched_getaffinity(0, sizeof set, &set) == 0) l.cores = std::max(1, CPU_COUNT(&set));
+  l.online_cores = std::max({1L, ::sysconf(_SC_NPROCESSORS_ONLN), static_cast<long>(l.cores)});
   return l;
 }
 
@@ -38,13 +40,14 @@ std::optional<MachineLoad> recent_machine_load(double max_age_s) {
 bool is_loaded(const MachineLoad& load, int own_ranks) {
   own_ranks = std::max(own_ranks, 1);
   const int others = std::max(0, load.runnable - own_ranks);
-  const int idle_cores = std::max(0, load.cores - own_ranks);
-  return others > idle_cores || load.avg_1m > load.cores;
+  const int idle_cores = std::max(0, load.online_cores - own_ranks);
+  return others > idle_cores || load.avg_1m > load.online_cores;
 }
 
 std::string describe(const MachineLoad& l) {
-  return fmt::format("load average {:.2f} {:.2f} {:.2f}, {} runnable threads, {} usable cores",
-                     l.avg_1m, l.avg_5m, l.avg_15m, l.runnable, l.cores);
+  return fmt::format("load average {:.2f} {:.2f} {:.2f}, {} runnable threads, {} cores online, "
+                     "{} usable by this rank",
+                     l.avg_1m, l.avg_5m, l.avg_15m, l.runnable, l.online_cores, l.cores);
 }
 
 std::string load_warning(const std::optional<MachineLoad>& load, int own_ranks) {

@@ -14,6 +14,10 @@ struct MachineLoad {
   double avg_1m = 0, avg_5m = 0, avg_15m = 0;  // /proc/loadavg
   int runnable = 0;  // threads runnable right now, this process included
   int cores = 1;     // usable cores of this process (sched_getaffinity)
+  // Cores online on the node (sysconf): what the load average and the
+  // runnable count are spread over. A pinned rank may use 1 core of 2 idle
+  // ones; compared with its mask a load of 1.8 read as "busy".
+  int online_cores = 1;
 };
 
 // Reads /proc/loadavg; nullopt where it does not exist (non-Linux).
@@ -27,7 +31,8 @@ std::optional<MachineLoad> recent_machine_load(double max_age_s = 0.5);
 
 // Whether work other than our `own_ranks` ranks on this node competes for the
 // cores: more runnable threads than our ranks and the idle cores can hold, or
-// a 1-minute load average above the core count.
+// a 1-minute load average above the node's online cores (not this rank's
+// affinity mask: the load is the node's).
 bool is_loaded(const MachineLoad& load, int own_ranks);
 
 // "load average 12.3 5.1 2.0, 9 runnable threads, 2 usable cores".
