@@ -15,6 +15,7 @@
 #include "algorithms/check.hpp"
 #include "algorithms/types.hpp"
 #include "harness/cli/commands.hpp"
+#include "harness/cli/option_values.hpp"
 #include "harness/cli/version.hpp"
 #include "harness/runtime/world.hpp"
 #include "harness/io/output_file.hpp"
@@ -73,11 +74,15 @@ int main(int argc, char** argv) {
                        "Print the version, git revision and MPI/CUDA/NCCL versions, then exit");
   for (AddCommand add : kCommands) add(app);
   add_help_command(app);
+  cb::add_value_checks(app);
   cb::set_command_line(argc, argv);
   try {
     app.parse(argc, argv);
     // `list > /dev/full` must not exit 0: a failed stdout write is an error.
-    if (cb::is_reporting_rank()) cb::io::check_stdout();
+    // A command that already said its write failed (run --json - > /dev/full)
+    // is not told again.
+    if (cb::is_reporting_rank() && cb::exit_status() != cb::kExitWriteFailed)
+      cb::io::check_stdout();
   } catch (const CLI::ParseError& e) {
     // A CLI11 ParseError may escape before any command ran: MPI is not up yet.
     // --help and --version are "errors" with exit code 0: CLI11 prints them.
