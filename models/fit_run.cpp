@@ -9,8 +9,11 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "harness/io/output_file.hpp"
+#include "harness/io/output_lock.hpp"
 #include "models/calibration.hpp"
 #include "models/link_limits.hpp"
 #include "models/mpich_selection.hpp"
@@ -97,6 +100,18 @@ FitRun run_fit(const FitRequest& req) {
                                    req.results_csv));
     files.emplace_back("mpich-selection.json",
                        mpich_selection(*req.mpich_default_tree, *params).dump(2) + "\n");
+  }
+  // An input named as one of the outputs would be replaced by what was
+  // computed from it (`fit d/fit.csv --out d` once did).
+  for (const auto& [name, text] : files) {
+    const std::string path = (std::filesystem::path(req.out_dir) / name).string();
+    std::vector<std::string> inputs = req.calibration_files;
+    inputs.push_back(req.results_csv);
+    for (const std::string& in : inputs)
+      if (io::same_output(path, in))
+        throw UsageError(fmt::format("--out {} would replace the input {} with the new {} "
+                                     "(accepted: another --out directory)",
+                                     req.out_dir, in, name));
   }
   run.written = write_files_atomically(req.out_dir, files);
   return run;

@@ -86,6 +86,9 @@ void run_calibrate(const CalibrateOptions& o) {
   // an empty name) fails at once; no directory is created.
   io::check_output_path(o.out, "--out");
   set_timeout_option(o.timeout_s);
+  // The flags before the world: a bad value is named even in a launch of one rank.
+  TransportSpec& t = calibrated_transport(o.transport);
+  const std::size_t max_ping = max_ping_bytes(o.max_bytes);
   // A signal stops at the next sample batch (time_schedule), or within a
   // second where there is none (interrupt.hpp); --out is written only at the end.
   install_interrupt_handlers();
@@ -95,9 +98,7 @@ void run_calibrate(const CalibrateOptions& o) {
   if (w.size() < 2)
     throw UsageError(
         "calibrate needs 2 ranks for its ping-pong: run `mpiexec -n 2 collbench calibrate`");
-  TransportSpec& t = calibrated_transport(o.transport);
   const std::string label = t.label ? t.label() : std::string(t.name);
-  const std::size_t max_ping = max_ping_bytes(o.max_bytes);
   const bool root = w.rank() == 0;
   // Collective: every rank learns the layout, and so the same plan.
   const NodeLayoutInfo layout = world_node_layout();

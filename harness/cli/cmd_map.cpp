@@ -74,7 +74,7 @@ std::vector<const AlgorithmEntry*> map_algorithms(Collective coll, const std::st
     for (const AlgorithmEntry& e : algorithms_for(coll)) out.push_back(&e);
     return out;
   }
-  for (const std::string& name : split_list(text)) {
+  for (const std::string& name : split_list(text, "--algo")) {
     if (is_composite_name(name)) {  // hier:INNER/OUTER, where the collective has it
       try {
         out.push_back(&find_algorithm(coll, name));
@@ -96,7 +96,7 @@ std::vector<const AlgorithmEntry*> map_algorithms(Collective coll, const std::st
 std::vector<Collective> map_collectives(const std::string& text) {
   std::vector<Collective> colls;
   if (text == "all") return {std::begin(kAllCollectives), std::end(kAllCollectives)};
-  for (const std::string& name : split_list(text)) colls.push_back(parse_collective(name));
+  for (const std::string& name : split_list(text, "--coll")) colls.push_back(parse_collective(name));
   return colls;
 }
 
@@ -173,6 +173,7 @@ std::string network_cells(const sim::NetworkParams& net, const std::optional<Pri
 }
 
 void run_map(const MapOptions& o) {
+  check_params_not_output(o.sim, o.csv, "--csv");
   const sim::NetworkParams net = resolve_network(o.sim);
   const sim::SimOptions sim_options = resolve_sim_options(o.sim);
   const Plan plan = map_plan(o);

@@ -252,6 +252,7 @@ void write_csv(const PredictOptions& o, const models::Scenario& s,
 // Phases: scenario and model from the flags, closed-form table, --terms
 // repricing, then print and the optional CSV.
 void predict(const PredictOptions& o) {
+  check_params_not_output(o.model, o.csv, "--csv");
   const models::Scenario s = resolve_scenario(o);
   const models::ModelParams m = resolve_params(o);
   std::vector<std::uint64_t> sizes;

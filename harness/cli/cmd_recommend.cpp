@@ -154,6 +154,11 @@ void recommend(const RecommendOptions& o) {
   const std::vector<fs::path> files = input_files(o.results);
   const std::vector<models::RecommendInput> inputs = read_inputs(files);
   const std::vector<models::RecommendModel> cals = read_models(o.calibrations, files, inputs);
+  // Without a model --predict-ranks would be ignored in silence.
+  if (cals.empty() && !o.predict_ranks.empty())
+    throw UsageError(fmt::format("--predict-ranks {} needs a model to predict with (accepted with "
+                                 "--calibration FILE, or a calibration beside the results)",
+                                 o.predict_ranks.front()));
   const std::vector<models::Recommendation> recs =
       models::recommend(inputs, cals, {o.min_effect, o.predict_ranks});
 

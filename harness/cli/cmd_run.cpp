@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "algorithms/collective.hpp"
@@ -25,6 +26,7 @@
 #include "harness/sweep/sweep.hpp"
 #include "harness/runtime/world.hpp"
 #include "harness/io/output_file.hpp"
+#include "harness/io/output_lock.hpp"
 #include "transports/watchdog.hpp"
 
 namespace cb {
@@ -289,7 +291,10 @@ void add_run_command(CLI::App& app) {
   // --ranks-per-node is the sim transport's flag; the other transports
   // read it as a forced (emulated) node layout.
   CLI::Option* ranks_per_node = cmd->get_option_no_throw("--ranks-per-node");
-  cmd->callback([options, csv, json, placement, ranks_per_node, start, owned] {
+  // The simulator's --params file named again as --csv or --json would be
+  // replaced by the rows computed from it.
+  CLI::Option* params = cmd->get_option_no_throw("--params");
+  cmd->callback([options, csv, json, placement, ranks_per_node, start, owned, params] {
     for (const auto& [option, transport] : *owned)
       if (option->count() > 0 && options->transport != transport && option != ranks_per_node)
         throw UsageError(fmt::format("{} is a flag of --transport {}; --transport {} ignores it "
@@ -303,6 +308,12 @@ void add_run_command(CLI::App& app) {
       throw UsageError("empty file name for --csv (give a file, or - for standard output)");
     if (json->count() > 0 && options->json.empty())
       throw UsageError("empty file name for --json (give a file, or - for standard output)");
+    if (params != nullptr && params->count() > 0)
+      for (const auto& [flag, out] : {std::pair{"--csv", options->csv}, {"--json", options->json}})
+        if (!out.empty() && io::same_output(out, params->as<std::string>()))
+          throw UsageError(fmt::format("{} {} is the --params file: writing it would replace the "
+                                       "model read from it (accepted: another file)",
+                                       flag, out));
     options->command_line = command_line();
     // The simulator's model gives in- and out-of-place the same time: one
     // placement unless asked, which halves a sim sweep.

@@ -131,10 +131,14 @@ double parse_threshold(const std::string& text) {
     used = 0;
   }
   while (used < t.size() && t[used] == ' ') ++used;
-  if (t.empty() || used != t.size() || !std::isfinite(v) || v < 0)
+  // Above 1000% (10x slower) a threshold no longer checks anything: with
+  // 1e300 every slowdown passed.
+  constexpr double kMaxFraction = 10;
+  const double fraction = percent ? v / 100 : v;
+  if (t.empty() || used != t.size() || !std::isfinite(v) || v < 0 || fraction > kMaxFraction)
     throw UsageError(fmt::format("bad --threshold '{}' (accepted: a percentage such as 5% or a "
-                                 "fraction such as 0.05, >= 0)", text));
-  return percent ? v / 100 : v;
+                                 "fraction such as 0.05, from 0 to 1000% = 10)", text));
+  return fraction;
 }
 
 }  // namespace cb

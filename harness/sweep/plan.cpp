@@ -1,6 +1,7 @@
 #include "harness/sweep/plan.hpp"
 
 #include <fmt/format.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <fstream>
@@ -20,12 +21,16 @@
 
 namespace cb {
 
-std::vector<std::string> split_list(const std::string& text) {
+std::vector<std::string> split_list(const std::string& text, std::string_view flag) {
+  if (text.empty() || text.front() == ',' || text.back() == ',' ||
+      text.find(",,") != std::string::npos)
+    throw UsageError(fmt::format("bad {} '{}': an empty item between commas (accepted: names "
+                                 "separated by single commas, or 'all')",
+                                 flag, text));
   std::vector<std::string> out;
   std::stringstream in(text);
   for (std::string item; std::getline(in, item, ',');)
-    if (!item.empty() && std::find(out.begin(), out.end(), item) == out.end())
-      out.push_back(item);
+    if (std::find(out.begin(), out.end(), item) == out.end()) out.push_back(item);
   return out;
 }
 
@@ -74,7 +79,7 @@ std::vector<int> parse_ranks(const std::string& text, int max, const std::string
       throw UsageError(
           fmt::format("bad --ranks '{}': an empty item between commas (accepted: {})", text,
                       accepted));
-    for (const std::string& item : split_list(text)) out.push_back(parse_int(item, text));
+    for (const std::string& item : split_list(text, "--ranks")) out.push_back(parse_int(item, text));
     if (out.empty())
       throw UsageError(fmt::format("bad --ranks '{}' (accepted: {})", text, accepted));
   }
@@ -147,7 +152,7 @@ void add_once(std::vector<T>& list, T value) {
 std::vector<Collective> resolve_collectives(const std::string& text) {
   if (text == "all") return {std::begin(kAllCollectives), std::end(kAllCollectives)};
   std::vector<Collective> out;
-  for (const std::string& name : split_list(text)) add_once(out, parse_collective(name));
+  for (const std::string& name : split_list(text, "--coll")) add_once(out, parse_collective(name));
   if (out.empty()) throw UsageError("empty --coll (give a list of collectives or 'all')");
   return out;
 }
@@ -155,7 +160,7 @@ std::vector<Collective> resolve_collectives(const std::string& text) {
 std::vector<DataType> resolve_datatypes(const std::string& text) {
   if (text == "all") return {std::begin(kAllDataTypes), std::end(kAllDataTypes)};
   std::vector<DataType> out;
-  for (const std::string& name : split_list(text)) add_once(out, parse_datatype(name));
+  for (const std::string& name : split_list(text, "-d")) add_once(out, parse_datatype(name));
   if (out.empty()) throw UsageError("empty -d (give a datatype, a list or 'all')");
   return out;
 }
@@ -163,7 +168,7 @@ std::vector<DataType> resolve_datatypes(const std::string& text) {
 std::vector<ReduceOp> resolve_ops(const std::string& text) {
   if (text == "all") return {std::begin(kAllReduceOps), std::end(kAllReduceOps)};
   std::vector<ReduceOp> out;
-  for (const std::string& name : split_list(text)) add_once(out, parse_reduce_op(name));
+  for (const std::string& name : split_list(text, "-o")) add_once(out, parse_reduce_op(name));
   if (out.empty()) throw UsageError("empty -o (give an op, a list or 'all')");
   return out;
 }
@@ -187,7 +192,7 @@ std::map<Collective, std::vector<std::string>> resolve_algorithms(
     }
     return out;
   }
-  const auto names = split_list(text);
+  const auto names = split_list(text, "--algo");
   if (names.empty()) throw UsageError("empty --algo (give a list of algorithms or 'all')");
   for (const std::string& name : names) {
     if (is_own_baseline(name)) {
@@ -492,6 +497,18 @@ void resolve_arrival(const RunOptions& o, const TransportSpec& t, const std::vec
         "moved by its delay); --start barrier cannot place a rank's start",
         o.arrival));
   for (int p : ranks) pattern->check_ranks(p);
+  // Each rank appends to PREFIX.<rank>: a link planted there was written
+  // through (the hostile probe); refused before anything is measured.
+  const int most = ranks.empty() ? 0 : *std::max_element(ranks.begin(), ranks.end());
+  for (int r = 0; !o.arrival_log.empty() && r < most; ++r) {
+    const std::string path = o.arrival_log + "." + std::to_string(r);
+    struct stat st {};
+    if (::lstat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+      throw UsageError(fmt::format("--arrival-log {}: {} is {} (accepted: a prefix whose files "
+                                   "PREFIX.<rank> are regular files or do not exist)",
+                                   o.arrival_log, path,
+                                   S_ISLNK(st.st_mode) ? "a symbolic link" : "not a regular file"));
+  }
   plan.sampling.arrival = std::move(pattern);
   plan.sampling.arrival_log = o.arrival_log;
 }

@@ -65,8 +65,10 @@ struct Plan {
 Plan make_plan(const RunOptions& options, int world_size, int ranks_per_node,
                std::size_t available_bytes);
 
-// Comma-separated list parsing shared by the flags.
-std::vector<std::string> split_list(const std::string& text);
+// Comma-separated list parsing shared by the flags; repeated items count
+// once. An empty item ("ring,,rhd", "ring,", ",") is a typo, not a name to
+// skip: UsageError naming `flag` and the text.
+std::vector<std::string> split_list(const std::string& text, std::string_view flag);
 
 // "2,4,8", "all" (2..max), "pow2" (powers of two up to max), "A..B" (A, B and
 // every power of two and 3*2^k between them: 2..16 = 2,3,4,6,8,12,16; run and

@@ -1,6 +1,8 @@
 #include "harness/sweep/timing.hpp"
 
+#include <fcntl.h>
 #include <sys/prctl.h>
+#include <unistd.h>
 #include <time.h>
 
 #include <algorithm>
@@ -272,8 +274,14 @@ void run_batch(Operation& op, Group& group, StartMethod start, WindowState& w, i
 void append_log(const std::string& prefix, Group& group, std::uint64_t seed, std::size_t op,
                 std::uint64_t first, const WindowLog& log, const std::vector<double>& late) {
   const std::string path = prefix + "." + std::to_string(group.rank());
-  std::FILE* f = std::fopen(path.c_str(), "a");
-  if (!f) throw UsageError("cannot append to --arrival-log file " + path);
+  // Never through a link (planted after the plan's check): O_NOFOLLOW.
+  const int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+  std::FILE* f = fd < 0 ? nullptr : ::fdopen(fd, "a");
+  if (!f) {
+    if (fd >= 0) ::close(fd);
+    throw UsageError("cannot append to --arrival-log file " + path + ": " + std::strerror(errno));
+  }
+  std::fseek(f, 0, SEEK_END);
   if (std::ftell(f) == 0)
     std::fprintf(f, "seed,op,sample,delay_ns,target_ns,start_ns,late,offset_ns,rtt_ns\n");
   const ClockSync& sync = last_sync();

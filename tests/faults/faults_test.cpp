@@ -1025,4 +1025,83 @@ TEST_F(Faults, SigtermWhileAHugeSweepIsPlannedEndsItQuickly) {
   EXPECT_NE(r.err.find("interrupted (signal 15)"), std::string::npos) << r.err;
 }
 
+// --- the hostile probe (tests/probe/probe.py): its command-line findings ----
+
+// Values CLI11 once took in silence (an empty value as the default, -1 as
+// 2^64 - 1 for a seed, empty list items skipped), model parameters so large
+// every time overflowed, and flags ignored without their partner: each is one
+// line naming the value and what is accepted, exit 2.
+TEST_F(Faults, ProbedCommandLineValuesAreRefusedWithOneLine) {
+  const std::string sim = "run --quiet --transport sim --ranks 4 -b 8 -e 64 --algo ring ";
+  ASSERT_EQ(run("run --quiet --transport sim --ranks 2,4 --algo ring,rhd -b 8 -e 1K --csv " +
+                p("r.csv"))
+                .status,
+            0);
+  const std::vector<Refusal> cases = {
+      {"run --quiet -b 8 -e 8 -n ''", "the value is empty (accepted: a whole number"},
+      {"run --quiet -b 8 -e 8 --timeout ''", "the value is empty (accepted: a number"},
+      {"run --quiet -b 8 -e 8 --seed -1", "'-1' is not a whole number from 0"},
+      {"run --quiet -b 8 -e 8 -n 1e300", "'1e300' is not a whole number"},
+      {"run --quiet -b 8 -e 8 --coll allreduce,", "bad --coll 'allreduce,': an empty item"},
+      {"run --quiet -b 8 -e 8 --algo ring,,rhd", "bad --algo 'ring,,rhd': an empty item"},
+      {"run --quiet -b 8 -e 8 -d float,,double", "bad -d 'float,,double': an empty item"},
+      {sim + "--alpha 1e300", "bad --alpha '1e300': above 3600 seconds"},
+      {sim + "--bandwidth 1e300", "bad --bandwidth '1e300': above 1e+15 bytes per second"},
+      {sim + "--params-transport mpi", "--params-transport mpi chooses a row of --params"},
+      {sim + "--params " + (std::getenv("CALIBRATION_FIXTURE") ? std::getenv("CALIBRATION_FIXTURE")
+                                                              : "/nonexistent") +
+           " --params-transport mpi",
+       std::getenv("CALIBRATION_FIXTURE") ? "holds transport ipc-host only" : "cannot read"},
+      {"recommend " + p("r.csv") + " --predict-ranks 8", "--predict-ranks 8 needs a model"},
+      {"compare --threshold 1e300 " + p("r.csv") + " " + p("r.csv"), "bad --threshold '1e300'"},
+      {"calibrate -e 1K --out " + p("c.csv"), "-e/--maxbytes '1K' is outside 4K..64M"},
+  };
+  expect_each_refused_quickly(cases, [&](const std::string& args) {
+    // words() cannot carry an empty argument: '' stands for one here.
+    std::vector<std::string> argv = cmd(args);
+    for (std::string& a : argv)
+      if (a == "''") a.clear();
+    return finish(start(argv), 30);
+  });
+}
+
+// Outputs the probe found written through a planted link, written over the
+// input they were computed from, or reported twice.
+TEST_F(Faults, ProbedOutputsAreNeverWrittenThroughOrOverAnInput) {
+  std::ofstream(dir_ / "victim.txt") << "precious\n";
+  fs::create_symlink(dir_ / "victim.txt", dir_ / "log.0");
+  const Result link = run("run --quiet -n 2 -w 0 -b 8 -e 8 --algo ring --placement out "
+                          "--arrival one-late:1us --arrival-log " + p("log"));
+  EXPECT_EQ(link.status, 2) << link.err;
+  expect_one_error_line(link, "log.0 is a symbolic link");
+  EXPECT_EQ(slurp(dir_ / "victim.txt"), "precious\n");
+
+  if (const char* cal = std::getenv("CALIBRATION_FIXTURE")) {
+    fs::copy_file(cal, dir_ / "cal.csv");
+    const std::string before = slurp(dir_ / "cal.csv");
+    const Result predict = run("predict --coll allreduce --ranks 4 -b 8 -e 64 --params " +
+                               p("cal.csv") + " --csv " + p("cal.csv"));
+    EXPECT_EQ(predict.status, 2) << predict.err;
+    expect_one_error_line(predict, "would replace the model read from it");
+    EXPECT_EQ(slurp(dir_ / "cal.csv"), before);
+  }
+
+  fs::create_directories(dir_ / "d");
+  ASSERT_EQ(run("run --quiet --transport sim --ranks 2,4 --algo ring,rhd -b 8 -e 1K --csv " +
+                p("d/fit.csv"))
+                .status,
+            0);
+  const std::string results = slurp(dir_ / "d/fit.csv");
+  const Result fit = run("fit " + p("d/fit.csv") + " --out " + p("d"));
+  EXPECT_EQ(fit.status, 2) << fit.err;
+  expect_one_error_line(fit, "would replace the input");
+  EXPECT_EQ(slurp(dir_ / "d/fit.csv"), results);
+
+  const Result json = finish(start(cmd("run --quiet -n 2 -w 0 -b 8 -e 8 --algo ring --json -"),
+                                   "/dev/full"),
+                             60, "/dev/null");
+  EXPECT_EQ(json.status, 4) << json.err;
+  expect_one_error_line(json, "standard output");
+}
+
 }  // namespace

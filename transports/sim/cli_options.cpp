@@ -5,6 +5,7 @@
 
 #include <initializer_list>
 
+#include "harness/io/output_lock.hpp"
 #include "models/calibration.hpp"
 #include "models/schedule_model.hpp"
 
@@ -128,10 +129,22 @@ void print_sim_stats(std::FILE* out, const std::string& what, const sim::SimResu
 
 sim::NetworkParams resolve_model_params(const SimFlags& f) {
   sim::NetworkParams net;
+  // Without --params it would choose nothing, in silence.
+  if (f.params_file.empty() && !f.params_transport.empty())
+    throw UsageError(fmt::format("--params-transport {} chooses a row of --params FILE (accepted "
+                                 "only with --params)",
+                                 f.params_transport));
   if (!f.params_file.empty()) {
+    std::string source;
     const models::ModelParams m = models::load_model_params(
-        f.params_file, f.params_transport.empty() ? std::nullopt
-                                                  : std::optional<std::string>(f.params_transport));
+        f.params_file,
+        f.params_transport.empty() ? std::nullopt : std::optional<std::string>(f.params_transport),
+        &source);
+    // A calibration file holds one transport: naming another was ignored.
+    if (!f.params_transport.empty() && !source.empty() && source != f.params_transport)
+      throw UsageError(fmt::format("--params-transport {}: {} holds transport {} only (accepted: "
+                                   "{}, or no --params-transport)",
+                                   f.params_transport, f.params_file, source, source));
     net.alpha_s = m.alpha_s;
     net.beta_s_per_B = m.beta_s_per_B;
     net.gamma_s_per_B = m.gamma_s_per_B;
@@ -170,6 +183,14 @@ sim::NetworkParams resolve_network(const SimFlags& f) {
   net.round_synchronous = f.rounds;
   sim::validate(net);
   return net;
+}
+
+void check_params_not_output(const SimFlags& f, const std::string& output,
+                             std::string_view out_flag) {
+  if (f.params_file.empty() || output.empty() || !io::same_output(output, f.params_file)) return;
+  throw UsageError(fmt::format("{} {} is the --params file {}: writing it would replace the model "
+                               "read from it (accepted: another file)",
+                               out_flag, output, f.params_file));
 }
 
 std::optional<PricedTerms> resolve_terms(const SimFlags& f) {

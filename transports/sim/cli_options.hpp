@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "models/model_params.hpp"
 #include "models/terms.hpp"
@@ -59,6 +60,12 @@ sim::NetworkParams resolve_network(const SimFlags& flags);
 // then --params, then explicit flags.
 sim::NetworkParams resolve_model_params(const SimFlags& flags);
 sim::SimOptions resolve_sim_options(const SimFlags& flags);
+
+// --params FILE named again as an output (`out_flag` `output`, "-" never):
+// the output would replace the model it is computed from (predict --params
+// x --csv x once did). UsageError, one line.
+void check_params_not_output(const SimFlags& flags, const std::string& output,
+                             std::string_view out_flag);
 
 // --terms: the calibrated terms to price schedules with (checked against
 // --params: models::load_model_terms), or nullopt without --terms. A

@@ -56,6 +56,21 @@ std::string seconds_text(double s) {
   return fmt::format("{:.4g}ps", s * 1e12);
 }
 
+// The largest model parameters taken. Beyond them no network exists, and
+// the sweep's times overflow to inf (--alpha 1e300 made every row inf):
+// an hour per message or delay, a second per byte (1 B/s), a petabyte per
+// second.
+constexpr double kMaxSeconds = 3600;
+constexpr double kMaxSecondsPerByte = 1;
+constexpr double kMaxBytesPerSecond = 1e15;
+
+void at_most(double v, double max, std::string_view what, std::string_view text,
+             std::string_view unit) {
+  if (v > max)
+    throw UsageError(fmt::format("bad {} '{}': above {:g} {} (accepted: 0 to {:g} {})", what,
+                                 text, max, unit, max, unit));
+}
+
 }  // namespace
 
 void validate(const NetworkParams& net) {
@@ -81,6 +96,7 @@ double parse_seconds(std::string_view text, std::string_view what) {
   auto [v, unit] = split_number(text, ok);
   const double scale = time_unit(unit);
   if (!ok || scale == 0) bad(what, text, kAccepted);
+  at_most(v * scale, kMaxSeconds, what, text, "seconds");
   return v * scale;
 }
 
@@ -91,6 +107,7 @@ double parse_seconds_per_byte(std::string_view text, std::string_view what) {
   if (unit.ends_with("/B")) unit.remove_suffix(2);
   const double scale = time_unit(unit);
   if (!ok || scale == 0) bad(what, text, kAccepted);
+  at_most(v * scale, kMaxSecondsPerByte, what, text, "seconds per byte");
   return v * scale;
 }
 
@@ -122,6 +139,11 @@ double parse_bandwidth(std::string_view text, std::string_view what) {
   }
   const double bw = v * scale;
   if (!(bw > 0) || !std::isfinite(bw)) bad(what, text, kAccepted);
+  at_most(bw, kMaxBytesPerSecond, what, text, "bytes per second");
+  if (bw < 1 / kMaxSecondsPerByte)
+    throw UsageError(fmt::format("bad {} '{}': below 1 byte per second (accepted: 1 to {:g} bytes "
+                                 "per second)",
+                                 what, text, kMaxBytesPerSecond));
   return bw;
 }
 

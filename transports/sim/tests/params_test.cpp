@@ -32,7 +32,7 @@ TEST(SimParams, SecondsInSiAndUnitForms) {
   EXPECT_DOUBLE_EQ(parse_seconds("2ms", "--alpha"), 2e-3);
   EXPECT_DOUBLE_EQ(parse_seconds("1s", "--alpha"), 1);
   EXPECT_DOUBLE_EQ(parse_seconds(" 5 us ", "--alpha"), 5e-6);
-  for (const char* bad : {"", "us", "fast", "3.7xs", "3.7 u s", "nan", "inf"})
+  for (const char* bad : {"", "us", "fast", "3.7xs", "3.7 u s", "nan", "inf", "1e300", "3601s"})
     expect_usage_error([&] { parse_seconds(bad, "--alpha"); }, "--alpha");
 }
 
@@ -41,6 +41,8 @@ TEST(SimParams, SecondsPerByte) {
   EXPECT_DOUBLE_EQ(parse_seconds_per_byte("0.435ns", "--beta"), 0.435e-9);
   EXPECT_DOUBLE_EQ(parse_seconds_per_byte("0.435ns/B", "--beta"), 0.435e-9);
   expect_usage_error([] { parse_seconds_per_byte("1GB/s", "--beta"); }, "'1GB/s'");
+  // Beyond 1 s per byte the sweep's times overflow (1e300 made rows inf).
+  expect_usage_error([] { parse_seconds_per_byte("1e300", "--beta"); }, "'1e300'");
 }
 
 TEST(SimParams, Bandwidths) {
@@ -51,7 +53,7 @@ TEST(SimParams, Bandwidths) {
   EXPECT_DOUBLE_EQ(parse_bandwidth("25Gbit/s", "--bandwidth"), 25e9 / 8);
   EXPECT_DOUBLE_EQ(parse_bandwidth("100Gbps", "--bandwidth"), 100e9 / 8);
   EXPECT_DOUBLE_EQ(parse_bandwidth("2.3e9", "--bandwidth"), 2.3e9);
-  for (const char* bad : {"", "fast", "0GB/s", "-1GB/s", "2.3XB/s", "2.3GB/h"})
+  for (const char* bad : {"", "fast", "0GB/s", "-1GB/s", "2.3XB/s", "2.3GB/h", "1e300", "0.5"})
     expect_usage_error([&] { parse_bandwidth(bad, "--bandwidth"); }, "--bandwidth");
 }
 
