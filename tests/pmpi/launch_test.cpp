@@ -153,6 +153,20 @@ TEST_F(PmpiLaunch, BadValuesStopWithOneLine) {
   }
 }
 
+// A calibration file holds one transport; COLLBENCH_PARAMS_TRANSPORT naming
+// another was once ignored in silence (the hostile probe, tests/probe/).
+TEST_F(PmpiLaunch, ParamsTransportOtherThanTheCalibrationsStops) {
+  const std::string cal = env_or_empty("PMPI_FIXTURES") + "/../models/calibration-ipc.csv";
+  const Result r =
+      launch("COLLBENCH_ALGO=auto COLLBENCH_PARAMS=" + cal + " COLLBENCH_PARAMS_TRANSPORT=mpi", 2);
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_EQ(occurrences(r.output, "collbench-pmpi: COLLBENCH_PARAMS_TRANSPORT=mpi: "), 1)
+      << r.output;
+  EXPECT_EQ(occurrences(r.output, "holds transport ipc-host only"), 1) << r.output;
+  EXPECT_EQ(occurrences(r.output, "collbench-pmpi:"), 1) << r.output;
+  EXPECT_EQ(occurrences(r.output, "fallback-app"), 0) << r.output;
+}
+
 // Ranks given different settings (mpiexec's per-rank -env) once waited for
 // each other for ever without a word; now every rank stops with one line.
 TEST_F(PmpiLaunch, SettingsThatDifferBetweenRanksStopTheJobWithOneLine) {

@@ -111,12 +111,19 @@ Choice parse_choice(Collective coll, const std::string& var, const std::string& 
 Config read_config() {
   Config config;
   if (const auto path = env("COLLBENCH_PARAMS")) {
-    const std::string transport = env("COLLBENCH_PARAMS_TRANSPORT").value_or("mpi");
+    const std::optional<std::string> chosen = env("COLLBENCH_PARAMS_TRANSPORT");
+    std::string source;
     try {
-      config.params = models::load_model_params(*path, transport);
+      config.params = models::load_model_params(*path, chosen.value_or("mpi"), &source);
     } catch (const std::exception& e) {
       throw UsageError(fmt::format("COLLBENCH_PARAMS={}: {}", *path, e.what()));
     }
+    // A calibration file holds one transport: a setting naming another was
+    // ignored in silence.
+    if (chosen && !source.empty() && source != *chosen)
+      throw UsageError(fmt::format("COLLBENCH_PARAMS_TRANSPORT={}: {} holds transport {} only "
+                                   "(accepted: {}, or unset)",
+                                   *chosen, *path, source, source));
   }
   if (const auto letters = env("COLLBENCH_TERMS")) {
     const auto path = env("COLLBENCH_PARAMS");
