@@ -43,8 +43,13 @@ CLI::Validator value_check(const std::string& type, const std::string& command,
   const std::string help = fmt::format("see collbench {} --help", command);
   const bool file = name == "--out" || name == "--csv" || name == "--json" ||
                     name == "--arrival-log";
+  // These are checked against their list by the command, whose one line names
+  // every accepted word ("--start '' (valid: barrier, window)").
+  const bool listed = name == "--start" || name == "--wait" || name == "--placement" ||
+                      name == "--transport";
   return CLI::Validator(
-      [type, help, file, name](std::string& value) -> std::string {
+      [type, help, file, listed, name](std::string& value) -> std::string {
+        if (value.empty() && listed) return {};
         if (value.empty() && file)
           return fmt::format("empty file name for {} (accepted: a file name; {})", name, help);
         if (value.empty())
