@@ -81,6 +81,8 @@ TEST_F(ArrivalCli, BadPatternsAreRefusedInOneLine) {
   expect_refused(sim + " --arrival trace:" + trace.string(), "ranks 0..2, the run 4 ranks");
   expect_refused("run --transport mpi -b 1K -e 1K --start barrier --arrival one-late:1ms",
                  "--start window");
+  expect_refused(sim + " --start back-to-back --arrival one-late:1ms",
+                 "cannot be combined with --start back-to-back");
 }
 
 // One late rank: the step time is exactly the delay longer than the time
