@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 
 #include "algorithms/check.hpp"
 #include "transports/kernels/reduce.hpp"
@@ -69,6 +70,9 @@ MpiSchedulePlan plan_schedule(const Schedule& s) {
           l.kind == LocalKind::average ? MpiSchedulePlan::Ref{kInput, 0} : ref_of(s, elem, l.src);
       out.locals.push_back({l.kind, ref_of(s, elem, l.dst), src, l.dst.count});
     }
+    const std::size_t sends = static_cast<std::size_t>(
+        std::count_if(out.posts.begin(), out.posts.end(), [](const auto& p) { return p.is_send; }));
+    out.one_exchange = sends <= 1 && out.posts.size() - sends <= 1 && !out.posts.empty();
     plan.staging_bytes = std::max(plan.staging_bytes, staged);
     plan.max_posts = std::max(plan.max_posts, out.posts.size());
     plan.steps.push_back(std::move(out));
@@ -76,22 +80,64 @@ MpiSchedulePlan plan_schedule(const Schedule& s) {
   return plan;
 }
 
+namespace {
+
+// The step's messages as blocking calls: one MPI_Sendrecv, MPI_Recv or
+// MPI_Send. Only for steps of at most one receive and one send (posts holds
+// the receive first), and only where a wait may block (see run_plan).
+template <class At>
+void exchange_blocking(const MpiSchedulePlan::PlannedStep& step, const At& at, MPI_Comm comm) {
+  const std::vector<MpiSchedulePlan::Post>& posts = step.posts;
+  if (posts.size() == 2) {
+    const MpiSchedulePlan::Post& recv = posts[0];
+    const MpiSchedulePlan::Post& send = posts[1];
+    check_mpi(MPI_Sendrecv_c(at(send.addr), send.bytes, MPI_BYTE, send.peer, step.tag,
+                             at(recv.addr), recv.bytes, MPI_BYTE, recv.peer, step.tag, comm,
+                             MPI_STATUS_IGNORE),
+              "MPI_Sendrecv_c");
+  } else if (posts[0].is_send) {
+    check_mpi(MPI_Send_c(at(posts[0].addr), posts[0].bytes, MPI_BYTE, posts[0].peer, step.tag,
+                         comm),
+              "MPI_Send_c");
+  } else {
+    check_mpi(MPI_Recv_c(at(posts[0].addr), posts[0].bytes, MPI_BYTE, posts[0].peer, step.tag,
+                         comm, MPI_STATUS_IGNORE),
+              "MPI_Recv_c");
+  }
+}
+
+}  // namespace
+
 void run_plan(const MpiSchedulePlan& plan, std::span<std::byte* const> bases, MPI_Comm comm,
               WaitPolicy wait, std::span<MPI_Request> requests) {
   const auto at = [&](MpiSchedulePlan::Ref r) { return bases[r.slot] + r.byte_offset; };
+  // Blocking calls busy-poll inside MPI and cannot be bounded, so only a
+  // spinning wait without a watchdog may use them (wait_all's own rule).
+  const bool may_block =
+      (wait == WaitPolicy::spin || wait == WaitPolicy::automatic) && wait_timeout() <= 0;
+  // Built once, not per step: it names the peer only when a watchdog expires.
+  const MpiSchedulePlan::PlannedStep* current = nullptr;
+  const std::function<int(std::size_t)> peer_of = [&current](std::size_t i) {
+    return current->posts[i].peer;
+  };
   long index = 0;
   for (const MpiSchedulePlan::PlannedStep& step : plan.steps) {
     note_wait_step("schedule step", index++);
     const std::size_t n = step.posts.size();
-    for (std::size_t i = 0; i < n; ++i) {
-      const MpiSchedulePlan::Post& post = step.posts[i];
-      const int rc = post.is_send ? MPI_Isend_c(at(post.addr), post.bytes, MPI_BYTE, post.peer,
-                                                step.tag, comm, &requests[i])
-                                  : MPI_Irecv_c(at(post.addr), post.bytes, MPI_BYTE, post.peer,
-                                                step.tag, comm, &requests[i]);
-      check_mpi(rc, post.is_send ? "MPI_Isend_c" : "MPI_Irecv_c");
+    if (may_block && step.one_exchange) {
+      exchange_blocking(step, at, comm);
+    } else {
+      for (std::size_t i = 0; i < n; ++i) {
+        const MpiSchedulePlan::Post& post = step.posts[i];
+        const int rc = post.is_send ? MPI_Isend_c(at(post.addr), post.bytes, MPI_BYTE, post.peer,
+                                                  step.tag, comm, &requests[i])
+                                    : MPI_Irecv_c(at(post.addr), post.bytes, MPI_BYTE, post.peer,
+                                                  step.tag, comm, &requests[i]);
+        check_mpi(rc, post.is_send ? "MPI_Isend_c" : "MPI_Irecv_c");
+      }
+      current = &step;
+      wait_all(requests.first(n), wait, peer_of);
     }
-    wait_all(requests.first(n), wait, [&step](std::size_t i) { return step.posts[i].peer; });
     for (const MpiSchedulePlan::Apply& a : step.reduces)
       reduce_inplace(plan.dtype, plan.reduce_op, at(a.dst), at(a.src), a.count);
     for (const MpiSchedulePlan::LocalOp& l : step.locals) {

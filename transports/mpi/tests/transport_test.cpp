@@ -1,12 +1,16 @@
 // What is the MPI transport's own (meson runs this under mpiexec -n 2, 3, 4):
 // the `mpi` library baseline against verify's expected outputs, its known
-// defects, oversubscription detection. Every algorithm against the reference
-// executor is tests/conformance/. Waits yield: with 3-4 ranks on 2 cores
-// spinning would crawl.
+// defects, oversubscription detection, and the schedule executor's blocking
+// fast path (one MPI_Sendrecv per single exchange). Every algorithm against
+// the reference executor with polled waits is tests/conformance/. Waits
+// yield where ranks outnumber cores: spinning would crawl there.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include <algorithm>
+#include <cstring>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -15,8 +19,10 @@
 #include "transports/mpi/datatypes.hpp"
 #include "transports/mpi/library_operation.hpp"
 #include "transports/mpi/schedule_operation.hpp"
+#include "transports/mpi/schedule_plan.hpp"
 #include "transports/mpi/wait.hpp"
 #include "transports/reference/reference.hpp"
+#include "transports/watchdog.hpp"
 
 namespace cb {
 namespace {
@@ -109,6 +115,84 @@ TEST(MpiTransport, BaselineWrongOnlyWhereAKnownDefectIsReported) {
         EXPECT_EQ(defect, "");  // signed types compare right
       }
     }
+}
+
+MpiSchedulePlan plan_of(std::string_view algo, int p, int rank, std::size_t count) {
+  return plan_schedule(make_schedule(
+      algo, CollParams{Collective::allreduce, p, rank, count, DataType::fp32, ReduceOp::sum,
+                       false, 0}));
+}
+
+TEST(MpiTransport, StepsOfAtMostOneReceiveAndOneSendRunAsOneCall) {
+  // p = 2 butterfly: one exchange with the partner, which must be one call.
+  const MpiSchedulePlan butterfly = plan_of("butterfly", 2, 0, 2);
+  std::size_t exchanges = 0;
+  for (const MpiSchedulePlan::PlannedStep& step : butterfly.steps) {
+    EXPECT_EQ(step.one_exchange, !step.posts.empty());
+    if (step.posts.size() == 2) {
+      ++exchanges;
+      EXPECT_FALSE(step.posts[0].is_send);  // the receive comes first
+      EXPECT_TRUE(step.posts[1].is_send);
+    }
+  }
+  EXPECT_EQ(exchanges, 1u);
+  // A rank of the parameter server other than the root: one send, later one receive.
+  for (const MpiSchedulePlan::PlannedStep& step : plan_of("ps", 3, 1, 4).steps)
+    EXPECT_EQ(step.one_exchange, step.posts.size() == 1);
+  // Direct at p = 4: three sends and three receives in one step stay nonblocking.
+  bool many = false;
+  for (const MpiSchedulePlan::PlannedStep& step : plan_of("naive", 4, 0, 4).steps) {
+    if (step.posts.size() > 2) {
+      many = true;
+      EXPECT_FALSE(step.one_exchange);
+    }
+  }
+  EXPECT_TRUE(many);
+}
+
+TEST(MpiTransport, BlockingFastPathMatchesTheReferenceExecutor) {
+  // Spin without a watchdog is where run_plan makes blocking calls; with
+  // more ranks than cores spinning ranks would take turns by timeslices.
+  if (oversubscribed(MPI_COMM_WORLD)) GTEST_SKIP() << "ranks outnumber cores";
+  ASSERT_LE(wait_timeout(), 0);
+  const int p = world_size();
+  const int me = world_rank();
+  long long wrong = 0;
+  for (const AlgorithmEntry* algo : all_algorithms())
+    for (std::size_t count : {std::size_t{1}, std::size_t{37}, std::size_t{1000}})
+      for (bool in_place : {false, true}) {
+        const DataType dtype = is_reducing(algo->coll) ? DataType::fp32 : DataType::int8;
+        std::vector<Schedule> all;
+        std::vector<std::vector<std::byte>> inputs;
+        for (int r = 0; r < p; ++r) {
+          all.push_back(make_schedule(
+              *algo, CollParams{algo->coll, p, r, count, dtype, ReduceOp::sum, in_place, 0}));
+          std::mt19937 gen(static_cast<unsigned>(count * 131 + static_cast<std::size_t>(r)));
+          // Small integers: sums are exact in fp32 whatever the order.
+          std::vector<std::byte> in(all.back().input_count() * element_size(dtype));
+          if (dtype == DataType::fp32) {
+            std::vector<float> v(in.size() / sizeof(float));
+            for (float& x : v) x = static_cast<float>(gen() % 64);
+            std::memcpy(in.data(), v.data(), in.size());
+          } else {
+            for (std::byte& b : in) b = static_cast<std::byte>(gen());
+          }
+          inputs.push_back(std::move(in));
+        }
+        const auto expected = run_reference(all, inputs);
+        MpiScheduleOperation op(all[me], MPI_COMM_WORLD, WaitPolicy::spin);
+        op.write_input(inputs[me]);
+        op.run();
+        std::vector<std::byte> got(expected[me].size());
+        op.read_output(got);
+        if (got != expected[me]) {
+          ++wrong;
+          ADD_FAILURE() << fmt::format("rank {}: {}/{} p={} count={} {} differs", me,
+                                       to_string(algo->coll), algo->name, p, count,
+                                       in_place ? "in" : "out");
+        }
+      }
+  EXPECT_EQ(all_sum(wrong), 0);
 }
 
 TEST(MpiTransport, OversubscriptionIsDetectedAgainstUsableCores) {
