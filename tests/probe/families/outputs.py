@@ -272,6 +272,15 @@ def cases(ctx):
             try:
                 for sub in ("fit", "rec", "plots"):
                     os.makedirs(os.path.join(disk, sub))
+                # Filled to the last block: some outputs (a short run's CSV,
+                # predict's) fit in 16 KiB, and a case that never meets a
+                # full disk would blame collbench for succeeding.
+                with open(os.path.join(disk, "filler"), "wb", buffering=0) as f:
+                    try:
+                        while True:
+                            f.write(b"\0" * 4096)
+                    except OSError:
+                        pass
                 values = fixtures.placeholders(ctx, disk)
                 argv = ctx.cb(*[a.format(**values) for a in args])
                 r = ctx.launch(argv, cwd=d, limit_s=120)
