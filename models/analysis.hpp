@@ -9,12 +9,12 @@
 #include <map>
 #include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "models/global_fit.hpp"
 #include "models/knees.hpp"
 #include "models/line_fit.hpp"
+#include "models/parallel.hpp"
 #include "models/results_csv.hpp"
 #include "models/terms.hpp"
 
@@ -46,7 +46,7 @@ struct AnalysisOptions {
   double knee_budget_points = 1e7;
   int min_config_resamples = 30;
   // Threads fitting configurations at once (the results do not depend on it).
-  unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+  unsigned threads = hardware_threads();
 };
 
 struct ConfigResult {

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <thread>
 #include <vector>
 
 #include "models/csv_text.hpp"
@@ -109,7 +108,7 @@ std::string predictions_csv(const Analysis& a) {
   const std::size_t n = a.predictions.size();
   std::vector<std::string> blocks((n + kBlock - 1) / kBlock);
   for_each_in_blocks(
-      n, std::max(1u, std::thread::hardware_concurrency()),
+      n, hardware_threads(),
       [&](std::size_t i) {
         const Prediction& p = a.predictions[i];
         const ConfigKey k = config_key(*p.row);

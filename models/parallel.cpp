@@ -79,6 +79,11 @@ class Pool {
 
 }  // namespace
 
+unsigned hardware_threads() {
+  static const unsigned n = std::max(1u, std::thread::hardware_concurrency());
+  return n;
+}
+
 void run_on_pool(unsigned first, unsigned last, const std::function<void(unsigned)>& task,
                  const std::function<void()>& caller_share) {
   Pool::get().run(first, last, task, caller_share);

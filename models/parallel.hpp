@@ -18,6 +18,11 @@
 
 namespace cb::models {
 
+// std::thread::hardware_concurrency(), at least 1, asked once per process:
+// glibc answers it by opening and reading /sys/devices/system/cpu/online on
+// every call, and `map` used to ask once per simulated cell.
+unsigned hardware_threads();
+
 // Runs task(t) on a pool thread for each t in [first, last), and waits for
 // every call that started. A call still queued when the caller has finished
 // its own share is withdrawn instead of waited for, so nested loops (a

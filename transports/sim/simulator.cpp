@@ -7,9 +7,9 @@
 #include <cmath>
 #include <limits>
 #include <optional>
-#include <thread>
 #include <utility>
 
+#include "models/parallel.hpp"
 #include "transports/common/counter_random.hpp"
 #include "transports/sim/data_mover.hpp"
 
@@ -225,7 +225,7 @@ SimResult run(int p, const ScheduleSource& source, const NetworkParams& net,
   validate(net);
   WindowLimits limits = options.limits;
   if (limits.threads <= 0)
-    limits.threads = static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 4u));
+    limits.threads = static_cast<int>(std::min(models::hardware_threads(), 4u));
   CB_CHECK(options.arrival_s.empty() || options.arrival_s.size() == static_cast<std::size_t>(p),
            "{} arrivals for {} ranks", options.arrival_s.size(), p);
   if (!options.arrival_s.empty() && net.skew_s > 0)
