@@ -11,6 +11,7 @@
 #include <string>
 
 #include "harness/cli/commands.hpp"
+#include "harness/runtime/heap_reuse.hpp"
 #include "harness/cli/mpich_default_tree.hpp"
 #include "models/csv_text.hpp"
 #include "models/fit_run.hpp"
@@ -35,6 +36,7 @@ std::string gbps(double s_per_B) {
 }
 
 void fit(const FitOptions& o) {
+  keep_freed_heap_memory();
   models::FitRequest req;
   req.results_csv = o.results;
   req.calibration_files = o.calibrations;

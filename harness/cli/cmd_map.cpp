@@ -27,6 +27,7 @@
 #include "algorithms/hierarchical/compose.hpp"
 #include "algorithms/registry.hpp"
 #include "harness/cli/commands.hpp"
+#include "harness/runtime/heap_reuse.hpp"
 #include "harness/sweep/arrival.hpp"
 #include "harness/sweep/interrupt.hpp"
 #include "harness/sweep/plan.hpp"
@@ -173,6 +174,7 @@ std::string network_cells(const sim::NetworkParams& net, const std::optional<Pri
 }
 
 void run_map(const MapOptions& o) {
+  keep_freed_heap_memory();  // thousands of cells allocate and free alike
   check_params_not_output(o.sim, o.csv, "--csv");
   const sim::NetworkParams net = resolve_network(o.sim);
   const sim::SimOptions sim_options = resolve_sim_options(o.sim);

@@ -18,6 +18,7 @@
 #include "algorithms/collective.hpp"
 #include "algorithms/registry.hpp"
 #include "harness/cli/commands.hpp"
+#include "harness/runtime/heap_reuse.hpp"
 #include "harness/cli/size_flags.hpp"
 #include "harness/sweep/arrival.hpp"
 #include "harness/sweep/sizes.hpp"
@@ -252,6 +253,7 @@ void write_csv(const PredictOptions& o, const models::Scenario& s,
 // Phases: scenario and model from the flags, closed-form table, --terms
 // repricing, then print and the optional CSV.
 void predict(const PredictOptions& o) {
+  keep_freed_heap_memory();
   check_params_not_output(o.model, o.csv, "--csv");
   const models::Scenario s = resolve_scenario(o);
   const models::ModelParams m = resolve_params(o);

@@ -16,6 +16,7 @@
 #include "algorithms/collective.hpp"
 #include "algorithms/registry.hpp"
 #include "harness/runtime/backend.hpp"
+#include "harness/runtime/heap_reuse.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/sweep/interrupt.hpp"
 #include "harness/sweep/plan.hpp"
@@ -102,6 +103,9 @@ void run(const RunOptions& options) {
   resolved.runtime_ranks_per_node = runtime_layout.ranks_per_node;
   resolved.runtime_layout = runtime_layout.describe();
   const Plan plan = make_plan(resolved, w.size(), w.ranks_on_node(), available_memory_bytes());
+  // The simulator allocates and frees per-rank arrays every configuration;
+  // the real transports' buffers are timed and keep glibc's defaults.
+  if (!plan.transport->per_process) keep_freed_heap_memory();
   if (root)
     for (const std::string& note : plan.notes) fmt::print(stderr, "collbench: {}\n", note);
   SweepOutput out{options.csv, options.json, options.resume, options.quiet, ""};

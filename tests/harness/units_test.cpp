@@ -1,7 +1,10 @@
 // Harness building blocks: statistics, size parsing and sweeps, rank lists,
 // CSV cells and the column contract of CSV.md.
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 
+#include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -9,6 +12,7 @@
 #include "harness/report/columns.hpp"
 #include "harness/report/metadata.hpp"
 #include "harness/report/row.hpp"
+#include "harness/runtime/heap_reuse.hpp"
 #include "models/results_csv.hpp"
 #include "harness/sweep/plan.hpp"
 #include "harness/sweep/resume.hpp"
@@ -190,6 +194,38 @@ TEST(Columns, ModeProbeCellsRoundTripIntoTheModelsReader) {
   EXPECT_DOUBLE_EQ(f.rows[0].probe.large_s, 183.25e-6);
   EXPECT_FALSE(f.rows[1].probe.measured());
   EXPECT_DOUBLE_EQ(f.rows[2].probe.large_s, 183.25e-6);
+}
+
+long minor_faults() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return u.ru_minflt;
+}
+
+// Page faults of writing a fresh block of `bytes` once another of the same
+// size was written and freed.
+long faults_of_reused_block(std::size_t bytes) {
+  for (int round = 0;; ++round) {
+    const long before = minor_faults();
+    char* block = static_cast<char*>(std::malloc(bytes));
+    std::memset(block, round + 1, bytes);
+    asm volatile("" : : "r"(block) : "memory");  // the writes must happen
+    std::free(block);
+    if (round == 1) return minor_faults() - before;
+  }
+}
+
+TEST(HeapReuse, AFreedBlockIsReusedWithoutFaultingItsPagesAgain) {
+  // glibc's defaults map and unmap blocks of these sizes: every page of the
+  // second block faults again (a map's cells did this thousands of times).
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP() << "AddressSanitizer's allocator ignores glibc's thresholds";
+#endif
+  keep_freed_heap_memory();
+  for (std::size_t bytes : {std::size_t{1} << 20, std::size_t{8} << 20, std::size_t{24} << 20}) {
+    const long pages = static_cast<long>(bytes / 4096);
+    EXPECT_LT(faults_of_reused_block(bytes), pages / 20) << bytes << " bytes";
+  }
 }
 
 }  // namespace
