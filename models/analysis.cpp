@@ -482,10 +482,12 @@ std::vector<Grade> grades_of(const Analysis& a) {
   std::map<std::pair<std::string, std::string>, std::map<Collective, std::vector<double>>> coll;
   std::map<std::pair<std::string, std::string>, std::pair<std::vector<double>, std::vector<double>>>
       err;
+  std::map<std::pair<std::string, std::string>, std::vector<double>> err_all;
   for (const Prediction& p : a.predictions) {
     if (p.params == kByConfig) continue;
     const auto key = std::make_pair(p.params, p.row->transport);
     const double e = std::fabs(p.rel_err);
+    err_all[key].push_back(e);
     if (static_cast<double>(p.row->bytes) >= kLargeBytes) {
       err[key].first.push_back(e);
       coll[key][p.row->scenario.coll].push_back(e);
@@ -501,6 +503,8 @@ std::vector<Grade> grades_of(const Analysis& a) {
     g.rows_small = e.second.size();
     g.median_large = median_or_nan(e.first);
     g.median_small = median_or_nan(e.second);
+    g.rows_all = err_all[key].size();
+    g.median_all = median_or_nan(err_all[key]);
     for (const auto& [c, v] : coll[key]) {
       const double m = median_or_nan(v);
       if (g.worst_collective.empty() || m > g.worst_collective_median) {

@@ -16,6 +16,7 @@
 #include "models/line_fit.hpp"
 #include "models/parallel.hpp"
 #include "models/results_csv.hpp"
+#include "models/targets.hpp"
 #include "models/terms.hpp"
 
 namespace cb::models {
@@ -118,6 +119,12 @@ struct PairCrossover {
   // The winner below the first crossover (at the smallest size when there is
   // none); measured: "tie" when there is none and the CIs overlap there.
   std::string predicted_faster_below, measured_faster_below;
+  // Scope link-limited (link_grades.hpp, `fit --network` only; otherwise
+  // unset): whether the first measured crossing lies next to a CPU-limited
+  // row, and, for a measured crossing, how the prediction stands against it.
+  std::optional<bool> cpu_limited;
+  std::string verdict;           // within, below, above (the factor off) or none
+  bool within_interval = false;  // within the factor or inside measured_interval_B
 };
 
 // Tie-aware best choice at one size. predicted_best lists every algorithm
@@ -134,6 +141,9 @@ struct BestAtSize {
   bool model_right() const;  // the two sets share an algorithm
   double predicted_best_measured_s = 0, measured_best_s = 0;
   double regret = 0;  // predicted_best_measured_s / measured_best_s - 1
+  // Scope link-limited (`fit --network` only): whether an algorithm measured
+  // at this size is CPU-limited, which leaves the size out of that scope.
+  std::optional<bool> cpu_limited;
 };
 
 // Whether the '|'-separated sets share a member ("butterfly|naive" and
@@ -141,20 +151,26 @@ struct BestAtSize {
 bool tie_sets_overlap(std::string_view a, std::string_view b);
 
 // The accuracy and choice figures of one parameter set over one transport's
-// rows, against the targets of models/README.md.
+// rows, against the targets of its scope (targets.hpp).
 struct Grade {
   std::string params, transport;
-  std::size_t rows_large = 0, rows_small = 0;
-  double median_large = 0, median_small = 0;  // median |rel_err|, >= 64 KiB and below
+  const Targets* targets = &kTargetsAllRows;  // the scope: which rows, judged against what
+  std::size_t rows_large = 0, rows_small = 0, rows_all = 0;
+  // median |rel_err| at >= kLargeBytes, below it, and over every size
+  double median_large = 0, median_small = 0, median_all = 0;
   std::string worst_collective;               // highest median |rel_err| >= 64 KiB
   double worst_collective_median = 0;
   std::size_t picks_right = 0, picks = 0;     // BestAtSize::model_right over sizes
+  std::size_t picks_left_out = 0;             // sizes not in the scope
   double median_regret = 0, worst_regret = 0;
+  // Measured crossovers in the scope (a scope without a crossover target: 0),
+  // how many are predicted within targets->crossover_factor, and how many
+  // within it or inside the measured crossing's interval (not a target).
+  std::size_t crossovers = 0, crossovers_within_factor = 0, crossovers_within_interval = 0;
   // Whether params priced with per-rank clocks (term flight): the reports
   // show the richest level with and without them.
   bool per_rank_clocks = false;
 };
-inline constexpr double kLargeBytes = 64 * 1024;  // the accuracy targets' size threshold
 
 struct Analysis {
   std::string source_file;

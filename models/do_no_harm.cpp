@@ -94,6 +94,9 @@ std::optional<BestSource> best_calibrated_source(const std::string& accuracy_tex
   for (const CsvRecord& r : t.rows()) {
     const std::string& params = t.cell(r, "params");
     if (t.cell(r, "transport") != transport) continue;
+    // A testbed fit's grades of its link-limited rows judge the same
+    // parameters on fewer rows; the source is chosen over every row.
+    if (t.has("scope") && t.cell(r, "scope") != kTargetsAllRows.scope) continue;
     if (params != kByCalibration && params.rfind(prefix, 0) != 0) continue;
     const auto value = [&](const char* c) {
       const std::string& s = t.cell(r, c);

@@ -15,6 +15,7 @@
 #include "harness/io/output_file.hpp"
 #include "harness/io/output_lock.hpp"
 #include "models/calibration.hpp"
+#include "models/link_grades.hpp"
 #include "models/link_limits.hpp"
 #include "models/mpich_selection.hpp"
 #include "models/outputs.hpp"
@@ -72,6 +73,11 @@ FitRun run_fit(const FitRequest& req) {
   if (!req.network_file.empty())
     net = read_network_setting(req.network_file, req.overhead_calibration);
   FitRun run{analyze(results, opt), {}, {}};
+  std::vector<LinkRow> links;
+  if (net) {
+    links = link_rows(results, *net);
+    grade_link_limited(run.analysis, links);
+  }
   std::vector<std::pair<std::string, std::string>> files = {
       {"fit.csv", fit_csv(run.analysis)},
       {"predictions.csv", predictions_csv(run.analysis)},
@@ -79,7 +85,10 @@ FitRun run_fit(const FitRequest& req) {
       {"accuracy.csv", accuracy_csv(run.analysis)},
       {"model-report.md", model_report(run.analysis)},
   };
-  if (net) files.emplace_back("link-limited.csv", link_rows_csv(link_rows(results, *net), *net));
+  if (net) {
+    files.emplace_back("link-limited.csv", link_rows_csv(links, *net));
+    files.emplace_back("network.csv", network_csv(run.analysis, *net));
+  }
   if (req.mpich_default_tree) {
     std::optional<ModelParams> params;
     for (const CalibrationInput& c : opt.calibrations)

@@ -132,27 +132,36 @@ std::string crossovers_csv(const Analysis& a) {
       "predicted_crossover_B,measured_crossover_B,predicted_crossings,measured_crossings,"
       "predicted_faster_below,measured_faster_below,bytes,predicted_best,measured_best,"
       "predicted_best_measured_s,measured_best_s,regret,measured_crossover_lo_B,"
-      "measured_crossover_hi_B\n";
+      "measured_crossover_hi_B,crossover_ratio,cpu_limited,verdict,within_interval\n";
   const auto group = [](const GroupKey& g) {
     return fmt::format("{},{},{},{},{},{}", csv_escape(g.transport), to_string(g.coll),
                        to_string(g.dtype), g.op, g.placement, g.ranks);
   };
+  const auto flag = [](const std::optional<bool>& v) -> std::string_view {
+    return v ? (*v ? "1" : "0") : "";
+  };
   for (const PairCrossover& c : a.crossovers) {
     const bool measured = !c.measured_interval_B.empty();
-    out += fmt::format("pair,{},{},{},{},{},{},{},{},{},{},,,,,,,{},{}\n", c.params,
+    const bool both = !c.predicted_B.empty() && !c.measured_B.empty();
+    const double ratio = both ? std::max(c.predicted_B.front() / c.measured_B.front(),
+                                         c.measured_B.front() / c.predicted_B.front())
+                              : NAN;
+    out += fmt::format("pair,{},{},{},{},{},{},{},{},{},{},,,,,,,{},{},{},{},{},{}\n", c.params,
                        group(c.group), csv_escape(c.algo_a), csv_escape(c.algo_b),
                        c.predicted_B.empty() ? "" : csv_number(c.predicted_B.front()),
                        c.measured_B.empty() ? "" : csv_number(c.measured_B.front()),
                        c.predicted_B.size(), c.measured_B.size(),
                        csv_escape(c.predicted_faster_below), csv_escape(c.measured_faster_below),
                        measured ? csv_number(c.measured_interval_B.front().first) : "",
-                       measured ? csv_number(c.measured_interval_B.front().second) : "");
+                       measured ? csv_number(c.measured_interval_B.front().second) : "",
+                       csv_number(ratio), flag(c.cpu_limited), c.verdict,
+                       c.verdict.empty() ? "" : c.within_interval ? "1" : "0");
   }
   for (const BestAtSize& b : a.best) {
-    out += fmt::format("best,{},{},,,,,,,,,{},{},{},{},{},{},,\n", b.params, group(b.group),
-                       b.bytes, csv_escape(b.predicted_best), csv_escape(b.measured_best),
-                       csv_number(b.predicted_best_measured_s), csv_number(b.measured_best_s),
-                       csv_number(b.regret));
+    out += fmt::format("best,{},{},,,,,,,,,{},{},{},{},{},{},,,,{},,\n", b.params,
+                       group(b.group), b.bytes, csv_escape(b.predicted_best),
+                       csv_escape(b.measured_best), csv_number(b.predicted_best_measured_s),
+                       csv_number(b.measured_best_s), csv_number(b.regret), flag(b.cpu_limited));
   }
   return out;
 }
@@ -165,14 +174,43 @@ std::string accuracy_csv(const Analysis& a) {
   std::string out =
       "params,transport,rows_large,median_abs_err_large,rows_small,median_abs_err_small,"
       "worst_collective,worst_collective_median_abs_err,picks_right,picks,median_regret,"
-      "worst_regret,per_rank_clocks\n";
-  for (const Grade& g : a.grades)
-    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_escape(g.params),
-                       csv_escape(g.transport), g.rows_large, csv_number(g.median_large),
-                       g.rows_small, csv_number(g.median_small), g.worst_collective,
-                       csv_number(g.worst_collective_median), g.picks_right, g.picks,
-                       csv_number(g.median_regret), csv_number(g.worst_regret),
-                       g.per_rank_clocks ? 1 : 0);
+      "worst_regret,per_rank_clocks,scope,rows_all,median_abs_err_all,picks_left_out,"
+      "crossovers,crossovers_within_factor,crossovers_within_interval,large_from_B,"
+      "target_median_abs_err_large,met_median_abs_err_large,"
+      "target_median_abs_err_small,met_median_abs_err_small,"
+      "target_median_abs_err_all,met_median_abs_err_all,"
+      "target_worst_collective,met_worst_collective,target_picks,met_picks,"
+      "target_median_regret,met_median_regret,target_crossover_factor,met_crossovers\n";
+  for (const Grade& g : a.grades) {
+    const Targets& t = *g.targets;
+    const double share =
+        g.picks ? static_cast<double>(g.picks_right) / static_cast<double>(g.picks) : NAN;
+    // The crossover target: every measured crossover predicted within the
+    // factor (none measured: nothing to judge).
+    const bool judged = !std::isnan(t.crossover_factor) && g.crossovers > 0;
+    const std::string_view crossovers_met =
+        judged ? (g.crossovers_within_factor == g.crossovers ? "1" : "0") : "";
+    const bool has_crossovers = !std::isnan(t.crossover_factor);
+    out += fmt::format(
+        "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}"
+        ",{},{},{},{}\n",
+        csv_escape(g.params), csv_escape(g.transport), g.rows_large, csv_number(g.median_large),
+        g.rows_small, csv_number(g.median_small), g.worst_collective,
+        csv_number(g.worst_collective_median), g.picks_right, g.picks,
+        csv_number(g.median_regret), csv_number(g.worst_regret), g.per_rank_clocks ? 1 : 0,
+        t.scope, g.rows_all, csv_number(g.median_all), g.picks_left_out,
+        has_crossovers ? std::to_string(g.crossovers) : "",
+        has_crossovers ? std::to_string(g.crossovers_within_factor) : "",
+        has_crossovers ? std::to_string(g.crossovers_within_interval) : "",
+        csv_number(kLargeBytes), csv_number(t.median_abs_err_large),
+        met_cell(g.median_large, t.median_abs_err_large), csv_number(t.median_abs_err_small),
+        met_cell(g.median_small, t.median_abs_err_small), csv_number(t.median_abs_err_all),
+        met_cell(g.median_all, t.median_abs_err_all), csv_number(t.worst_collective),
+        met_cell(g.worst_collective_median, t.worst_collective), csv_number(t.picks),
+        met_cell(share, t.picks, true), csv_number(t.median_regret),
+        met_cell(g.median_regret, t.median_regret), csv_number(t.crossover_factor),
+        crossovers_met);
+  }
   return out;
 }
 

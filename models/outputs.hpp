@@ -29,7 +29,14 @@
 //   measured_best, predicted_best_measured_s, measured_best_s, regret,
 //   measured_crossover_lo_B, measured_crossover_hi_B (pair: the sizes the
 //   first measured crossover lies between, where the old and the new winner
-//   are significantly faster; its interval given the measurements' CIs).
+//   are significantly faster; its interval given the measurements' CIs),
+//   crossover_ratio (pair: max(predicted / measured, measured / predicted) of
+//   the first crossings, empty unless both exist), and from `fit --network`
+//   only (link_grades.hpp; empty otherwise): cpu_limited (1 when the first
+//   measured crossing, or for best the size, is left out of the link-limited
+//   scope), verdict (pair in that scope: within, below, above or none against
+//   the crossover target) and within_interval (1 when within the factor or
+//   inside the measured crossing's interval).
 #pragma once
 
 #include <string>
@@ -41,8 +48,10 @@ namespace cb::models {
 std::string fit_csv(const Analysis& a);
 std::string predictions_csv(const Analysis& a);
 std::string crossovers_csv(const Analysis& a);
-// One row per (params, transport) of Analysis::grades: the figures the
-// targets are judged by (models/README.md), which report.py reads as is.
+// One row per (params, transport, scope) of Analysis::grades: the figures,
+// the targets of their scope (targets.hpp) and whether each is met (met_*:
+// 1, 0, or empty without a value or a target), which the reports only show
+// (harness/report/CSV.md lists the columns).
 std::string accuracy_csv(const Analysis& a);
 
 }  // namespace cb::models

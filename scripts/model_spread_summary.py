@@ -27,18 +27,30 @@ def mode(pair_dir):
             f"{statistics.median(large):.0f} ({min(large):.0f}–{max(large):.0f}) µs")
 
 
-# Issue #11's targets in percent (models/README.md), the one place the
-# scripts read them (report.py too): median |err| at >= 64 KiB and below,
-# the worst collective's, picks right (at least), median regret.
-TARGET_LARGE, TARGET_SMALL, TARGET_WORST, TARGET_PICKS, TARGET_REGRET = 20, 30, 35, 90, 5
-
 # The figures judged over the pairs: label, column of a pair row (None:
-# picks), target text, and whether a median meets it.
-FIGURES = (("median \\|err\\| ≥ 64 KiB", 3, f"≤ {TARGET_LARGE}%", lambda v: v <= TARGET_LARGE),
-           ("median \\|err\\| < 64 KiB", 4, f"≤ {TARGET_SMALL}%", lambda v: v <= TARGET_SMALL),
-           ("worst collective", 6, f"≤ {TARGET_WORST}%", lambda v: v <= TARGET_WORST),
-           ("picks right", None, f"≥ {TARGET_PICKS}%", lambda v: v >= TARGET_PICKS),
-           ("median regret", 9, f"≤ {TARGET_REGRET}%", lambda v: v <= TARGET_REGRET))
+# picks), the accuracy.csv column of its target, and whether the target is
+# an upper bound. The targets themselves are `collbench fit`'s
+# (models/targets.hpp), read from each pair's accuracy.csv.
+FIGURES = (("median \\|err\\| ≥ 64 KiB", 3, "target_median_abs_err_large", True),
+           ("median \\|err\\| < 64 KiB", 4, "target_median_abs_err_small", True),
+           ("worst collective", 6, "target_worst_collective", True),
+           ("picks right", None, "target_picks", False),
+           ("median regret", 9, "target_median_regret", True))
+
+
+def accuracy_rows(path):
+    """A fit's accuracy.csv over every row (scope all), by params."""
+    with open(path) as f:
+        return {r["params"]: r for r in csv.DictReader(f) if r.get("scope") == "all"}
+
+
+def targets(out):
+    """{target column: percent} from pair 1's fit (every pair's fit writes the same)."""
+    row = next(iter(accuracy_rows(f"{out}/pair-1/fit/accuracy.csv").values()), None)
+    if row is None or any(not row.get(c) for _, _, c, _ in FIGURES):
+        sys.exit(f"model_spread.sh: {out}/pair-1/fit/accuracy.csv has no targets "
+                 "(refit it: bash scripts/model_spread.sh DIR --refit)")
+    return {c: 100 * float(row[c]) for _, _, c, _ in FIGURES}
 
 
 def pair_rows(out, pairs, levels):
@@ -48,8 +60,7 @@ def pair_rows(out, pairs, levels):
     probe)."""
     rows = []
     for i in range(1, pairs + 1):
-        with open(f"{out}/pair-{i}/fit/accuracy.csv") as f:
-            acc = {r["params"]: r for r in csv.DictReader(f)}
+        acc = accuracy_rows(f"{out}/pair-{i}/fit/accuracy.csv")
         with open(f"{out}/pair-{i}/load-before.txt") as f:
             load = f.read().split()[0]
         for name in levels:
@@ -65,14 +76,19 @@ def pair_rows(out, pairs, levels):
     return rows
 
 
-def over_pairs(rows, name):
-    """For one level: (label, median, min, max, target, met) per figure."""
+def over_pairs(rows, name, target):
+    """For one level: (label, median, min, max, target text, met) per figure;
+    `target` as targets() gives it. The median over the pairs is judged
+    against the fit's target in the fit's direction (at most, or at least
+    for picks)."""
     sel = [r for r in rows if r[2] == name]
     out = []
-    for label, col, target, meets in FIGURES if sel else ():
+    for label, col, column, at_most in FIGURES if sel else ():
         v = [100 * r[7] / r[8] for r in sel] if col is None else [r[col] for r in sel]
         med = statistics.median(v)
-        out.append((label, med, min(v), max(v), target, meets(med)))
+        t = target[column]
+        text = f"{'≤' if at_most else '≥'} {t:g}%"
+        out.append((label, med, min(v), max(v), text, med <= t if at_most else med >= t))
     return out
 
 
@@ -91,7 +107,7 @@ def main(out, pairs, level):
     print("| level | figure | median over pairs | min | max | target |")
     print("|---|---|---|---|---|---|")
     for name in levels:
-        for label, med, lo, hi, target, _ in over_pairs(rows, name):
+        for label, med, lo, hi, target, _ in over_pairs(rows, name, targets(out)):
             print(f"| {name} | {label} | {med:.1f}% | {lo:.1f}% | {hi:.1f}% | {target} |")
 
 

@@ -25,8 +25,7 @@ from collections import defaultdict
 from output_file import (EXIT_BAD_INPUT, EXIT_WRITE_FAILED, BadOutput, WriteFailed,
                          prepare_directory, write_atomically)
 from report_answer import answer_first, md
-from model_spread_summary import (TARGET_LARGE, TARGET_PICKS, TARGET_REGRET, TARGET_SMALL,
-                                  TARGET_WORST, over_pairs, pair_rows)
+from model_spread_summary import over_pairs, pair_rows, targets
 from results_csv import (InputError, PREDICTION_COLUMNS, find_sweeps, load_sweep_files, num,
                          read_csv, size_label)
 
@@ -173,26 +172,41 @@ def section_error(directory):
     return out
 
 
-def mark_target(v, target, at_most=True):
-    """A fraction against its target fraction, to one decimal: "13.6% ✓", or missed with by
-    how much ("89.6% ✗ (-0.4 points)": rounded to whole percents 43/48 read "90% ✗")."""
+def mark_met(v, target, met):
+    """A fraction with accuracy.csv's verdict on it (its met_* cell), to one decimal:
+    "13.6% ✓", or missed with by how much ("89.6% ✗ (-0.4 points)": rounded to whole
+    percents 43/48 read "90% ✗")."""
     if v in ("", None):
         return "–"
     v = float(v)
-    ok = v <= target if at_most else v >= target
-    return f"{100 * v:.1f}% ✓" if ok else f"{100 * v:.1f}% ✗ ({(v - target) * 100:+.1f} points)"
+    return f"{100 * v:.1f}% ✓" if met == "1" else \
+        f"{100 * v:.1f}% ✗ ({(v - float(target)) * 100:+.1f} points)"
+
+
+def percent(fraction):
+    """A target fraction of accuracy.csv as a percent: "0.2" -> "20%"."""
+    return f"{100 * float(fraction):g}%"
+
+
+ACCURACY_COLUMNS = ["params", "transport", "scope", "median_abs_err_large", "median_abs_err_small",
+                    "worst_collective", "worst_collective_median_abs_err", "picks_right", "picks",
+                    "median_regret"] + [
+    f"{kind}_{figure}" for figure in ("median_abs_err_large", "median_abs_err_small",
+                                      "worst_collective", "picks", "median_regret")
+    for kind in ("target", "met")]
 
 
 def section_accuracy(directory):
-    """The targets and the ablation, as `collbench fit` graded them (fit/accuracy.csv): the
-    same tie-aware counting as the console and fit/model-report.md."""
+    """The targets and the ablation, as `collbench fit` graded them (fit/accuracy.csv, its
+    rows over every measured row): the figures, the targets and their verdicts are the
+    fit's, the same as the console and fit/model-report.md."""
     path = os.path.join(directory, "fit", "accuracy.csv")
     if not os.path.exists(path):
         return []
-    rows = read_csv(path, ["params", "transport", "median_abs_err_large", "median_abs_err_small",
-                           "worst_collective", "worst_collective_median_abs_err", "picks_right",
-                           "picks", "median_regret"])
-
+    rows = [r for r in read_csv(path, ACCURACY_COLUMNS) if r["scope"] == "all"]
+    if not rows:
+        return []
+    t = rows[0]
     out = ["## Model accuracy against the targets (ablation)", "",
            "Out of sample: `calibration` is the α-β-γ baseline from microbenchmarks alone; each "
            "`+` row adds the calibrated terms of models/README.md cumulatively (a: α/β per "
@@ -201,22 +215,28 @@ def section_accuracy(directory):
            "collective, f: staged reduces, g: latency off the critical path, h: incast, i: "
            "each row priced in the coherence mode its probe showed, a no-op for rows without "
            "one). `global` is the in-sample fit. Targets: median "
-           f"|err| ≤ {TARGET_LARGE}% at ≥ 64 KiB, ≤ {TARGET_SMALL}% below, worst collective "
-           f"≤ {TARGET_WORST}%, picks within the measured best's CI ≥ {TARGET_PICKS}%, median "
-           f"regret ≤ {TARGET_REGRET}%.", "",
+           f"|err| ≤ {percent(t['target_median_abs_err_large'])} at ≥ 64 KiB, "
+           f"≤ {percent(t['target_median_abs_err_small'])} below, worst collective "
+           f"≤ {percent(t['target_worst_collective'])}, picks within the measured best's CI "
+           f"≥ {percent(t['target_picks'])}, median "
+           f"regret ≤ {percent(t['target_median_regret'])}.", "",
            "| params | transport | median \\|err\\| ≥ 64 KiB | < 64 KiB | worst collective | "
            "model picks the best (within CI) | median regret |",
            "|---|---|---|---|---|---|---|"]
+
+    def mark(r, figure, value):
+        return mark_met(value, r[f"target_{figure}"], r[f"met_{figure}"])
+
     for r in rows:
         picks = int(r["picks"])
         share = int(r["picks_right"]) / picks if picks else None
         out.append(f"| {md(r['params'])} | {md(r['transport'])} | "
-                   f"{mark_target(r['median_abs_err_large'], TARGET_LARGE / 100)} | "
-                   f"{mark_target(r['median_abs_err_small'], TARGET_SMALL / 100)} | "
+                   f"{mark(r, 'median_abs_err_large', r['median_abs_err_large'])} | "
+                   f"{mark(r, 'median_abs_err_small', r['median_abs_err_small'])} | "
                    f"{md(r['worst_collective'])} "
-                   f"{mark_target(r['worst_collective_median_abs_err'], TARGET_WORST / 100)} | "
-                   f"{r['picks_right']}/{picks} = {mark_target(share, TARGET_PICKS / 100, at_most=False)} | "
-                   f"{mark_target(r['median_regret'], TARGET_REGRET / 100)} |")
+                   f"{mark(r, 'worst_collective', r['worst_collective_median_abs_err'])} | "
+                   f"{r['picks_right']}/{picks} = {mark(r, 'picks', share)} | "
+                   f"{mark(r, 'median_regret', r['median_regret'])} |")
     out.append("")
     return out
 
@@ -248,7 +268,7 @@ def section_spread(directory):
                   "calibration+range+copy+concurrency+overhead+forward+staged+flight+probe"]
         rows = pair_rows(d, n, levels)
         for name in levels:
-            for label, med, lo, hi, target, met in over_pairs(rows, name):
+            for label, med, lo, hi, target, met in over_pairs(rows, name, targets(d)):
                 out.append(f"| {t} ({n} pairs) | {md(name)} | {label} | {med:.1f}% | "
                            f"{lo:.1f}–{hi:.1f}% | {target} | {'met' if met else '**missed**'} |")
     out.append("")

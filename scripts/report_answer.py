@@ -147,9 +147,10 @@ def section_alpha_beta(directory, configured=None, level="calibration",
                       "RESULTS.csv --calibration calibration.csv --out DIR/fit` writes them.", ""]
     accuracy = {}
     if os.path.isfile(acc_path):
-        for r in read_csv(acc_path, ["params", "transport", "median_abs_err_large",
+        for r in read_csv(acc_path, ["params", "transport", "scope", "median_abs_err_large",
                                      "median_abs_err_small", "picks_right", "picks"]):
-            accuracy[(r["params"], r["transport"])] = r
+            if r["scope"] == "all":  # a testbed's link-limited rows are its appendix's
+                accuracy[(r["params"], r["transport"])] = r
     crossings = {}
     if os.path.isfile(x_path):
         for r in read_csv(x_path, ["kind", "params", "transport", "collective", "ranks",

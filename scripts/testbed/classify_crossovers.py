@@ -7,8 +7,10 @@ size") is missed, by rules read from the measurement, not from the miss.
 DIR is a testbed study folder as report.py reads it (each setting with
 sweep.csv, probe.csv, setting.txt, fit/predictions.csv, fit/crossovers.csv).
 The crossovers judged are report.py's: the richest calibrated level with flight,
-CPU-limited ones left out by report.py's own rule. Each miss gets the first
-class whose rule holds, in this order:
+the measured crossovers `collbench fit --network` puts in its link-limited
+scope and does not predict within its factor (crossovers.csv: cpu_limited 0,
+verdict other than within). Each miss gets the first class whose rule holds,
+in this order:
 
  (i)   ill-conditioned by the measurement, either
        "interval": the prediction lies inside the measured crossover's
@@ -46,7 +48,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import report  # noqa: E402  (report.py's CPU rule and crossover interval)
+import report  # noqa: E402  (report.py's readers and its levels)
 
 INCAST_MIN_B = 256 * 1024
 LATENCY_MAX_B = 64 * 1024
@@ -90,21 +92,17 @@ def model_within_ratio_ci(meas, pred, c, p, a, b, s):
 def classify(d):
     st, overhead, meas, preds, xcsv = load(d)
     cores = st.get("cores", 2)
-    cpu_rows, algos_at = report.cpu_context(d, meas)
     links = report.link_rows(d)
     lv = level_of(d, preds)
     pred = {(r["collective"], int(r["ranks"]), int(r["bytes"]), r["algorithm"]):
             float(r["predicted_s"]) for r in preds if r["params"] == lv}
     out = []
-    for r in xcsv:
-        if (r["kind"] != "pair" or r["params"] != lv or not r["measured_crossover_B"]
-                or report.crossing_cpu_limited(r, cpu_rows, algos_at)):
+    for r in report.scoped_crossovers(xcsv, lv):
+        if r["verdict"] == "within":
             continue
         c, p = r["collective"], int(r["ranks"])
         m = float(r["measured_crossover_B"])
         q = float(r["predicted_crossover_B"]) if r["predicted_crossover_B"] else None
-        if q is not None and max(q / m, m / q) <= report.TARGETS["xover"]:
-            continue
         a, b = r["algo_a"].split("=")[0], r["algo_b"].split("=")[0]
         iv = report.measured_interval(r)
         s = nearest_size(meas, c, p, a, b, m)

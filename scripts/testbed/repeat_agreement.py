@@ -22,7 +22,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import classify_crossovers  # noqa: E402  (loads a setting as report.py reads it)
-import report  # noqa: E402  (the CPU rule and the 2x target)
+import report  # noqa: E402  (the fit's link-limited scope and its crossover factor)
 
 
 def key(r):
@@ -34,24 +34,24 @@ def within(x, y, factor):
 
 
 def measured(d):
-    """The run's measured crossovers by key: those report.py counts, each with
-    the model's prediction at report.py's main level, {key: (measured,
-    predicted or None)}; and every one, CPU-limited or not, {key: measured}.
-    Measured crossovers are the same at every level; `global` has them all."""
+    """The run's measured crossovers by key: those report.py counts (the fit's
+    link-limited scope), each with whether the model at report.py's main level
+    predicts it within the factor (the fit's verdict), {key: (measured,
+    within)}; and every one, CPU-limited or not, {key: measured}. Measured
+    crossovers are the same at every level; `global` has them all."""
     st, overhead, meas, preds, xcsv = classify_crossovers.load(d)
-    cpu_rows, algos_at = report.cpu_context(d, meas)
     lv = classify_crossovers.level_of(d, preds)
-    counted, every = {}, {}
-    for r in xcsv:
-        if r["kind"] != "pair" or not r["measured_crossover_B"]:
-            continue
-        m = float(r["measured_crossover_B"])
-        if r["params"] == "global":
-            every[key(r)] = m
-        if r["params"] == lv and not report.crossing_cpu_limited(r, cpu_rows, algos_at):
-            q = float(r["predicted_crossover_B"]) if r["predicted_crossover_B"] else None
-            counted[key(r)] = (m, q)
+    every = {key(r): float(r["measured_crossover_B"]) for r in xcsv
+             if r["kind"] == "pair" and r["measured_crossover_B"] and r["params"] == "global"}
+    counted = {key(r): (float(r["measured_crossover_B"]), r["verdict"] == "within")
+               for r in report.scoped_crossovers(xcsv, lv)}
     return lv, counted, every
+
+
+def crossover_factor(d):
+    """The factor of the fit's crossover target (accuracy.csv, scope link-limited)."""
+    return float(next(iter(report.link_grades(os.path.join(d, "fit")).values()))
+                 ["target_crossover_factor"])
 
 
 def main():
@@ -67,7 +67,7 @@ def main():
         print("repeat_agreement.py: no setting with fit/crossovers.csv in every run",
               file=sys.stderr)
         sys.exit(2)
-    factor = report.TARGETS["xover"]
+    factor = crossover_factor(os.path.join(runs[0], settings[0]))
     # Each run by its path below the runs' common folder, so that
     # RUN/testbed is told from another run named testbed-RUN.
     common = os.path.commonpath([os.path.abspath(r) for r in runs])
@@ -88,7 +88,7 @@ def main():
         for a, b in itertools.permutations(runs, 2):
             lv, xs, _ = found[b]
             repeat_ok = {k for k, (m, _) in xs.items() if within(every[a].get(k), m, factor)}
-            model_ok = {k for k, (m, q) in xs.items() if within(q, m, factor)}
+            model_ok = {k for k, (_, ok) in xs.items() if ok}
             n = len(xs)
             pct = (lambda x: f"{x} ({100 * x / n:.1f}%)") if n else str
             print(f"| `{name[b]}` | `{name[a]}` | {n} | {pct(len(repeat_ok))} | "

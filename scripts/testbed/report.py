@@ -19,7 +19,11 @@ Rows the CPU rather than the link limits are decided by `collbench fit
 the configured link's time for them) and read from fit/link-limited.csv, with
 each row's rounds. Those rows are listed and left out of every target below,
 and so is a measured crossover next to one (at the measured sizes on either
-side of it); nothing else is left out.
+side of it); nothing else is left out. The figures, their targets and
+verdicts are the fit's own, graded in scope `link-limited`
+(models/link_grades.hpp): fit/accuracy.csv per level, fit/crossovers.csv per
+crossover (columns cpu_limited, verdict, within_interval). Nothing here
+computes a figure or judges one.
 """
 import os
 import statistics
@@ -33,12 +37,7 @@ from output_file import (EXIT_BAD_INPUT, EXIT_WRITE_FAILED, BadOutput,  # noqa: 
 import report_answer  # noqa: E402
 import results_csv  # noqa: E402
 
-TARGETS = {"bw": 0.05, "alpha": 0.20, "err_big": 0.10, "err_all": 0.20, "xover": 2.0,
-           "pick": 0.90, "regret": 0.05}
 HOW_TO = "`collbench recommend DIR --out DIR` writes it."
-# TCP payload in a 9000 B IP packet (20 IP + 20 TCP + 12 timestamp option) over
-# the 9014 B Ethernet frame that tbf counts.
-PAYLOAD_SHARE = 8948 / 9014
 
 
 def read_csv(path):
@@ -134,15 +133,9 @@ def latency_summary(cells):
     return " ".join(parts)
 
 
-def cpu_context(d, meas):
-    """(cpu_rows, algos_at) of a setting: the rows fit/link-limited.csv marks
-    cpu_limited, and the algorithms measured per (collective, p, size), which
-    crossing_cpu_limited takes."""
-    cpu_rows = {k for k, r in link_rows(d).items() if r["cpu_limited"] == "1"}
-    algos_at = {}
-    for (c, p, s, a) in meas:
-        algos_at.setdefault((c, p, s), []).append(a)
-    return cpu_rows, algos_at
+def cpu_rows_of(d):
+    """The rows fit/link-limited.csv marks cpu_limited, as (collective, p, size, algorithm)."""
+    return {k for k, r in link_rows(d).items() if r["cpu_limited"] == "1"}
 
 
 def miss_classes(d):
@@ -172,40 +165,43 @@ def measured_interval(r):
     return (float(lo), float(hi)) if lo and hi else None
 
 
-def crossover_tally(xcsv, lv, meas, cpu_rows, algos_at):
-    """The measured crossovers of level lv in a fit's crossovers.csv against
-    the model's (CPU-limited ones left out): (within 2x, the same or inside
-    the measured CI interval, measured, table rows, per-p tallies of
-    [measured, within 2x, not predicted, predicted > 2x below])."""
-    xs = [r for r in xcsv if r["kind"] == "pair" and r["params"] == lv and r["measured_crossover_B"]
-          and not crossing_cpu_limited(r, cpu_rows, algos_at)]
-    ok, ok_iv, rows = 0, 0, []
-    per_p = {}
+def scoped_crossovers(xcsv, lv):
+    """The pair rows of level lv in a fit's crossovers.csv whose measured crossover
+    is in the link-limited scope (fit --network: cpu_limited 0, with a verdict)."""
+    return [r for r in xcsv if r["kind"] == "pair" and r["params"] == lv
+            and r["measured_crossover_B"] and r["cpu_limited"] == "0"]
+
+
+def crossover_rows(xs):
+    """The table rows of the scoped crossovers, and per-p tallies of [measured,
+    within the factor, not predicted, predicted below] (the fit's verdicts)."""
+    rows, per_p = [], {}
     for r in xs:
         m = float(r["measured_crossover_B"])
         q = float(r["predicted_crossover_B"]) if r["predicted_crossover_B"] else None
-        ratio = max(q / m, m / q) if q else None
-        good = ratio is not None and ratio <= TARGETS["xover"]
-        ok += good
-        # The second count (never the target): also right where the
-        # prediction lies inside the sizes between which fit places the
-        # measured crossing (measured_interval).
+        ratio = float(r["crossover_ratio"]) if r["crossover_ratio"] else None
+        good = r["verdict"] == "within"
         iv = measured_interval(r)
-        ok_iv += good or (q is not None and iv is not None and iv[0] <= q <= iv[1])
         tally = per_p.setdefault(int(r["ranks"]), [0, 0, 0, 0])
         tally[0] += 1
         tally[1] += good
-        tally[2] += q is None
-        tally[3] += q is not None and not good and q < m
+        tally[2] += r["verdict"] == "none"
+        tally[3] += r["verdict"] == "below"
         rows.append(f"| {r['collective']} | {r['ranks']} | {r['algo_a']} / {r['algo_b']} | "
                     f"{r['measured_faster_below']} | {m:.0f} | "
                     f"{'none' if q is None else f'{q:.0f}'} | "
                     f"{'–' if ratio is None else f'{ratio:.2f}×'} | {'yes' if good else 'no'} | "
                     f"{'–' if iv is None else f'{iv[0]:.0f}–{iv[1]:.0f}'} |")
-    return ok, ok_iv, len(xs), rows, per_p
+    return rows, per_p
 
 
-def grid_line(d, lv, meas, cpu_rows, algos_at):
+def link_grades(fit_dir):
+    """fit_dir/accuracy.csv's rows of scope link-limited, by params."""
+    return {r["params"]: r for r in read_csv(os.path.join(fit_dir, "accuracy.csv"))
+            if r["scope"] == "link-limited"}
+
+
+def grid_line(d, lv, meas):
     """The crossover counts of the same run on its sweep grid alone (fit-grid/,
     fitted before the refinement pass), or None when there is no such fit."""
     gdir = os.path.join(d, "fit-grid")
@@ -213,14 +209,13 @@ def grid_line(d, lv, meas, cpu_rows, algos_at):
         return None
     grid = {(r["collective"], int(r["ranks"]), int(r["bytes"]))
             for r in read_csv(os.path.join(gdir, "predictions.csv"))}
-    gmeas = {k: v for k, v in meas.items() if k[:3] in grid}
-    galgos_at = {k: v for k, v in algos_at.items() if k in grid}
-    ok, ok_iv, n, _, _ = crossover_tally(read_csv(os.path.join(gdir, "crossovers.csv")), lv,
-                                         gmeas, cpu_rows, galgos_at)
+    g = link_grades(gdir)[lv]
+    ok, ok_iv, n = g["crossovers_within_factor"], g["crossovers_within_interval"], g["crossovers"]
     refined = sum(1 for k in {k[:3] for k in meas} if k not in grid)
     return (f"Before the refinement pass, on the sweep's grid alone (`fit-grid/`, the same run's rows "
             f"without the {refined} (collective, p, size) cells the refinement added), `{lv}` put "
-            f"{ok} of {n} measured crossovers within 2× ({ok_iv} of {n} by the second count).\n")
+            f"{ok} of {n} measured crossovers within {float(g['target_crossover_factor']):g}× "
+            f"({ok_iv} of {n} by the second count).\n")
 
 
 def clocked_levels(d):
@@ -246,18 +241,6 @@ def common_sizes(meas, c, p, a, b):
     """The sizes at which both algorithms a and b were measured (c, p)."""
     return sorted(s for (cc, pp, s, al) in meas if cc == c and pp == p and al == a
                   and (c, p, s, b) in meas)
-
-
-def crossing_cpu_limited(r, cpu_rows, algos_at):
-    """Whether a measured crossover lies where CPU, not the link, limits one of
-    its two algorithms (at the measured sizes on either side of it)."""
-    c, p, m = r["collective"], int(r["ranks"]), float(r["measured_crossover_B"])
-    sizes = sorted(size for (cc, pp, size) in algos_at if cc == c and pp == p)
-    below = [size for size in sizes if size <= m]
-    above = [size for size in sizes if size >= m]
-    near = ([below[-1]] if below else []) + ([above[0]] if above else [])
-    algos = r["algo_a"].split("=") + r["algo_b"].split("=")
-    return any((c, p, size, a) in cpu_rows for size in near for a in algos)
 
 
 def start_line(sweep):
@@ -292,19 +275,24 @@ def verdict(ok):
     return "**met**" if ok else "**missed**"
 
 
+def network_row(d):
+    """fit/network.csv's row of transport mpi (`collbench fit --network`): the fitted
+    α and 1/β against the configured network, with their targets and verdicts."""
+    return next(r for r in read_csv(os.path.join(d, "fit", "network.csv"))
+                if r["transport"] == "mpi")
+
+
 def report_setting(d, name, out):
     st = read_setting(d)
-    lat = st["latency_us"] * 1e-6
-    bw = st["bandwidth_bps"] / 8  # bytes/s on the wire
     cores = st.get("cores", 2)
-    probe = read_csv(os.path.join(d, "probe.csv"))[0]
     cal = read_csv(os.path.join(d, "calibration.csv"))[0]
     fit = read_csv(os.path.join(d, "fit", "fit.csv"))
     glob = next(r for r in fit if r["scope"] == "global" and r["transport"] == "mpi")
-    overhead = float(probe["alpha_s"])
-    alpha_fit, beta_fit = float(glob["alpha_s"]), float(glob["beta_s_per_B"])
+    net = network_row(d)
+    lat, overhead = float(net["latency_s"]), float(net["stack_overhead_s"])
+    alpha_exp, alpha_fit = float(net["expected_alpha_s"]), float(net["fitted_alpha_s"])
+    bw, share = float(net["rate_B_per_s"]), float(net["payload_share"])
     alpha_cal, beta_cal = float(cal["alpha_s"]), float(cal["beta_s_per_B"])
-    alpha_exp = lat + overhead
 
     out.append(f"## {name}: one-way latency {st['latency_us']:.0f} µs, "
                f"{st['bandwidth_bps'] / 1e6:.0f} Mbit/s, {st['hosts']:.0f} hosts on {cores:.0f} cores\n")
@@ -320,19 +308,20 @@ def report_setting(d, name, out):
                        + f.read().strip() + "\n```\n")
 
     # ---- parameters
-    bw_err = (1 / beta_fit) / bw - 1
-    a_err = alpha_fit / alpha_exp - 1
     sweep = read_csv(os.path.join(d, "sweep.csv"))
     starts = sorted({r.get("start") or "barrier" for r in sweep if r.get("start", "x")})
     out.append("| | configured | stack overhead (delay 0) | expected | calibrated (ping-pong) | "
                f"fitted (sweep, global; start {', '.join(starts) or '–'}) | error of fit | target |")
     out.append("|---|---|---|---|---|---|---|---|")
     out.append(f"| α (µs) | {lat * 1e6:.1f} | {overhead * 1e6:.1f} | {alpha_exp * 1e6:.1f} | "
-               f"{alpha_cal * 1e6:.1f} | {alpha_fit * 1e6:.1f} | {fmt_pct(a_err)} | "
-               f"≤ 20%: {verdict(abs(a_err) <= TARGETS['alpha'])} |")
-    out.append(f"| 1/β (MB/s) | {bw / 1e6:.3f} | payload share {100 * PAYLOAD_SHARE:.1f}% | "
-               f"{bw * PAYLOAD_SHARE / 1e6:.3f} | {1e-6 / beta_cal:.3f} | {1e-6 / beta_fit:.3f} | "
-               f"{fmt_pct(bw_err)} | ≤ 5% of configured: {verdict(abs(bw_err) <= TARGETS['bw'])} |")
+               f"{alpha_cal * 1e6:.1f} | {alpha_fit * 1e6:.1f} | "
+               f"{fmt_pct(float(net['alpha_error']))} | "
+               f"≤ {100 * float(net['target_alpha_error']):g}%: {verdict(net['met_alpha'] == '1')} |")
+    out.append(f"| 1/β (MB/s) | {bw / 1e6:.3f} | payload share {100 * share:.1f}% | "
+               f"{float(net['expected_rate_B_per_s']) / 1e6:.3f} | {1e-6 / beta_cal:.3f} | "
+               f"{float(net['fitted_rate_B_per_s']) / 1e6:.3f} | "
+               f"{fmt_pct(float(net['rate_error']))} | ≤ {100 * float(net['target_rate_error']):g}% "
+               f"of configured: {verdict(net['met_rate'] == '1')} |")
     out.append("")
     schedule_rows = [r for r in sweep if r["algorithm"] != "mpi"]
     shared = sum(r.get("oversubscribed") == "1" for r in schedule_rows)
@@ -356,45 +345,20 @@ def report_setting(d, name, out):
     meas = measured_times(sweep)
     allpreds = read_csv(os.path.join(d, "fit", "predictions.csv"))
     preds = [r for r in allpreds if r["params"] == "calibration"]
-    cpu_rows, algos_at = cpu_context(d, meas)
+    cpu_rows = cpu_rows_of(d)
 
-    # ---- the model's figures, per calibrated level (models' own rules:
-    # separated crossovers and tie sets from crossovers.csv, recomputed nothing)
+    # ---- the model's figures, per calibrated level: `collbench fit --network`
+    # graded them (scope link-limited: accuracy.csv, crossovers.csv); shown as is
     xcsv = read_csv(os.path.join(d, "fit", "crossovers.csv"))
     # The baseline, the richest level step by step (fit writes pair
     # crossovers for it) and (last, the main calibrated column) the richest
     # level with term flight, latency off the critical path: the testbed's
     # p >= 3 rows are where it matters.
     levels, stepwise, with_g = report_levels({r["params"] for r in allpreds}, clocked_levels(d))
-    figs, xrows, xby_p = {}, {}, {}
+    grades = link_grades(os.path.join(d, "fit"))
+    xrows, xby_p = {}, {}
     for lv in levels:
-        pr = [r for r in allpreds if r["params"] == lv and
-              (r["collective"], int(r["ranks"]), int(r["bytes"]), r["algorithm"]) not in cpu_rows]
-        big = [abs(float(r["rel_err"])) for r in pr if int(r["bytes"]) >= 65536]
-        allr = [abs(float(r["rel_err"])) for r in pr]
-        ok, ok_iv, n_xs, rows, per_p = crossover_tally(xcsv, lv, meas, cpu_rows, algos_at)
-        xrows[lv] = rows
-        xby_p[lv] = per_p
-        best = [r for r in xcsv if r["kind"] == "best" and r["params"] == lv]
-        n = right = left_out = 0
-        regrets = []
-        for r in best:
-            c, p, size = r["collective"], int(r["ranks"]), int(r["bytes"])
-            if any((c, p, size, a) in cpu_rows for a in algos_at.get((c, p, size), ())):
-                left_out += 1
-                continue
-            n += 1
-            right += bool(set(r["predicted_best"].split("|")) & set(r["measured_best"].split("|")))
-            regrets.append(float(r["regret"]))
-        figs[lv] = {
-            "big": (statistics.median(big) if big else None, len(big)),
-            "all": (statistics.median(allr) if allr else None, len(allr)),
-            "xover": (ok, n_xs),
-            "xover_iv": (ok_iv, n_xs),
-            "pick": (right / n if n else None, right, n, left_out),
-            "regret": (statistics.median(regrets) if regrets else None,
-                       max(regrets) if regrets else None),
-        }
+        xrows[lv], xby_p[lv] = crossover_rows(scoped_crossovers(xcsv, lv))
     out.append("Out-of-sample figures (the calibration's parameters, never the sweep's), "
                "CPU-limited rows left out. `calibration` is the α-β-γ baseline; "
                f"`{stepwise[-1] if stepwise else 'calibration+…'}` the calibrated model with the "
@@ -407,31 +371,48 @@ def report_setting(d, name, out):
     out.append("| target | " + " | ".join(levels) + " |")
     out.append("|---|" + "---|" * len(levels))
 
-    def cell(lv, key):
-        f = figs[lv][key]
-        if key == "big":
-            return f"{fmt_pct(f[0])} of {f[1]} rows: {verdict(f[0] is not None and f[0] <= TARGETS['err_big'])}"
-        if key == "all":
-            return f"{fmt_pct(f[0])} of {f[1]} rows: {verdict(f[0] is not None and f[0] <= TARGETS['err_all'])}"
-        if key == "xover":
-            return f"{f[0]} of {f[1]}: {verdict(f[1] > 0 and f[0] == f[1])}"
-        if key == "xover_iv":
-            return f"{f[0]} of {f[1]} (not a target)"
-        if key == "pick":
-            return f"{f[1]}/{f[2]} = {fmt_pct(f[0])}: {verdict(f[0] is not None and f[0] >= TARGETS['pick'])}"
-        return (f"{fmt_pct(f[0])} (worst {fmt_pct(f[1])}): "
-                f"{verdict(f[0] is not None and f[0] <= TARGETS['regret'])}")
+    def value(g, column):
+        return float(g[column]) if g[column] else None
 
-    for key, title in (("big", "median \\|err\\| ≥ 64 KiB ≤ 10%"),
-                       ("all", "median \\|err\\| all sizes ≤ 20%"),
-                       ("xover", "measured crossovers predicted within 2× in size: all"),
+    def cell(lv, key):
+        g = grades[lv]
+        if key == "big":
+            return (f"{fmt_pct(value(g, 'median_abs_err_large'))} of {g['rows_large']} rows: "
+                    f"{verdict(g['met_median_abs_err_large'] == '1')}")
+        if key == "all":
+            return (f"{fmt_pct(value(g, 'median_abs_err_all'))} of {g['rows_all']} rows: "
+                    f"{verdict(g['met_median_abs_err_all'] == '1')}")
+        if key == "xover":
+            return (f"{g['crossovers_within_factor']} of {g['crossovers']}: "
+                    f"{verdict(g['met_crossovers'] == '1')}")
+        if key == "xover_iv":
+            return f"{g['crossovers_within_interval']} of {g['crossovers']} (not a target)"
+        if key == "pick":
+            n = int(g["picks"])
+            share = int(g["picks_right"]) / n if n else None
+            return (f"{g['picks_right']}/{n} = {fmt_pct(share)}: "
+                    f"{verdict(g['met_picks'] == '1')}")
+        worst = value(g, "worst_regret") if int(g["picks"]) else None
+        return (f"{fmt_pct(value(g, 'median_regret'))} (worst {fmt_pct(worst)}): "
+                f"{verdict(g['met_median_regret'] == '1')}")
+
+    # The targets as the fit wrote them (every level of the scope has the same).
+    t = grades[levels[-1]] if levels else {}
+    x = f"{float(t['target_crossover_factor']):g}×" if t else "–"
+
+    def target(column):
+        return f"{100 * float(t[column]):g}%" if t else "–"
+
+    for key, title in (("big", f"median \\|err\\| ≥ 64 KiB ≤ {target('target_median_abs_err_large')}"),
+                       ("all", f"median \\|err\\| all sizes ≤ {target('target_median_abs_err_all')}"),
+                       ("xover", f"measured crossovers predicted within {x} in size: all"),
                        ("xover_iv", "(second count) the same, or inside the measured "
                         "crossover's CI interval"),
-                       ("pick", "model's pick within the measured best's CI ≥ 90%"),
-                       ("regret", "median regret ≤ 5%")):
+                       ("pick", f"model's pick within the measured best's CI ≥ {target('target_picks')}"),
+                       ("regret", f"median regret ≤ {target('target_median_regret')}")):
         out.append(f"| {title} | " + " | ".join(cell(lv, key) for lv in levels) + " |")
     out.append("")
-    out.append("The crossover target is the strict count: the predicted size within 2× of the "
+    out.append(f"The crossover target is the strict count: the predicted size within {x} of the "
                "measured one. The second count, beside it and not a target, also counts a "
                "prediction that lies inside the measured crossover's CI interval: from the last "
                "measured size below the crossover at which the old winner is significantly "
@@ -441,7 +422,7 @@ def report_setting(d, name, out):
                "measurement cannot place the crossing more finely than that; a crossover the "
                "model does not predict fails both. Why each strict miss is missed: "
                "`scripts/testbed/classify_crossovers.py`.\n")
-    line = grid_line(d, levels[-1], meas, cpu_rows, algos_at) if levels else None
+    line = grid_line(d, levels[-1], meas) if levels else None
     if line:
         out.append(line)
     if levels and levels[-1] != "calibration":
@@ -462,19 +443,20 @@ def report_setting(d, name, out):
                        f"{fmt_pct(statistics.median(abs(x) for x in e))} | {len(e)} |")
         out.append("")
         out.append("Measured crossovers by rank count (CPU-limited ones left out): how many the "
-                   "model puts within 2×, how many it does not predict at all, and how many of the "
+                   f"model puts within {x}, how many it does not predict at all, and how many of the "
                    "rest it puts below the measured size.\n")
-        out.append("| p | measured | within 2× | not predicted | predicted > 2× below | predicted > 2× above |")
+        out.append(f"| p | measured | within {x} | not predicted | predicted > {x} below | "
+                   f"predicted > {x} above |")
         out.append("|---|---|---|---|---|---|")
         for p, (n_x, good, none, below) in sorted(xby_p[lv].items()):
             out.append(f"| {p} | {n_x} | {good} | {none} | {below} | {n_x - good - none - below} |")
         out.append("")
         out.append("| collective | p | pair | measured faster below | measured (B) | predicted (B) "
-                   "| ratio | within 2× | CI interval (B) |")
+                   f"| ratio | within {x} | CI interval (B) |")
         out.append("|---|---|---|---|---|---|---|---|---|")
         out.extend(xrows[lv])
         out.append("\n</details>\n")
-    charged_out = figs[levels[-1]]["pick"][3] if levels else 0
+    charged_out = grades[levels[-1]]["picks_left_out"] if levels else 0
 
     # ---- CPU-limited region
     by = {}
@@ -490,11 +472,10 @@ def report_setting(d, name, out):
 
 
 def configured_of(d):
-    """{transport: (α, bytes/s)} the setting was configured with: the link's latency
-    plus the stack's own overhead (probe.csv), and its rate."""
-    st = read_setting(d)
-    probe = read_csv(os.path.join(d, "probe.csv"))[0]
-    return {"mpi": (st["latency_us"] * 1e-6 + float(probe["alpha_s"]), st["bandwidth_bps"] / 8)}
+    """{transport: (α, bytes/s)} the setting was configured with (fit/network.csv): the
+    link's latency plus the stack's own overhead, and its rate."""
+    net = network_row(d)
+    return {"mpi": (float(net["expected_alpha_s"]), float(net["rate_B_per_s"]))}
 
 
 def answers(d, settings):

@@ -125,7 +125,13 @@ def main(out):
         dict(params=level, transport="mpi", rows_large=120, median_abs_err_large=err,
              rows_small=100, median_abs_err_small=err * 1.5, worst_collective="alltoall",
              worst_collective_median_abs_err=err * 2, picks_right=picks, picks=60,
-             median_regret=0.01, worst_regret=0.2)
+             median_regret=0.01, worst_regret=0.2, scope="all",
+             # collbench fit's targets and verdicts (models/targets.hpp)
+             target_median_abs_err_large=0.2, met_median_abs_err_large=int(err <= 0.2),
+             target_median_abs_err_small=0.3, met_median_abs_err_small=int(err * 1.5 <= 0.3),
+             target_worst_collective=0.35, met_worst_collective=int(err * 2 <= 0.35),
+             target_picks=0.9, met_picks=int(picks / 60 >= 0.9), target_median_regret=0.05,
+             met_median_regret=1)
         for level, err, picks in (("calibration", 0.2, 40), ("calibration+range+copy+concurrency", 0.06, 55),
                                   ("global", 0.04, 57))])
     write(os.path.join(out, "calibration.csv"),
