@@ -21,6 +21,7 @@
 #include "models/csv_text.hpp"
 #include "models/fit_run.hpp"
 #include "models/recommend.hpp"
+#include "models/targets.hpp"
 
 namespace cb {
 namespace {
@@ -111,7 +112,8 @@ std::string validated_error(const fs::path& cal, const std::string& transport) {
     if (!fs::is_regular_file(file, ec)) continue;
     const models::CsvTable t(models::read_text_file(file.string()), file.string());
     for (const models::CsvRecord& r : t.rows())
-      if (t.cell(r, "params") == "calibration" && t.cell(r, "transport") == transport) {
+      if (t.cell(r, "params") == "calibration" && t.cell(r, "transport") == transport &&
+          (!t.has("scope") || t.cell(r, "scope") == models::kTargetsAllRows.scope)) {
         const auto pct = [&](const char* column) {
           const double v = std::strtod(t.cell(r, column).c_str(), nullptr);
           return fmt::format("{:.1f}%", 100 * v);
