@@ -10,7 +10,7 @@
 #include <sstream>
 
 #include "algorithms/types.hpp"
-#include "harness/io/input_file.hpp"
+#include "models/io/input_file.hpp"
 
 namespace cb::models {
 

@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "harness/io/output_file.hpp"
-#include "harness/io/output_lock.hpp"
+#include "models/io/output_file.hpp"
+#include "models/io/output_lock.hpp"
 #include "models/calibration.hpp"
 #include "models/link_grades.hpp"
 #include "models/link_limits.hpp"

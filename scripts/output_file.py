@@ -1,5 +1,5 @@
 """Writing the scripts' outputs (PNGs, report.md) as the C++ output_file module
-(harness/io/output_file.hpp) writes collbench's: safe in a shared directory.
+(models/io/output_file.hpp) writes collbench's: safe in a shared directory.
 
 - Only regular files are written: a destination that is a symbolic link, a
   directory, a device, a FIFO or a socket is refused (BadOutput, exit 2), so a

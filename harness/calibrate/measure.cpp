@@ -6,7 +6,7 @@
 #include <optional>
 
 #include "harness/calibrate/microbenchmarks.hpp"
-#include "harness/sweep/interrupt.hpp"
+#include "transports/contract/interrupt.hpp"
 #include "harness/sweep/mode_probe.hpp"
 #include "harness/sweep/time_schedule.hpp"
 #include "harness/sweep/timing.hpp"

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/runtime/backend.hpp"
+#include "transports/contract/transport_spec.hpp"
 #include "harness/runtime/group.hpp"
 #include "models/calibration.hpp"
 

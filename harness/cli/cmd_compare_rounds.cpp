@@ -10,7 +10,7 @@
 
 #include "algorithms/types.hpp"
 #include "harness/cli/cmd_compare_rounds.hpp"
-#include "harness/io/output_file.hpp"
+#include "models/io/output_file.hpp"
 #include "harness/report/paired_rounds.hpp"
 #include "models/csv_text.hpp"
 

@@ -8,7 +8,7 @@
 
 #include "algorithms/hierarchical/compose.hpp"
 #include "algorithms/registry.hpp"
-#include "harness/runtime/backend.hpp"
+#include "transports/contract/transport_spec.hpp"
 #include "harness/cli/commands.hpp"
 
 namespace cb {

@@ -28,15 +28,15 @@
 #include "algorithms/registry.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/runtime/heap_reuse.hpp"
-#include "harness/sweep/arrival.hpp"
-#include "harness/sweep/interrupt.hpp"
+#include "transports/contract/arrival.hpp"
+#include "transports/contract/interrupt.hpp"
 #include "harness/sweep/plan.hpp"
 #include "harness/report/map.hpp"
 #include "harness/runtime/group.hpp"
 #include "harness/sweep/sweep.hpp"
 #include "transports/sim/cli.hpp"
 #include "harness/cli/size_flags.hpp"
-#include "harness/sweep/sizes.hpp"
+#include "transports/contract/sizes.hpp"
 #include "models/csv_text.hpp"
 
 namespace cb {
@@ -55,7 +55,7 @@ struct MapOptions {
   bool quiet = false;
   bool resume = false;
   SimFlags sim;
-  std::string arrival = "none";  // --arrival (harness/sweep/arrival.hpp)
+  std::string arrival = "none";  // --arrival (transports/contract/arrival.hpp)
   std::uint64_t seed = 1;        // --seed: draws of --arrival uniform
 };
 

@@ -20,9 +20,9 @@
 #include "harness/cli/commands.hpp"
 #include "harness/runtime/heap_reuse.hpp"
 #include "harness/cli/size_flags.hpp"
-#include "harness/sweep/arrival.hpp"
-#include "harness/sweep/sizes.hpp"
-#include "harness/sweep/stats.hpp"
+#include "transports/contract/arrival.hpp"
+#include "transports/contract/sizes.hpp"
+#include "transports/contract/stats.hpp"
 #include "models/calibration.hpp"
 #include "models/csv_text.hpp"
 #include "models/fit_run.hpp"
@@ -44,7 +44,7 @@ struct PredictOptions {
   bool in_place = false;
   SimFlags model;  // the model's source flags, named and parsed as in map and run --transport sim
   std::string csv;
-  std::string arrival = "none";  // --arrival (harness/sweep/arrival.hpp)
+  std::string arrival = "none";  // --arrival (transports/contract/arrival.hpp)
   std::uint64_t seed = 1;        // --seed: draws of --arrival uniform
 };
 

@@ -1,7 +1,7 @@
 // `collbench run`: the nccl-tests-style sweep over sizes, collectives,
 // algorithms, datatypes, ops, placements and rank counts, on any transport.
 // Flags keep nccl-tests' letters and meanings (-b -e -f -i -n -w -c -d -o);
-// each transport adds its own flags (backend.hpp).
+// each transport adds its own flags (transports/contract/transport_spec.hpp).
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
@@ -15,19 +15,19 @@
 
 #include "algorithms/collective.hpp"
 #include "algorithms/registry.hpp"
-#include "harness/runtime/backend.hpp"
 #include "harness/runtime/heap_reuse.hpp"
+#include "transports/contract/transport_spec.hpp"
 #include "harness/cli/commands.hpp"
-#include "harness/sweep/interrupt.hpp"
+#include "transports/contract/interrupt.hpp"
 #include "harness/sweep/plan.hpp"
 #include "harness/report/reporter.hpp"
-#include "harness/report/row.hpp"
+#include "transports/contract/row.hpp"
 #include "harness/runtime/load.hpp"
 #include "harness/runtime/node_layout.hpp"
 #include "harness/sweep/sweep.hpp"
 #include "harness/runtime/world.hpp"
-#include "harness/io/output_file.hpp"
-#include "harness/io/output_lock.hpp"
+#include "models/io/output_file.hpp"
+#include "models/io/output_lock.hpp"
 #include "transports/watchdog.hpp"
 
 namespace cb {

@@ -18,8 +18,8 @@
 #include "harness/cli/option_values.hpp"
 #include "harness/cli/version.hpp"
 #include "harness/runtime/world.hpp"
-#include "harness/io/output_file.hpp"
-#include "harness/sweep/interrupt.hpp"
+#include "models/io/output_file.hpp"
+#include "transports/contract/interrupt.hpp"
 #include "transports/watchdog.hpp"
 
 namespace {

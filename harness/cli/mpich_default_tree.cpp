@@ -6,7 +6,7 @@
 
 #include "algorithms/types.hpp"
 #include "harness/config.hpp"
-#include "harness/io/input_file.hpp"
+#include "models/io/input_file.hpp"
 #include "models/csv_text.hpp"
 #include "models/mpich_selection.hpp"
 

@@ -36,7 +36,7 @@ struct RunOptions {
   // 0 = one node, -1 = irregular) with its description for messages.
   int runtime_ranks_per_node = 0;
   std::string runtime_layout;
-  std::string arrival = "none";     // --arrival PATTERN (harness/sweep/arrival.hpp)
+  std::string arrival = "none";     // --arrival PATTERN (transports/contract/arrival.hpp)
   std::uint64_t seed = 1;           // --seed: draws of --arrival uniform
   std::string arrival_log;          // --arrival-log PREFIX (timing.hpp)
   std::string csv;                  // --csv FILE

@@ -6,7 +6,7 @@
 #include <cstdint>
 
 #include "algorithms/types.hpp"
-#include "harness/sweep/sizes.hpp"
+#include "transports/contract/sizes.hpp"
 
 namespace cb {
 

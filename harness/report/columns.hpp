@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "harness/report/metadata.hpp"
-#include "harness/report/row.hpp"
+#include "transports/contract/row.hpp"
 
 namespace cb {
 

@@ -23,9 +23,9 @@
 
 #include "algorithms/registry.hpp"
 #include "harness/report/reporter.hpp"
-#include "harness/runtime/backend.hpp"
+#include "transports/contract/transport_spec.hpp"
 #include "harness/runtime/load.hpp"
-#include "harness/sweep/sizes.hpp"
+#include "transports/contract/sizes.hpp"
 #include "models/crossover.hpp"
 #include "models/winners.hpp"
 #include "models/schedule_model.hpp"

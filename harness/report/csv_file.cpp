@@ -5,7 +5,7 @@
 
 namespace cb {
 
-// The file (a new temporary, harness/io/output_file.hpp) gets the header and any
+// The file (a new temporary, models/io/output_file.hpp) gets the header and any
 // earlier rows first and only then becomes PATH.partial, so a crash at any
 // moment leaves every earlier row in place; new rows are then appended.
 CsvFile::CsvFile(std::string path, const std::vector<std::string_view>& header,

@@ -1,4 +1,4 @@
-// A CSV results file written safely (harness/io/output_file.hpp: a regular file only,
+// A CSV results file written safely (models/io/output_file.hpp: a regular file only,
 // created O_EXCL|O_NOFOLLOW beside the target): rows are streamed to
 // PATH.partial, one write per line, so a kill between rows leaves only whole
 // rows; finish(true) renames PATH.partial to PATH (atomic), finish(false)
@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "harness/io/output_file.hpp"
+#include "models/io/output_file.hpp"
 
 namespace cb {
 

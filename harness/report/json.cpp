@@ -9,7 +9,7 @@
 #include "algorithms/types.hpp"
 #include "harness/report/columns.hpp"
 #include "harness/report/reporter.hpp"
-#include "harness/io/output_file.hpp"
+#include "models/io/output_file.hpp"
 
 namespace cb {
 namespace {

@@ -7,7 +7,7 @@
 
 #include "harness/report/csv_file.hpp"
 #include "harness/sweep/plan.hpp"
-#include "harness/sweep/sizes.hpp"
+#include "transports/contract/sizes.hpp"
 #include "models/csv_text.hpp"
 
 namespace cb {

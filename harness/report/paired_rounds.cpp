@@ -8,7 +8,7 @@
 #include <set>
 
 #include "algorithms/types.hpp"
-#include "harness/sweep/stats.hpp"
+#include "transports/contract/stats.hpp"
 #include "models/csv_text.hpp"
 
 namespace cb {

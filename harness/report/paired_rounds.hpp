@@ -35,7 +35,7 @@ struct SizeRatio {
   std::size_t rounds = 0;           // rounds that timed both variants at this size
   double base_median_us = 0, new_median_us = 0;
   double ratio_median = 0, ratio_min = 0, ratio_max = 0;
-  // The 95% CI of the median ratio (harness/sweep/stats.hpp; [min, max] for
+  // The 95% CI of the median ratio (transports/contract/stats.hpp; [min, max] for
   // 5 or fewer rounds).
   double ratio_ci_lo = 0, ratio_ci_hi = 0;
   // faster: the CI lies above 1; slower: below 1; same: it holds 1.

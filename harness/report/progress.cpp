@@ -6,7 +6,7 @@
 #include <optional>
 
 #include "harness/report/reporter.hpp"
-#include "harness/sweep/sizes.hpp"
+#include "transports/contract/sizes.hpp"
 #include "harness/report/eta.hpp"
 
 namespace cb {

@@ -14,7 +14,7 @@
 
 #include "harness/report/metadata.hpp"
 #include "harness/sweep/resume.hpp"
-#include "harness/report/row.hpp"
+#include "transports/contract/row.hpp"
 
 namespace cb {
 

@@ -1,4 +1,4 @@
-// The harness's groups: the interface is transports/group.hpp; MpiGroup
+// The harness's groups: the interface is transports/contract/group.hpp; MpiGroup
 // (group_mpi.hpp) wraps a communicator; SelfGroup is the single process of a
 // build or launch without MPI.
 #pragma once
@@ -8,7 +8,7 @@
 #include <optional>
 #include <span>
 
-#include "transports/group.hpp"
+#include "transports/contract/group.hpp"
 
 namespace cb {
 

@@ -5,7 +5,7 @@
 #include <memory>
 #include <stdexcept>
 
-#include "harness/report/row.hpp"
+#include "transports/contract/row.hpp"
 #include "harness/runtime/group.hpp"
 #include "harness/runtime/load.hpp"
 

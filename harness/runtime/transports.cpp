@@ -1,8 +1,8 @@
-// The transport list (see backend.hpp), filled by the generated
+// The transport list (see transports/contract/transport_spec.hpp), filled by the generated
 // add_transports (transport_list.cpp.in).
 #include <fmt/format.h>
 
-#include "harness/runtime/backend.hpp"
+#include "transports/contract/transport_spec.hpp"
 
 namespace cb {
 

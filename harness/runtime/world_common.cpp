@@ -4,7 +4,7 @@
 #include <string>
 #include <string_view>
 
-#include "harness/io/output_file.hpp"
+#include "models/io/output_file.hpp"
 #include "harness/runtime/world.hpp"
 
 namespace cb {

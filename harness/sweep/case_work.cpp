@@ -5,7 +5,7 @@
 
 #include "algorithms/hierarchical/compose.hpp"
 #include "algorithms/registry.hpp"
-#include "harness/report/row.hpp"
+#include "transports/contract/row.hpp"
 
 namespace cb {
 namespace {

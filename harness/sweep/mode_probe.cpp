@@ -3,7 +3,7 @@
 #include <utility>
 #include <vector>
 
-#include "harness/sweep/interrupt.hpp"
+#include "transports/contract/interrupt.hpp"
 #include "harness/sweep/time_schedule.hpp"
 #include "models/mode_probe.hpp"
 

@@ -26,7 +26,7 @@
 #include <string>
 
 #include "algorithms/schedule.hpp"
-#include "harness/runtime/backend.hpp"
+#include "transports/contract/transport_spec.hpp"
 #include "harness/runtime/group.hpp"
 #include "models/terms.hpp"
 

@@ -11,7 +11,7 @@
 
 #include "harness/cli/commands.hpp"
 #include "harness/runtime/world.hpp"
-#include "harness/sweep/interrupt.hpp"
+#include "transports/contract/interrupt.hpp"
 #include "transports/watchdog.hpp"
 
 namespace cb {

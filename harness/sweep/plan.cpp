@@ -14,10 +14,10 @@
 
 #include "algorithms/hierarchical/compose.hpp"
 #include "algorithms/registry.hpp"
-#include "harness/report/row.hpp"
-#include "harness/sweep/arrival.hpp"
-#include "harness/sweep/interrupt.hpp"
-#include "harness/sweep/sizes.hpp"
+#include "transports/contract/row.hpp"
+#include "transports/contract/arrival.hpp"
+#include "transports/contract/interrupt.hpp"
+#include "transports/contract/sizes.hpp"
 
 namespace cb {
 

@@ -10,8 +10,8 @@
 #include <unordered_set>
 #include <vector>
 
-#include "harness/runtime/backend.hpp"
-#include "harness/sweep/measure.hpp"
+#include "transports/contract/transport_spec.hpp"
+#include "transports/contract/measure.hpp"
 #include "harness/cli/run_options.hpp"
 
 namespace cb {

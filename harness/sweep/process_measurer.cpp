@@ -6,7 +6,7 @@
 
 #include "algorithms/registry.hpp"
 #include "harness/runtime/group.hpp"
-#include "harness/sweep/arrival.hpp"
+#include "transports/contract/arrival.hpp"
 #include "harness/sweep/mode_probe.hpp"
 #include "harness/sweep/timing.hpp"
 #include "harness/verify/verification.hpp"

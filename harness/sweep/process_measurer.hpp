@@ -5,7 +5,7 @@
 
 #include <memory>
 
-#include "harness/runtime/backend.hpp"
+#include "transports/contract/transport_spec.hpp"
 
 namespace cb {
 

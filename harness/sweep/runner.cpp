@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "harness/sweep/interrupt.hpp"
+#include "transports/contract/interrupt.hpp"
 #include "harness/runtime/load.hpp"
-#include "harness/report/row.hpp"
-#include "harness/io/output_file.hpp"
+#include "transports/contract/row.hpp"
+#include "models/io/output_file.hpp"
 #include "transports/watchdog.hpp"
 
 namespace cb {

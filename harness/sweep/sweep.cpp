@@ -9,10 +9,10 @@
 
 #include "harness/cli/commands.hpp"
 #include "harness/sweep/case_work.hpp"
-#include "harness/sweep/interrupt.hpp"
+#include "transports/contract/interrupt.hpp"
 #include "harness/sweep/process_measurer.hpp"
-#include "harness/io/output_file.hpp"
-#include "harness/io/output_lock.hpp"
+#include "models/io/output_file.hpp"
+#include "models/io/output_lock.hpp"
 #include "harness/runtime/world.hpp"
 #include "transports/watchdog.hpp"
 #include "harness/sweep/resume.hpp"

@@ -8,9 +8,9 @@
 #include <string>
 
 #include "algorithms/schedule.hpp"
-#include "harness/runtime/backend.hpp"
+#include "transports/contract/transport_spec.hpp"
 #include "harness/runtime/group.hpp"
-#include "harness/sweep/measure.hpp"
+#include "transports/contract/measure.hpp"
 
 namespace cb {
 

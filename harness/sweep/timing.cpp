@@ -15,10 +15,10 @@
 #include <optional>
 #include <string>
 
-#include "harness/sweep/arrival.hpp"
+#include "transports/contract/arrival.hpp"
 #include "harness/sweep/clock_sync.hpp"
-#include "harness/sweep/interrupt.hpp"
-#include "harness/sweep/stats.hpp"
+#include "transports/contract/interrupt.hpp"
+#include "transports/contract/stats.hpp"
 
 namespace cb {
 namespace {

@@ -37,7 +37,7 @@
 #include <vector>
 
 #include "harness/runtime/group.hpp"
-#include "harness/sweep/measure.hpp"
+#include "transports/contract/measure.hpp"
 
 namespace cb {
 

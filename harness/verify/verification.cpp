@@ -3,7 +3,7 @@
 #include <vector>
 
 #include "algorithms/schedule.hpp"
-#include "harness/verify/verify.hpp"
+#include "transports/reference/verify.hpp"
 
 namespace cb {
 namespace {

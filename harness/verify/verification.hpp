@@ -10,7 +10,7 @@
 #include <cstdint>
 
 #include "harness/runtime/group.hpp"
-#include "harness/sweep/measure.hpp"
+#include "transports/contract/measure.hpp"
 
 namespace cb {
 

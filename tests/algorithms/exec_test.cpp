@@ -17,7 +17,7 @@
 //    1531}, both placements, so multi-segment paths run at small sizes.
 //  - Random: float datatypes with random inputs, every op, p in {2, 3, 7, 16,
 //    33}, counts {p+1, 300}; compared within verify's error_bounds
-//    (2 (p+1) u M + p tiny, see harness/verify/verify.hpp).
+//    (2 (p+1) u M + p tiny, see transports/reference/verify.hpp).
 // Budget (meson runs the tests below in parallel): about 60 s for the whole
 // 'algorithms' suite on 2 cores at -O2 with every algorithm registered; the
 // Sweep of p = 64 and 100 is the expensive part, hence its short count list.

@@ -8,7 +8,7 @@
 
 #include "algorithms/schedule_json.hpp"
 #include "algorithms/validate.hpp"
-#include "harness/verify/verify.hpp"
+#include "transports/reference/verify.hpp"
 #include "transports/reference/reference.hpp"
 
 int main(int argc, char** argv) {

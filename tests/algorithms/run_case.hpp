@@ -9,7 +9,7 @@
 #include <string>
 
 #include "algorithms/registry.hpp"
-#include "harness/verify/verify.hpp"
+#include "transports/reference/verify.hpp"
 
 namespace cb::test {
 

@@ -21,9 +21,9 @@
 #include <vector>
 
 #include "algorithms/registry.hpp"
-#include "harness/runtime/backend.hpp"
+#include "transports/contract/transport_spec.hpp"
 #include "harness/runtime/group_mpi.hpp"
-#include "harness/verify/verify.hpp"
+#include "transports/reference/verify.hpp"
 #include "transports/reference/reference.hpp"
 
 namespace cb {

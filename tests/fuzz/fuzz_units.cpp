@@ -1,7 +1,7 @@
 // The size and unit parsers: -b/-e/-i sizes (parse_bytes) and the
 // simulator's and predict's --alpha/--beta/--bandwidth values.
 #include "tests/fuzz/fuzz_input.hpp"
-#include "harness/sweep/sizes.hpp"
+#include "transports/contract/sizes.hpp"
 #include "transports/sim/net_params.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

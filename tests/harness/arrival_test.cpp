@@ -1,7 +1,7 @@
-// Arrival patterns (harness/sweep/arrival.hpp): what --arrival accepts, what
+// Arrival patterns (transports/contract/arrival.hpp): what --arrival accepts, what
 // it refuses with one line, the delays it gives each rank and iteration, and
 // the times an iteration's arrivals and completions make.
-#include "harness/sweep/arrival.hpp"
+#include "transports/contract/arrival.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>

@@ -12,7 +12,7 @@
 
 #include "harness/report/eta.hpp"
 #include "harness/report/reporter.hpp"
-#include "harness/report/row.hpp"
+#include "transports/contract/row.hpp"
 #include "harness/sweep/case_work.hpp"
 #include "transports/sim/fast_path.hpp"
 

@@ -11,8 +11,8 @@
 #include <string>
 
 #include "algorithms/types.hpp"
-#include "harness/io/input_file.hpp"
-#include "harness/io/output_file.hpp"
+#include "models/io/input_file.hpp"
+#include "models/io/output_file.hpp"
 #include "tests/common/process.hpp"
 #include "tests/common/text_files.hpp"
 

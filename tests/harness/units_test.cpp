@@ -11,13 +11,13 @@
 
 #include "harness/report/columns.hpp"
 #include "harness/report/metadata.hpp"
-#include "harness/report/row.hpp"
 #include "harness/runtime/heap_reuse.hpp"
+#include "transports/contract/row.hpp"
 #include "models/results_csv.hpp"
 #include "harness/sweep/plan.hpp"
 #include "harness/sweep/resume.hpp"
-#include "harness/sweep/sizes.hpp"
-#include "harness/sweep/stats.hpp"
+#include "transports/contract/sizes.hpp"
+#include "transports/contract/stats.hpp"
 
 namespace cb {
 namespace {

@@ -14,7 +14,7 @@
 #include <thread>
 #include <vector>
 
-#include "harness/report/row.hpp"
+#include "transports/contract/row.hpp"
 #include "harness/sweep/clock_sync.hpp"
 #include "harness/sweep/timing.hpp"
 

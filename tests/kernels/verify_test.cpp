@@ -1,7 +1,7 @@
 // The verifiable data (harness/verify): exact inputs give the same bits in any
 // reduction order, the references follow each collective's definition, seeds
 // and positions change the data, and count_wrong counts exactly what differs.
-#include "harness/verify/verify.hpp"
+#include "transports/reference/verify.hpp"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>

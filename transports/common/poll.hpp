@@ -18,7 +18,7 @@
 #include <thread>
 
 #include "transports/watchdog.hpp"
-#include "transports/transport.hpp"
+#include "transports/contract/transport.hpp"
 
 namespace cb {
 

@@ -12,9 +12,9 @@
 #include <memory>
 #include <string>
 
-#include "harness/runtime/backend.hpp"
+#include "transports/contract/transport_spec.hpp"
 #include "harness/runtime/group.hpp"
-#include "harness/sweep/interrupt.hpp"
+#include "transports/contract/interrupt.hpp"
 #include "transports/ipc/ipc.hpp"
 #include "transports/ipc/shm/segment.hpp"
 

@@ -1,6 +1,6 @@
 // --transport ipc in a build without MPI: listed, refused with the reason
 // (mpiexec launches the IPC transport's ranks, and their Group is MPI's).
-#include "harness/runtime/backend.hpp"
+#include "transports/contract/transport_spec.hpp"
 
 namespace cb {
 

@@ -9,8 +9,8 @@
 #include <string_view>
 
 #include "algorithms/schedule.hpp"
-#include "transports/group.hpp"
-#include "transports/transport.hpp"
+#include "transports/contract/group.hpp"
+#include "transports/contract/transport.hpp"
 
 namespace cb::ipc {
 

@@ -3,7 +3,7 @@
 #include <memory>
 #include <string>
 
-#include "harness/runtime/backend.hpp"
+#include "transports/contract/transport_spec.hpp"
 #include "harness/runtime/group_mpi.hpp"
 #include "transports/mpi/datatypes.hpp"
 #include "transports/mpi/library_operation.hpp"

@@ -1,5 +1,5 @@
 // --transport mpi in a build without MPICH: listed, refused with the reason.
-#include "harness/runtime/backend.hpp"
+#include "transports/contract/transport_spec.hpp"
 
 namespace cb {
 

@@ -21,7 +21,7 @@
 
 #include "algorithms/types.hpp"
 #include "transports/mpi/buffer.hpp"
-#include "transports/transport.hpp"
+#include "transports/contract/transport.hpp"
 
 namespace cb {
 

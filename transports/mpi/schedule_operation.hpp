@@ -17,7 +17,7 @@
 #include "transports/common/buffer_layout.hpp"
 #include "transports/mpi/buffer.hpp"
 #include "transports/mpi/schedule_plan.hpp"
-#include "transports/transport.hpp"
+#include "transports/contract/transport.hpp"
 
 namespace cb {
 

@@ -25,7 +25,7 @@
 #include <vector>
 
 #include "algorithms/schedule.hpp"
-#include "transports/transport.hpp"
+#include "transports/contract/transport.hpp"
 
 namespace cb {
 

@@ -9,7 +9,7 @@
 #include <span>
 #include <string>
 
-#include "transports/transport.hpp"
+#include "transports/contract/transport.hpp"
 
 namespace cb {
 

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "algorithms/registry.hpp"
-#include "harness/sweep/arrival.hpp"
+#include "transports/contract/arrival.hpp"
 #include "transports/sim/cli_options.hpp"
 #include "transports/sim/simulator.hpp"
 

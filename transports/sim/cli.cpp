@@ -19,12 +19,12 @@
 #include <memory>
 #include <set>
 
-#include "harness/runtime/backend.hpp"
+#include "transports/contract/transport_spec.hpp"
 #include "transports/sim/arrival_price.hpp"
 #include "transports/sim/cli.hpp"
 #include "transports/sim/cli_options.hpp"
-#include "harness/sweep/sizes.hpp"
-#include "harness/verify/verify.hpp"
+#include "transports/contract/sizes.hpp"
+#include "transports/reference/verify.hpp"
 #include "transports/sim/simulator.hpp"
 #include "models/schedule_model.hpp"
 

@@ -5,7 +5,7 @@
 #include <memory>
 #include <optional>
 
-#include "harness/sweep/measure.hpp"
+#include "transports/contract/measure.hpp"
 #include "transports/sim/cli_options.hpp"
 
 namespace cb {

@@ -5,7 +5,7 @@
 
 #include <initializer_list>
 
-#include "harness/io/output_lock.hpp"
+#include "models/io/output_lock.hpp"
 #include "models/calibration.hpp"
 #include "models/schedule_model.hpp"
 

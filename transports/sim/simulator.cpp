@@ -10,7 +10,7 @@
 #include <utility>
 
 #include "models/parallel.hpp"
-#include "transports/common/counter_random.hpp"
+#include "transports/contract/counter_random.hpp"
 #include "transports/sim/data_mover.hpp"
 
 namespace cb::sim {

@@ -7,7 +7,7 @@
 
 #include <exception>
 
-#include "transports/group.hpp"
+#include "transports/contract/group.hpp"
 
 namespace cb::ipc {
 

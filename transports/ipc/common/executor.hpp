@@ -41,8 +41,8 @@
 #include "algorithms/schedule.hpp"
 #include "transports/ipc/common/control.hpp"
 #include "transports/common/buffer_layout.hpp"
-#include "transports/group.hpp"
-#include "transports/transport.hpp"
+#include "transports/contract/group.hpp"
+#include "transports/contract/transport.hpp"
 
 namespace cb::ipc {
 

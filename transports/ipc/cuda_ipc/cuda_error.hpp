@@ -3,7 +3,7 @@
 #pragma once
 
 #include <cuda_runtime_api.h>
-#include "transports/group.hpp"
+#include "transports/contract/group.hpp"
 
 #include <string>
 

@@ -19,8 +19,8 @@
 #include "transports/ipc/common/executor.hpp"
 #include "transports/common/buffer_layout.hpp"
 #include "transports/ipc/shm/segment.hpp"
-#include "transports/group.hpp"
-#include "transports/transport.hpp"
+#include "transports/contract/group.hpp"
+#include "transports/contract/transport.hpp"
 
 namespace cb::ipc {
 

@@ -22,8 +22,8 @@
 
 #include "algorithms/types.hpp"
 #include "transports/ipc/ipc.hpp"
-#include "transports/group.hpp"
-#include "transports/transport.hpp"
+#include "transports/contract/group.hpp"
+#include "transports/contract/transport.hpp"
 
 namespace cb::ipc {
 

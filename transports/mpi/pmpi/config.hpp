@@ -36,7 +36,7 @@
 #include "models/do_no_harm.hpp"
 #include "models/model_params.hpp"
 #include "models/terms.hpp"
-#include "transports/transport.hpp"
+#include "transports/contract/transport.hpp"
 
 namespace cb::pmpi {
 

@@ -23,7 +23,7 @@
 
 #include "algorithms/collective.hpp"
 #include "algorithms/registry.hpp"
-#include "harness/io/input_file.hpp"
+#include "models/io/input_file.hpp"
 #include "models/mpich_selection.hpp"
 #include "transports/mpi/pmpi/collbench_pmpi.h"
 #include "transports/mpi/pmpi/comm_state.hpp"

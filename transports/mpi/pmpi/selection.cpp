@@ -9,7 +9,7 @@
 
 #include "algorithms/collective.hpp"
 #include "algorithms/registry.hpp"
-#include "harness/io/input_file.hpp"
+#include "models/io/input_file.hpp"
 #include "models/mpich_selection.hpp"
 
 namespace cb::pmpi {

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "algorithms/registry.hpp"
-#include "harness/verify/verify.hpp"
+#include "transports/reference/verify.hpp"
 #include "transports/mpi/datatypes.hpp"
 #include "transports/mpi/library_operation.hpp"
 #include "transports/mpi/schedule_operation.hpp"

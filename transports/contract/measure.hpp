@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "algorithms/types.hpp"
-#include "transports/transport.hpp"
+#include "transports/contract/transport.hpp"
 
 namespace cb {
 

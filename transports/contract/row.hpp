@@ -8,8 +8,8 @@
 #include <optional>
 #include <string>
 
-#include "harness/sweep/measure.hpp"
-#include "harness/sweep/stats.hpp"
+#include "transports/contract/measure.hpp"
+#include "transports/contract/stats.hpp"
 
 namespace cb {
 

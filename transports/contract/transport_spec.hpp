@@ -23,8 +23,8 @@
 #include <vector>
 
 #include "algorithms/schedule.hpp"
-#include "harness/sweep/measure.hpp"
-#include "transports/transport.hpp"
+#include "transports/contract/measure.hpp"
+#include "transports/contract/transport.hpp"
 
 namespace CLI {
 class App;

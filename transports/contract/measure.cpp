@@ -1,6 +1,6 @@
-#include "harness/sweep/measure.hpp"
+#include "transports/contract/measure.hpp"
 
-#include "harness/sweep/sizes.hpp"
+#include "transports/contract/sizes.hpp"
 
 namespace cb {
 

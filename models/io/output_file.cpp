@@ -1,4 +1,4 @@
-#include "harness/io/output_file.hpp"
+#include "models/io/output_file.hpp"
 
 #include <fcntl.h>
 #include <fmt/format.h>

@@ -1,4 +1,4 @@
-#include "harness/report/row.hpp"
+#include "transports/contract/row.hpp"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "harness/sweep/sizes.hpp"
+#include "transports/contract/sizes.hpp"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "harness/sweep/interrupt.hpp"
+#include "transports/contract/interrupt.hpp"
 
 #include <time.h>
 #include <unistd.h>

@@ -1,4 +1,4 @@
-#include "harness/sweep/arrival.hpp"
+#include "transports/contract/arrival.hpp"
 
 #include <fmt/format.h>
 
@@ -11,7 +11,7 @@
 
 #include "algorithms/check.hpp"
 #include "algorithms/types.hpp"
-#include "transports/common/counter_random.hpp"
+#include "transports/contract/counter_random.hpp"
 
 namespace cb {
 namespace {

@@ -22,7 +22,7 @@
 #include <span>
 #include <vector>
 
-#include "transports/transport.hpp"
+#include "transports/contract/transport.hpp"
 
 namespace cb {
 

@@ -1,4 +1,4 @@
-#include "harness/io/output_lock.hpp"
+#include "models/io/output_lock.hpp"
 
 #include <fcntl.h>
 #include <fmt/format.h>
@@ -11,7 +11,7 @@
 #include <filesystem>
 
 #include "algorithms/types.hpp"
-#include "harness/io/output_file.hpp"
+#include "models/io/output_file.hpp"
 
 namespace cb::io {
 

@@ -1,4 +1,4 @@
-#include "harness/io/input_file.hpp"
+#include "models/io/input_file.hpp"
 
 #include <fcntl.h>
 #include <fmt/format.h>

@@ -1,4 +1,4 @@
-#include "harness/sweep/stats.hpp"
+#include "transports/contract/stats.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "harness/verify/verify.hpp"
+#include "transports/reference/verify.hpp"
 
 #include <algorithm>
 #include <cmath>
