@@ -17,7 +17,8 @@
 #include "harness/calibrate/microbenchmarks.hpp"
 #include "harness/calibrate/rank_plan.hpp"
 #include "harness/cli/commands.hpp"
-#include "harness/report/metadata.hpp"
+#include "harness/runtime/metadata.hpp"
+#include "harness/runtime/transports.hpp"
 #include "harness/runtime/group.hpp"
 #include "harness/runtime/load.hpp"
 #include "harness/runtime/node_layout.hpp"
@@ -55,7 +56,7 @@ TransportSpec& calibrated_transport(const std::string& name) {
                                  "(mpi, ipc); the simulator takes its parameters as flags",
                                  name));
   if (!t.available) throw UsageError(fmt::format("--transport {}: {}", name, t.unavailable_reason));
-  if (t.validate) t.validate();
+  if (t.validate) t.validate(t);
   return t;
 }
 
@@ -155,7 +156,7 @@ void run_calibrate(const CalibrateOptions& o) {
 
 }  // namespace
 
-void add_calibrate_command(CLI::App& app) {
+Command add_calibrate_command(CLI::App& app) {
   auto o = std::make_shared<CalibrateOptions>();
   CLI::App* cmd = app.add_subcommand(
       "calibrate",
@@ -173,7 +174,10 @@ void add_calibrate_command(CLI::App& app) {
                   "Watchdog: seconds any single wait for a peer may last before the rank "
                   "reports where it waits and calibrate ends with status 5 (0 = off)")
       ->capture_default_str();
-  cmd->callback([o] { run_calibrate(*o); });
+  return {cmd, [o] {
+            run_calibrate(*o);
+            return 0;
+          }};
 }
 
 }  // namespace cb

@@ -11,7 +11,6 @@
 #include <memory>
 
 #include "algorithms/types.hpp"
-#include "harness/cli/cmd_compare_rounds.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/report/compare.hpp"
 
@@ -28,7 +27,7 @@ std::string ci_text(const TimedConfig& c) {
   return fmt::format("{:.4g} [{:.4g}, {:.4g}]", c.median_us, c.ci_lo_us, c.ci_hi_us);
 }
 
-void compare(const CompareOptions& o) {
+int compare(const CompareOptions& o) {
   const double threshold = parse_threshold(o.threshold);
   const auto base = read_timed_configs(o.base);
   const auto next = read_timed_configs(o.next);
@@ -80,13 +79,14 @@ void compare(const CompareOptions& o) {
   if (r.count(Verdict::slower) > 0) {
     fmt::print(stderr, "collbench compare: REGRESSION: {} configuration(s) slower than {}\n",
                r.count(Verdict::slower), o.base);
-    set_exit_status(1);
+    return kExitFailed;
   }
+  return 0;
 }
 
 }  // namespace
 
-void add_compare_command(CLI::App& app) {
+Command add_compare_command(CLI::App& app) {
   auto o = std::make_shared<CompareOptions>();
   CLI::App* cmd = app.add_subcommand(
       "compare",
@@ -98,9 +98,7 @@ void add_compare_command(CLI::App& app) {
                   "Smallest change that counts: a percentage (5%) or a fraction (0.05)")
       ->capture_default_str();
   cmd->add_flag("--changed", o->changed, "Print only configurations that are not `same`");
-  cmd->callback([o] { compare(*o); });
-  // Its sibling for interleaved rounds of an application (two variants).
-  add_compare_rounds_command(app);
+  return {cmd, [o] { return compare(*o); }};
 }
 
 }  // namespace cb

@@ -9,7 +9,7 @@
 #include <memory>
 
 #include "algorithms/types.hpp"
-#include "harness/cli/cmd_compare_rounds.hpp"
+#include "harness/cli/commands.hpp"
 #include "models/io/output_file.hpp"
 #include "harness/report/paired_rounds.hpp"
 #include "models/csv_text.hpp"
@@ -50,7 +50,7 @@ void compare_rounds(const CompareRoundsOptions& o) {
 
 }  // namespace
 
-void add_compare_rounds_command(CLI::App& app) {
+Command add_compare_rounds_command(CLI::App& app) {
   auto o = std::make_shared<CompareRoundsOptions>();
   CLI::App* cmd = app.add_subcommand(
       "compare-rounds",
@@ -61,7 +61,10 @@ void add_compare_rounds_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--new", o->next, "the variant compared with it")->capture_default_str();
   cmd->add_option("--csv", o->csv, "also write the table as CSV to this file");
-  cmd->callback([o] { compare_rounds(*o); });
+  return {cmd, [o] {
+            compare_rounds(*o);
+            return 0;
+          }};
 }
 
 }  // namespace cb

@@ -90,7 +90,7 @@ void fit(const FitOptions& o) {
 
 }  // namespace
 
-void add_fit_command(CLI::App& app) {
+Command add_fit_command(CLI::App& app) {
   auto o = std::make_shared<FitOptions>();
   CLI::App* cmd = app.add_subcommand(
       "fit",
@@ -119,7 +119,10 @@ void add_fit_command(CLI::App& app) {
   cmd->add_option("--stack-overhead", o->stack_overhead,
                   "a calibration taken with the network's delay at 0: its alpha is the stack's "
                   "own per-message overhead (with --network)");
-  cmd->callback([o] { fit(*o); });
+  return {cmd, [o] {
+            fit(*o);
+            return 0;
+          }};
 }
 
 }  // namespace cb

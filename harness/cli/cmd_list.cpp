@@ -8,7 +8,7 @@
 
 #include "algorithms/hierarchical/compose.hpp"
 #include "algorithms/registry.hpp"
-#include "transports/contract/transport_spec.hpp"
+#include "harness/runtime/transports.hpp"
 #include "harness/cli/commands.hpp"
 
 namespace cb {
@@ -62,13 +62,14 @@ void print_transports() {
 
 }  // namespace
 
-void add_list_command(CLI::App& app) {
+Command add_list_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "list", "Print the algorithm x collective matrix and the transports of this build");
-  cmd->callback([] {
-    print_matrix();
-    print_transports();
-  });
+  return {cmd, [] {
+            print_matrix();
+            print_transports();
+            return 0;
+          }};
 }
 
 }  // namespace cb

@@ -31,6 +31,7 @@
 #include "transports/contract/arrival.hpp"
 #include "transports/contract/interrupt.hpp"
 #include "harness/sweep/plan.hpp"
+#include "harness/runtime/transports.hpp"
 #include "harness/report/map.hpp"
 #include "harness/runtime/group.hpp"
 #include "harness/sweep/sweep.hpp"
@@ -173,7 +174,7 @@ std::string network_cells(const sim::NetworkParams& net, const std::optional<Pri
       models::csv_number(net.noise_s), net.seed);
 }
 
-void run_map(const MapOptions& o) {
+int run_map(const MapOptions& o) {
   keep_freed_heap_memory();  // thousands of cells allocate and free alike
   check_params_not_output(o.sim, o.csv, "--csv");
   const sim::NetworkParams net = resolve_network(o.sim);
@@ -201,15 +202,15 @@ void run_map(const MapOptions& o) {
   RunInfo info;
   info.in_place = plan.in_place;
   info.out_of_place = plan.out_of_place;
-  const RunOutcome outcome = run_sweep(plan, *self, measurer.get(),
-                                       SweepOutput{o.csv, "", o.resume, o.quiet, notice}, format,
-                                       info);
-  if (outcome.signal == 0 && !o.quiet) fmt::print(stderr, "map: wrote {}\n", o.csv);
+  const SweepOutput out{o.csv, "", o.resume, o.quiet, notice, command_line()};
+  const SweepResult result = run_sweep(plan, *self, measurer.get(), out, format, info);
+  if (result.outcome.signal == 0 && !o.quiet) fmt::print(stderr, "map: wrote {}\n", o.csv);
+  return result.exit_status;
 }
 
 }  // namespace
 
-void add_map_command(CLI::App& app) {
+Command add_map_command(CLI::App& app) {
   auto options = std::make_shared<MapOptions>();
   MapOptions& o = *options;
   CLI::App* cmd = app.add_subcommand(
@@ -241,13 +242,13 @@ void add_map_command(CLI::App& app) {
                   "last completion, priced as predict --arrival prices it")
       ->capture_default_str();
   cmd->add_option("--seed", o.seed, "Seed of --arrival uniform's draws")->capture_default_str();
-  cmd->callback([options, csv] {
-    // As `run` refuses it: resuming into the default name by accident would
-    // mix two maps' rows.
-    if (options->resume && csv->count() == 0)
-      throw UsageError("--resume needs --csv FILE: the map file whose rows it keeps");
-    run_map(*options);
-  });
+  return {cmd, [options, csv] {
+            // As `run` refuses it: resuming into the default name by accident
+            // would mix two maps' rows.
+            if (options->resume && csv->count() == 0)
+              throw UsageError("--resume needs --csv FILE: the map file whose rows it keeps");
+            return run_map(*options);
+          }};
 }
 
 }  // namespace cb

@@ -13,7 +13,7 @@
 
 namespace cb {
 
-void add_plot_command(CLI::App& app) {
+Command add_plot_command(CLI::App& app) {
   struct Options {
     std::string input, out;
   };
@@ -23,14 +23,14 @@ void add_plot_command(CLI::App& app) {
   cmd->add_option("INPUT", o->input, "A results CSV of run, a map CSV of map, or a directory")
       ->required();
   cmd->add_option("--out", o->out, "Where the PNGs go (default: plots/ next to INPUT)");
-  cmd->callback([o] {
-    std::vector<std::string> args = {o->input};
-    if (!o->out.empty()) args.insert(args.end(), {"--out", o->out});
-    set_exit_status(run_script("plot.py", args));
-  });
+  return {cmd, [o] {
+            std::vector<std::string> args = {o->input};
+            if (!o->out.empty()) args.insert(args.end(), {"--out", o->out});
+            return run_script("plot.py", args);
+          }};
 }
 
-void add_report_command(CLI::App& app) {
+Command add_report_command(CLI::App& app) {
   auto dir = std::make_shared<std::string>();
   CLI::App* cmd = app.add_subcommand(
       "report",
@@ -38,11 +38,11 @@ void add_report_command(CLI::App& app) {
       "library comparison; the evidence in an appendix) after drawing DIR/plots "
       "(scripts/report.py, scripts/plot.py)");
   cmd->add_option("DIR", *dir, "A study directory or a directory of results CSVs")->required();
-  cmd->callback([dir] {
-    int status = run_script("plot.py", {*dir});
-    if (status == 0) status = run_script("report.py", {*dir});
-    set_exit_status(status);
-  });
+  return {cmd, [dir] {
+            int status = run_script("plot.py", {*dir});
+            if (status == 0) status = run_script("report.py", {*dir});
+            return status;
+          }};
 }
 
 }  // namespace cb

@@ -271,7 +271,7 @@ void predict(const PredictOptions& o) {
 
 }  // namespace
 
-void add_predict_command(CLI::App& app) {
+Command add_predict_command(CLI::App& app) {
   auto o = std::make_shared<PredictOptions>();
   CLI::App* cmd = app.add_subcommand(
       "predict",
@@ -293,7 +293,10 @@ void add_predict_command(CLI::App& app) {
   cmd->add_option("--csv", o->csv,
                   "also write the predictions as CSV (one row per size and algorithm, 6 "
                   "significant digits), atomically");
-  cmd->callback([o] { predict(*o); });
+  return {cmd, [o] {
+            predict(*o);
+            return 0;
+          }};
 }
 
 }  // namespace cb

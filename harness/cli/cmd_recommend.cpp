@@ -216,7 +216,7 @@ void recommend(const RecommendOptions& o) {
 
 }  // namespace
 
-void add_recommend_command(CLI::App& app) {
+Command add_recommend_command(CLI::App& app) {
   auto o = std::make_shared<RecommendOptions>();
   CLI::App* cmd = app.add_subcommand(
       "recommend",
@@ -244,7 +244,10 @@ void add_recommend_command(CLI::App& app) {
   cmd->add_option("--mpich-default", o->mpich_default,
                   "MPICH default selection tree that selection.json starts from (default: the one "
                   "in libmpich)");
-  cmd->callback([o] { recommend(*o); });
+  return {cmd, [o] {
+            recommend(*o);
+            return 0;
+          }};
 }
 
 }  // namespace cb

@@ -16,8 +16,9 @@
 #include "algorithms/collective.hpp"
 #include "algorithms/registry.hpp"
 #include "harness/runtime/heap_reuse.hpp"
-#include "transports/contract/transport_spec.hpp"
+#include "harness/runtime/transports.hpp"
 #include "harness/cli/commands.hpp"
+#include "harness/cli/size_flags.hpp"
 #include "transports/contract/interrupt.hpp"
 #include "harness/sweep/plan.hpp"
 #include "harness/report/reporter.hpp"
@@ -40,6 +41,26 @@ void set_timeout_option(double seconds) {
 }
 
 namespace {
+
+// run's flags as typed: the options make_plan takes, and the text of the
+// flags the callback parses into them (the CLI boundary: nothing past it
+// parses a size, a wait policy or a start method).
+struct RunFlags {
+  RunOptions options;
+  SizeFlags sizes;
+  std::string wait = "auto";
+  std::string start = "barrier";
+};
+
+SizeSweep parse_size_flags(const SizeFlags& f) {
+  SizeSweep s;
+  s.bytes = requested_sizes(f);
+  s.min_text = f.min_bytes;
+  s.max_text = f.max_bytes;
+  s.factor = parse_factor(f.factor);
+  s.increment_text = f.increment;
+  return s;
+}
 
 // Output options every rank can check alone, before anything else is said.
 void check_output_options(const RunOptions& o) {
@@ -86,14 +107,13 @@ std::string pinning_warning(const std::vector<RankPlace>& places, int ranks_on_n
   return {};
 }
 
-void run(const RunOptions& options) {
+int run(const RunOptions& options) {
   check_output_options(options);
   // Before MPI_Init: a Ctrl-C during start-up must be recorded, not kill a
   // rank by the signal (which makes mpiexec's status random).
   install_interrupt_handlers();
   // The world is needed before the plan: --ranks is checked against it.
-  const WaitPolicy wait = parse_wait_policy(options.wait);
-  Group& w = world(wait);
+  Group& w = world(options.wait);
   set_watchdog_rank(w.rank());
   const bool root = w.rank() == 0;
   // The node layout, for the hierarchical algorithms (collective: every rank
@@ -108,7 +128,8 @@ void run(const RunOptions& options) {
   if (!plan.transport->per_process) keep_freed_heap_memory();
   if (root)
     for (const std::string& note : plan.notes) fmt::print(stderr, "collbench: {}\n", note);
-  SweepOutput out{options.csv, options.json, options.resume, options.quiet, ""};
+  SweepOutput out{options.csv, options.json, options.resume, options.quiet, "",
+                  options.command_line};
   if (plan.transport->per_process && w.size() == 1)
     out.notice =
         "collbench: running as a single rank; launch more ranks with "
@@ -162,17 +183,17 @@ void run(const RunOptions& options) {
     info.in_place = plan.in_place;
   }
   const std::unique_ptr<Measurer> measurer = make_measurer(*plan.transport, root);
-  run_sweep(plan, w, measurer.get(), out, format, std::move(info));
+  return run_sweep(plan, w, measurer.get(), out, format, std::move(info)).exit_status;
 }
 
 }  // namespace
 
 // Long on purpose: a declarative list of run's flags, one statement each.
-void add_run_command(CLI::App& app) {
-  auto options = std::make_shared<RunOptions>();
+Command add_run_command(CLI::App& app) {
+  auto flags = std::make_shared<RunFlags>();
   CLI::App* cmd = app.add_subcommand(
       "run", "Measure collectives: sweep sizes, algorithms, datatypes, ops and rank counts");
-  RunOptions& o = *options;
+  RunOptions& o = flags->options;
   cmd->add_option("--transport", o.transport, "Transport: mpi, or another of `collbench list`")
       ->capture_default_str();
   cmd->add_option("--coll", o.colls,
@@ -181,7 +202,7 @@ void add_run_command(CLI::App& app) {
   cmd->add_option("--algo", o.algos,
                   "Algorithms: list (registry names and baselines such as mpi), or all")
       ->capture_default_str();
-  add_size_flags(*cmd, o.sizes);
+  add_size_flags(*cmd, flags->sizes);
   cmd->add_option("-n,--iters", o.iterations,
                   "Timed iterations per configuration (0 = sample by --time-budget)")
       ->capture_default_str();
@@ -191,9 +212,9 @@ void add_run_command(CLI::App& app) {
   // OSU's -x: the same warm-up, remembered so that an OSU -i is refused.
   cmd->add_option_function<int>(
          "-x",
-         [&o](int v) {
-           o.warmup = v;
-           o.sizes.osu_warmup = true;
+         [f = flags.get()](int v) {
+           f->options.warmup = v;
+           f->sizes.osu_warmup = true;
          },
          "Untimed warm-up iterations, as OSU's -x (same as -w)")
       ->excludes(warmup);
@@ -228,11 +249,11 @@ void add_run_command(CLI::App& app) {
   cmd->add_option("--ranks", o.ranks,
                   "Rank counts: list (2,4,8), all (2..world), pow2, or A..B (powers of two from A "
                   "to B); default: the world size");
-  cmd->add_option("--wait", o.wait,
+  cmd->add_option("--wait", flags->wait,
                   "How ranks wait: spin, yield, sleep, or auto (spin unless "
                   "ranks outnumber cores or the load average exceeds them)")
       ->capture_default_str();
-  CLI::Option* start = cmd->add_option("--start", o.start,
+  CLI::Option* start = cmd->add_option("--start", flags->start,
                   "How each timed iteration starts: barrier (after a barrier, each rank timing "
                   "from its own exit) or window (at an agreed time on synchronized clocks; "
                   "the time is the max over ranks of finish - that start; iterations with a "
@@ -298,7 +319,8 @@ void add_run_command(CLI::App& app) {
   // The simulator's --params file named again as --csv or --json would be
   // replaced by the rows computed from it.
   CLI::Option* params = cmd->get_option_no_throw("--params");
-  cmd->callback([options, csv, json, placement, ranks_per_node, start, owned, params] {
+  return {cmd, [flags, csv, json, placement, ranks_per_node, start, owned, params] {
+    RunOptions* options = &flags->options;
     for (const auto& [option, transport] : *owned)
       if (option->count() > 0 && options->transport != transport && option != ranks_per_node)
         throw UsageError(fmt::format("{} is a flag of --transport {}; --transport {} ignores it "
@@ -322,10 +344,14 @@ void add_run_command(CLI::App& app) {
     // The simulator's model gives in- and out-of-place the same time: one
     // placement unless asked, which halves a sim sweep.
     if (placement->count() == 0 && options->transport == "sim") options->placement = "out";
+    options->wait = parse_wait_policy(flags->wait);
     // A pattern places each rank's start on synchronized clocks: the window start.
-    if (start->count() == 0 && options->arrival != "none") options->start = "window";
-    run(*options);
-  });
+    options->start = start->count() == 0 && options->arrival != "none"
+                         ? StartMethod::window
+                         : parse_start_method(flags->start);
+    options->sizes = parse_size_flags(flags->sizes);
+    return run(*options);
+  }};
 }
 
 }  // namespace cb

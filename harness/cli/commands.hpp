@@ -4,13 +4,16 @@
 // one file, one declaration here, one entry in main.cpp, one line in
 // harness/meson.build.
 //
-// A command's callback reports bad user input by throwing cb::UsageError (main
-// prints it as one line and exits 2) and a failed run (wrong results) through
-// set_exit_status().
+// A command's action reports bad user input by throwing cb::UsageError (main
+// prints it as one line and exits 2) and returns the exit status otherwise
+// (harness/runtime/exit_status.hpp: 0, or 1 for wrong results, ...).
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
+
+#include "harness/runtime/exit_status.hpp"
 
 namespace CLI {
 class App;
@@ -18,33 +21,32 @@ class App;
 
 namespace cb {
 
-void add_run_command(CLI::App& app);
-void add_list_command(CLI::App& app);
-void add_fit_command(CLI::App& app);
-void add_calibrate_command(CLI::App& app);
-void add_predict_command(CLI::App& app);
-void add_map_command(CLI::App& app);
-void add_compare_command(CLI::App& app);
-void add_plot_command(CLI::App& app);
-void add_report_command(CLI::App& app);
-void add_recommend_command(CLI::App& app);
+// A registered subcommand and what it does once its flags are parsed; main
+// runs the action of the subcommand the command line named and exits with
+// the status it returns.
+struct Command {
+  CLI::App* app = nullptr;
+  std::function<int()> action;
+};
+
+Command add_run_command(CLI::App& app);
+Command add_list_command(CLI::App& app);
+Command add_fit_command(CLI::App& app);
+Command add_calibrate_command(CLI::App& app);
+Command add_predict_command(CLI::App& app);
+Command add_map_command(CLI::App& app);
+Command add_compare_command(CLI::App& app);
+Command add_compare_rounds_command(CLI::App& app);
+Command add_plot_command(CLI::App& app);
+Command add_report_command(CLI::App& app);
+Command add_recommend_command(CLI::App& app);
 
 // The command line as typed (main sets it; run records it in JSON).
 void set_command_line(int argc, char** argv);
 const std::vector<std::string>& command_line();
 
-// Exit statuses (USAGE.md): 0 ok, 1 wrong elements, 2 bad input, 3 internal
-// error, 4 an output could not be written (full disk, closed stdout), 5 the
-// watchdog expired (a peer stopped), 128 + signal when interrupted.
-inline constexpr int kExitWriteFailed = 4;
-inline constexpr int kExitWatchdog = 5;
-
 // --timeout of run and calibrate: checks `seconds` (0 = no bound, up to a
 // week; else UsageError) and makes it the watchdog's bound on each wait.
 void set_timeout_option(double seconds);
-
-// Exit status main() returns once the command's callback finished (default 0).
-void set_exit_status(int status);
-int exit_status();
 
 }  // namespace cb

@@ -11,6 +11,7 @@
 #include <memory>
 #include <string>
 #include <system_error>
+#include <vector>
 
 #include "algorithms/check.hpp"
 #include "algorithms/types.hpp"
@@ -24,7 +25,7 @@
 
 namespace {
 
-using AddCommand = void (*)(CLI::App&);
+using AddCommand = cb::Command (*)(CLI::App&);
 constexpr AddCommand kCommands[] = {
     cb::add_run_command,
     cb::add_list_command,
@@ -34,6 +35,7 @@ constexpr AddCommand kCommands[] = {
     cb::add_predict_command,
     cb::add_map_command,
     cb::add_compare_command,
+    cb::add_compare_rounds_command,
     cb::add_plot_command,
     cb::add_report_command,
 };
@@ -72,16 +74,20 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("-V,--version", std::function<std::string()>(cb::version_text),
                        "Print the version, git revision and MPI/CUDA/NCCL versions, then exit");
-  for (AddCommand add : kCommands) add(app);
+  std::vector<cb::Command> commands;
+  for (AddCommand add : kCommands) commands.push_back(add(app));
   add_help_command(app);
   cb::add_value_checks(app);
   cb::set_command_line(argc, argv);
+  int command_status = 0;
   try {
     app.parse(argc, argv);
+    for (const cb::Command& command : commands)
+      if (command.app->parsed()) command_status = command.action();
     // `list > /dev/full` must not exit 0: a failed stdout write is an error.
     // A command that already said its write failed (run --json - > /dev/full)
     // is not told again.
-    if (cb::is_reporting_rank() && cb::exit_status() != cb::kExitWriteFailed)
+    if (cb::is_reporting_rank() && command_status != cb::kExitWriteFailed)
       cb::io::check_stdout();
   } catch (const CLI::ParseError& e) {
     // A CLI11 ParseError may escape before any command ran: MPI is not up yet.
@@ -151,7 +157,7 @@ int main(int argc, char** argv) {
     cb::abort_world(3);
     return 3;
   }
-  cb::announce_exit_status(cb::exit_status());
+  cb::announce_exit_status(command_status);
   cb::finalize_world();
-  return cb::exit_status();
+  return command_status;
 }

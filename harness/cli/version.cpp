@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "harness/config.hpp"
-#include "harness/report/metadata.hpp"
+#include "harness/runtime/metadata.hpp"
 #include "harness/runtime/world.hpp"
 
 namespace cb {

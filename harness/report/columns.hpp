@@ -9,7 +9,7 @@
 #include <variant>
 #include <vector>
 
-#include "harness/report/metadata.hpp"
+#include "harness/runtime/metadata.hpp"
 #include "transports/contract/row.hpp"
 
 namespace cb {

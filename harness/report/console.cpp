@@ -23,7 +23,7 @@
 
 #include "algorithms/registry.hpp"
 #include "harness/report/reporter.hpp"
-#include "transports/contract/transport_spec.hpp"
+#include "harness/runtime/transports.hpp"
 #include "harness/runtime/load.hpp"
 #include "transports/contract/sizes.hpp"
 #include "models/crossover.hpp"

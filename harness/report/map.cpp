@@ -6,7 +6,6 @@
 #include <optional>
 
 #include "harness/report/csv_file.hpp"
-#include "harness/sweep/plan.hpp"
 #include "transports/contract/sizes.hpp"
 #include "models/csv_text.hpp"
 
@@ -30,10 +29,8 @@ class CellGatherer {
  public:
   void begin(const RunInfo& info) {
     expected_.clear();
-    if (!info.plan) return;
-    for (const RankBlock& b : info.plan->blocks)
-      for (const Case& c : b.cases)
-        if (!info.done || info.done->count(case_key(c)) == 0) ++expected_[cell_key(c)];
+    for (const Case& c : info.planned)
+      if (!info.done || info.done->count(case_key(c)) == 0) ++expected_[cell_key(c)];
   }
 
   // The cell `r` completes, if it does.

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "harness/report/reporter.hpp"
-#include "harness/sweep/resume.hpp"
+#include "harness/report/resume.hpp"
 
 namespace cb {
 

@@ -12,13 +12,11 @@
 #include <unordered_set>
 #include <vector>
 
-#include "harness/report/metadata.hpp"
-#include "harness/sweep/resume.hpp"
+#include "harness/runtime/metadata.hpp"
+#include "harness/report/resume.hpp"
 #include "transports/contract/row.hpp"
 
 namespace cb {
-
-struct Plan;
 
 struct RunInfo {
   RunMetadata meta;
@@ -29,9 +27,9 @@ struct RunInfo {
   std::vector<double> work;
   bool out_of_place = true;      // placements requested
   bool in_place = true;
-  // The whole plan and the keys of the cases --resume skips (case_key), for
-  // reporters that need to know what is still to come (ETA, map cells).
-  const Plan* plan = nullptr;
+  // Every case of the plan in run order and the keys of those --resume skips
+  // (case_key), for reporters that need to know what is still to come (map cells).
+  std::vector<Case> planned;
   const std::unordered_set<std::string>* done = nullptr;
 };
 

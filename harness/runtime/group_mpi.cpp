@@ -5,8 +5,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "harness/runtime/phase_deadline.hpp"
 #include "harness/runtime/rank_subgroup.hpp"
-#include "harness/sweep/phase_deadline.hpp"
 #include "transports/mpi/wait.hpp"
 #include "transports/watchdog.hpp"
 

@@ -1,6 +1,6 @@
 // Group over an MPI communicator. Its waits poll with the resolved policy
 // (transports/mpi/wait.hpp). Per-process transports (mpi, ipc) reach the
-// communicator through comm().
+// communicator through mpi_comm_of (transports/contract/mpi_comm.hpp).
 #pragma once
 
 #include <mpi.h>
@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "harness/runtime/group.hpp"
+#include "transports/contract/mpi_comm.hpp"
 
 namespace cb {
 
@@ -47,9 +48,5 @@ class MpiGroup final : public Group {
   int ranks_on_node_ = 1;
   WaitPolicy wait_;
 };
-
-// The group's communicator; throws std::logic_error when `g` is not an
-// MpiGroup (a per-process transport in a single-process group).
-MPI_Comm mpi_comm_of(Group& g);
 
 }  // namespace cb

@@ -1,8 +1,8 @@
-// The transport list (see transports/contract/transport_spec.hpp), filled by the generated
-// add_transports (transport_list.cpp.in).
+// The transport list (transports.hpp), filled by the generated add_transports
+// (transport_list.cpp.in).
 #include <fmt/format.h>
 
-#include "transports/contract/transport_spec.hpp"
+#include "harness/runtime/transports.hpp"
 
 namespace cb {
 
@@ -14,16 +14,6 @@ std::vector<TransportSpec>& transports() {
     return l;
   }();
   return list;
-}
-
-TransportSpec unbuilt_transport(std::string_view name, std::string_view summary,
-                                std::string reason) {
-  TransportSpec t;
-  t.name = name;
-  t.summary = summary;
-  t.available = false;
-  t.unavailable_reason = std::move(reason);
-  return t;
 }
 
 TransportSpec& find_transport(std::string_view name) {

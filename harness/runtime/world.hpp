@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "harness/runtime/group.hpp"
-#include "harness/report/metadata.hpp"
+#include "harness/runtime/metadata.hpp"
 
 namespace cb {
 

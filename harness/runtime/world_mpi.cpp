@@ -8,7 +8,7 @@
 #include "harness/runtime/group_mpi.hpp"
 #include "harness/runtime/node_layout.hpp"
 #include "harness/runtime/world.hpp"
-#include "harness/sweep/phase_deadline.hpp"
+#include "harness/runtime/phase_deadline.hpp"
 #include "transports/mpi/wait.hpp"
 
 namespace cb {

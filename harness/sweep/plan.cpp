@@ -1,4 +1,5 @@
 #include "harness/sweep/plan.hpp"
+#include "harness/runtime/transports.hpp"
 
 #include <fmt/format.h>
 #include <sys/stat.h>
@@ -267,10 +268,10 @@ nlohmann::json Plan::to_json(const RunOptions& o) const {
   j["transport"] = transport_label;
   j["collectives"] = o.colls;
   j["algorithms"] = o.algos;
-  j["min_bytes"] = o.sizes.min_bytes;
-  j["max_bytes"] = o.sizes.max_bytes;
-  j["factor"] = parse_factor(o.sizes.factor);
-  j["increment"] = o.sizes.increment;
+  j["min_bytes"] = o.sizes.min_text;
+  j["max_bytes"] = o.sizes.max_text;
+  j["factor"] = o.sizes.factor;
+  j["increment"] = o.sizes.increment_text;
   j["datatypes"] = o.datatypes;
   j["ops"] = o.ops;
   j["placement"] = o.placement;
@@ -444,7 +445,7 @@ void check_memory(const RunOptions& o, const Plan& plan, int ranks_per_node,
       throw UsageError(fmt::format(
           "size {} (-e {}) needs about {} per rank for {}/{} {} on {} ranks, {} on this node, "
           "more than the {} available: lower -e or the rank count",
-          format_bytes(c->bytes()), o.sizes.max_bytes, format_bytes(per_rank), to_string(c->coll),
+          format_bytes(c->bytes()), o.sizes.max_text, format_bytes(per_rank), to_string(c->coll),
           c->algorithm, to_string(c->dtype), c->ranks,
           format_bytes(static_cast<std::size_t>(need)), format_bytes(available_bytes)));
   }
@@ -472,7 +473,7 @@ void check_memory(const RunOptions& o, const Plan& plan, int ranks_per_node,
           "size {} (-e {}) needs about {} per rank for every {} algorithm at once (--order "
           "interleaved) on {} ranks, {} on this node, more than the {} available: use --order "
           "size, or lower -e or the rank count",
-          format_bytes(c->bytes()), o.sizes.max_bytes, format_bytes(per_rank),
+          format_bytes(c->bytes()), o.sizes.max_text, format_bytes(per_rank),
           to_string(c->coll), c->ranks, format_bytes(static_cast<std::size_t>(need)),
           format_bytes(available_bytes)));
   }
@@ -580,18 +581,18 @@ Plan make_plan(const RunOptions& o, int world_size, int ranks_per_node,
   Plan plan;
   plan.transport = &find_transport(o.transport);
   TransportSpec& t = *plan.transport;
-  if (t.validate) t.validate();
+  if (t.validate) t.validate(t);
   plan.transport_label = t.label ? t.label() : std::string(t.name);
-  plan.wait = parse_wait_policy(o.wait);
+  plan.wait = o.wait;
   plan.sampling = resolve_sampling(o);
-  plan.sampling.start = parse_start_method(o.start);
+  plan.sampling.start = o.start;
   if (o.mode_probe != "on" && o.mode_probe != "off")
     throw UsageError(fmt::format("bad --mode-probe '{}' (accepted: on, off)", o.mode_probe));
   plan.sampling.mode_probe = o.mode_probe == "on";
   resolve_placement(o.placement, plan);
 
   Axes a;
-  a.sizes = requested_sizes(o.sizes);
+  a.sizes = o.sizes.bytes;
   a.segment = parse_bytes(o.segment, "--segment");
   a.colls = resolve_collectives(o.colls);
   a.dtypes = resolve_datatypes(o.datatypes);
@@ -614,7 +615,7 @@ Plan make_plan(const RunOptions& o, int world_size, int ranks_per_node,
     throw UsageError(fmt::format(
         "nothing to run: no size in -b {} .. -e {} holds at least one element per rank for the "
         "selected collectives, datatypes and algorithms (raise -e)",
-        o.sizes.min_bytes, o.sizes.max_bytes));
+        o.sizes.min_text, o.sizes.max_text));
   if (t.per_process && available_bytes > 0) check_memory(o, plan, ranks_per_node, available_bytes);
   if (!t.per_process) check_simulated_steps(plan, o.segment, available_bytes);
   return plan;

@@ -12,7 +12,7 @@
 
 #include "transports/contract/transport_spec.hpp"
 #include "transports/contract/measure.hpp"
-#include "harness/cli/run_options.hpp"
+#include "harness/sweep/run_options.hpp"
 
 namespace cb {
 

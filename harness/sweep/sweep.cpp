@@ -7,15 +7,15 @@
 #include <filesystem>
 #include <system_error>
 
-#include "harness/cli/commands.hpp"
 #include "harness/sweep/case_work.hpp"
 #include "transports/contract/interrupt.hpp"
 #include "harness/sweep/process_measurer.hpp"
 #include "models/io/output_file.hpp"
 #include "models/io/output_lock.hpp"
+#include "harness/runtime/exit_status.hpp"
 #include "harness/runtime/world.hpp"
 #include "transports/watchdog.hpp"
-#include "harness/sweep/resume.hpp"
+#include "harness/report/resume.hpp"
 
 namespace cb {
 
@@ -129,8 +129,8 @@ void catch_write_error(std::string& error, Write&& write) {
 }  // namespace
 
 // Long on purpose: set-up, run and teardown of one sweep's outputs, in the order ranks do them.
-RunOutcome run_sweep(const Plan& plan, Group& w, Measurer* measurer, const SweepOutput& out,
-                     const SweepFormat& format, RunInfo info) {
+SweepResult run_sweep(const Plan& plan, Group& w, Measurer* measurer, const SweepOutput& out,
+                      const SweepFormat& format, RunInfo info) {
   const bool root = w.rank() == 0;
   ResumeData resume;
   io::OutputLock lock;  // released last, after the files are complete or kept
@@ -138,7 +138,8 @@ RunOutcome run_sweep(const Plan& plan, Group& w, Measurer* measurer, const Sweep
   if (root) {
     info.total_cases = plan.total_cases() - plan.cases_in(resume.keys);
     info.work = predicted_work(plan, resume.keys);
-    info.plan = &plan;
+    for (const RankBlock& b : plan.blocks)
+      info.planned.insert(info.planned.end(), b.cases.begin(), b.cases.end());
     info.done = &resume.keys;
     for (auto& r : reporters) r->begin(info);
   }
@@ -187,7 +188,7 @@ RunOutcome run_sweep(const Plan& plan, Group& w, Measurer* measurer, const Sweep
                          "resumable\n");
     else
       fmt::print(stderr, "collbench: resume with: {}\n",
-                 resume_command_line(command_line(),
+                 resume_command_line(out.command_line,
                                      plan.transport->per_process ? w.size() : 1));
   }
   // Every rank exits alike, so mpiexec's status is the run's status.
@@ -196,13 +197,14 @@ RunOutcome run_sweep(const Plan& plan, Group& w, Measurer* measurer, const Sweep
   if (root && failed)
     fmt::print(stderr, "collbench: FAILED: {} wrong elements (see the #wrong column)\n",
                outcome.wrong);
+  SweepResult result{outcome, 0};
   if (write_failed)
-    set_exit_status(kExitWriteFailed);
+    result.exit_status = kExitWriteFailed;
   else if (outcome.signal != 0)
-    set_exit_status(128 + outcome.signal);
+    result.exit_status = 128 + outcome.signal;
   else if (failed)
-    set_exit_status(1);
-  return outcome;
+    result.exit_status = kExitFailed;
+  return result;
 }
 
 }  // namespace cb

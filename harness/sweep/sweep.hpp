@@ -22,6 +22,9 @@ struct SweepOutput {
   bool resume = false;    // keep the rows --csv (or its .partial) holds, skip their cases
   bool quiet = false;     // no progress lines
   std::string notice;     // a line for stderr once the files are open (rank 0)
+  // The command line as typed (argv[0] first), for the line that says how to
+  // resume an interrupted run.
+  std::vector<std::string> command_line;
 };
 
 struct SweepFormat {
@@ -39,16 +42,22 @@ struct SweepFormat {
 // transport, world rank 0 only of an in-process one (null elsewhere).
 std::unique_ptr<Measurer> make_measurer(const TransportSpec& t, bool root);
 
+struct SweepResult {
+  RunOutcome outcome;
+  // The same on every rank (harness/runtime/exit_status.hpp): 4 when an
+  // output could not be written (the sweep stops at the next configuration,
+  // whole rows kept), else 128 + signal when interrupted, else 1 when a
+  // verified row had wrong elements, else 0.
+  int exit_status = 0;
+};
+
 // Runs `plan` over `world` with `measurer` (see make_measurer), reporting
 // through `format`. info.meta, info.configuration and the placements are the
 // caller's; the rest is filled here. "-" as csv or json streams that to
-// standard output (then no table is printed). Sets the exit status, the same
-// on every rank: 4 when an output could not be written (the sweep stops at
-// the next configuration, whole rows kept), 128 + signal when interrupted,
-// 1 when a verified row had wrong elements. When the watchdog expires
+// standard output (then no table is printed). When the watchdog expires
 // (transports/watchdog.hpp) it prints that line, keeps the finished rows and
 // _Exits with 5.
-RunOutcome run_sweep(const Plan& plan, Group& world, Measurer* measurer, const SweepOutput& out,
-                     const SweepFormat& format, RunInfo info);
+SweepResult run_sweep(const Plan& plan, Group& world, Measurer* measurer, const SweepOutput& out,
+                      const SweepFormat& format, RunInfo info);
 
 }  // namespace cb

@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "algorithms/registry.hpp"
-#include "transports/contract/transport_spec.hpp"
+#include "harness/runtime/transports.hpp"
 #include "harness/runtime/group_mpi.hpp"
 #include "transports/reference/verify.hpp"
 #include "transports/reference/reference.hpp"

@@ -1,7 +1,7 @@
 // The results CSV as `collbench fit` reads it (parse, validate, analyse with
 // few bootstrap resamples) and as `run --resume` reads it.
 #include "tests/fuzz/fuzz_input.hpp"
-#include "harness/sweep/resume.hpp"
+#include "harness/report/resume.hpp"
 #include "models/analysis.hpp"
 #include "models/results_csv.hpp"
 

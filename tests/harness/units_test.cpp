@@ -10,12 +10,12 @@
 #include <vector>
 
 #include "harness/report/columns.hpp"
-#include "harness/report/metadata.hpp"
 #include "harness/runtime/heap_reuse.hpp"
+#include "harness/runtime/metadata.hpp"
 #include "transports/contract/row.hpp"
 #include "models/results_csv.hpp"
 #include "harness/sweep/plan.hpp"
-#include "harness/sweep/resume.hpp"
+#include "harness/report/resume.hpp"
 #include "transports/contract/sizes.hpp"
 #include "transports/contract/stats.hpp"
 

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "transports/contract/measure.hpp"
+#include "transports/contract/method_names.hpp"
 #include "transports/contract/stats.hpp"
 
 namespace cb {
@@ -51,14 +52,6 @@ struct Row {
 double busbw_factor(Collective coll, int p);
 
 Row make_row(const Case& c, const Measurement& m);
-
-std::string_view to_string(WaitPolicy w);
-// "spin", "yield", "sleep", "auto"; throws UsageError otherwise.
-WaitPolicy parse_wait_policy(std::string_view name);
-
-std::string_view to_string(StartMethod s);
-// "barrier", "window" or "back-to-back" (--start); throws UsageError otherwise.
-StartMethod parse_start_method(std::string_view name);
 
 // "transport,collective,algorithm,datatype,op,placement,ranks,bytes" values
 // joined with ',': the identity of a row across runs (as its CSV cells read).

@@ -5,7 +5,8 @@
 // `void add_<name>_transport(std::vector<TransportSpec>&)` (appended to
 // transport_cli_sources by its meson.build), plus its name in
 // transport_names (transports/meson.build), from which meson generates the
-// registration calls (add_transports). See transports/README.md.
+// registration calls (add_transports, harness/runtime/transports.hpp). See
+// transports/README.md.
 //  - Per-process transports (ranks are mpiexec processes: mpi, ipc) give
 //    make_operation; the harness times, verifies and reports the Operation
 //    (ProcessMeasurer) on a sub-communicator of `--ranks` processes.
@@ -52,9 +53,10 @@ struct TransportSpec {
   // Adds this transport's own flags to `run` (optional). Called for every
   // transport at start-up, so flags must not clash between transports.
   std::function<void(CLI::App& run)> add_options;
-  // Checks those flags once parsed, for the selected transport only; throws
-  // UsageError (optional).
-  std::function<void()> validate;
+  // Checks those flags once parsed, for the selected transport only, and may
+  // adjust `self` (this spec, as registered) to them: ipc offers its nccl
+  // baseline only with --mem cuda. Throws UsageError (optional).
+  std::function<void(TransportSpec& self)> validate;
   // The CSV transport value under the parsed flags ("ipc-host"); optional,
   // defaults to name.
   std::function<std::string()> label;
@@ -83,14 +85,5 @@ struct TransportSpec {
 // with `reason` (what its cli_unbuilt.cpp registers).
 TransportSpec unbuilt_transport(std::string_view name, std::string_view summary,
                                 std::string reason);
-// Appends every transport of the build (generated: transport_list.cpp.in).
-void add_transports(std::vector<TransportSpec>& list);
-// Every transport this binary knows, built or not, in `list` order.
-std::vector<TransportSpec>& transports();
-// Throws UsageError naming the value and the transports this build has.
-TransportSpec& find_transport(std::string_view name);
-
-// True when `algorithm` is a library baseline of some transport.
-bool is_baseline_name(std::string_view algorithm);
 
 }  // namespace cb

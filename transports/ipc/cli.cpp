@@ -13,7 +13,7 @@
 #include <string>
 
 #include "transports/contract/transport_spec.hpp"
-#include "harness/runtime/group.hpp"
+#include "transports/contract/group.hpp"
 #include "transports/contract/interrupt.hpp"
 #include "transports/ipc/ipc.hpp"
 #include "transports/ipc/shm/segment.hpp"
@@ -91,7 +91,7 @@ void add_ipc_transport(std::vector<TransportSpec>& list) {
     run.add_option("--nccl-proto", flags().nccl_proto,
                    "nccl baseline: NCCL_PROTO, e.g. simple, ll, ll128 (default: NCCL's choice)");
   };
-  t.validate = [] {
+  t.validate = [](TransportSpec& self) {
     // A second signal _exits at once (interrupt.hpp): no name may stay behind.
     set_abrupt_exit_hook(ipc::unlink_linked_segments);
     const ipc::MemoryKind kind = ipc::parse_memory_kind(flags().mem);
@@ -104,7 +104,6 @@ void add_ipc_transport(std::vector<TransportSpec>& list) {
     check_nccl_list("--nccl-proto", flags().nccl_proto, {"ll", "ll128", "simple"});
     // NCCL works on device buffers only: with --mem host it is not offered
     // (--algo all means the schedules alone) and naming it is an error.
-    TransportSpec& self = find_transport("ipc");
     if (kind == ipc::MemoryKind::host) {
       self.baselines.clear();
       if (algo_list_names("nccl"))

@@ -4,7 +4,8 @@
 #include <string>
 
 #include "transports/contract/transport_spec.hpp"
-#include "harness/runtime/group_mpi.hpp"
+#include "transports/contract/group.hpp"
+#include "transports/contract/mpi_comm.hpp"
 #include "transports/mpi/datatypes.hpp"
 #include "transports/mpi/library_operation.hpp"
 #include "transports/mpi/schedule_operation.hpp"

@@ -214,7 +214,7 @@ void add_sim_transport(std::vector<TransportSpec>& list) {
     run.add_flag("--sim-verify", flags().verify,
                  "sim: also move real bytes and check every rank's output (small p; off by default)");
   };
-  t.validate = [] {
+  t.validate = [](TransportSpec&) {
     flags().net = resolve_network(flags().sim);
     flags().priced = resolve_terms(flags().sim);
     resolve_sim_options(flags().sim);  // --sim-window, --max-events: refused before any work

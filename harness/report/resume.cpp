@@ -1,4 +1,4 @@
-#include "harness/sweep/resume.hpp"
+#include "harness/report/resume.hpp"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "harness/report/metadata.hpp"
+#include "harness/runtime/metadata.hpp"
 
 #include <fmt/chrono.h>
 #include <nlohmann/json.hpp>

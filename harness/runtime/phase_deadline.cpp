@@ -1,4 +1,4 @@
-#include "harness/sweep/phase_deadline.hpp"
+#include "harness/runtime/phase_deadline.hpp"
 
 #include <unistd.h>
 
@@ -9,7 +9,7 @@
 #include <mutex>
 #include <thread>
 
-#include "harness/cli/commands.hpp"
+#include "harness/runtime/exit_status.hpp"
 #include "harness/runtime/world.hpp"
 #include "transports/contract/interrupt.hpp"
 #include "transports/watchdog.hpp"

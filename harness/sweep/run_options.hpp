@@ -1,5 +1,8 @@
-// `collbench run`'s options as typed on the command line (CLI11 fills this;
-// make_plan validates and resolves it).
+// `collbench run`'s options as make_plan (plan.hpp) takes them. The CLI
+// (harness/cli/cmd_run.cpp) parses what needs no plan into typed values (the
+// sizes, --wait, --start); the lists that resolve against the algorithm
+// registry and the transport (--coll, --algo, -d, -o, --ranks, ...) come as
+// typed, and make_plan resolves them, naming the flag on bad input.
 #pragma once
 
 #include <cstddef>
@@ -7,15 +10,25 @@
 #include <string>
 #include <vector>
 
-#include "harness/cli/size_flags.hpp"
+#include "transports/contract/measure.hpp"
+#include "transports/contract/transport.hpp"
 
 namespace cb {
+
+// The message sizes of -b -e -f -i (or OSU's -m), parsed.
+struct SizeSweep {
+  std::vector<std::size_t> bytes;  // the sizes S, BYTES, in sweep order
+  // -b and -e as typed (messages and the JSON configuration), -f, and -i as typed.
+  std::string min_text = "8", max_text = "64M";
+  std::size_t factor = 2;
+  std::string increment_text = "0";
+};
 
 struct RunOptions {
   std::string transport = "mpi";
   std::string colls = "allreduce";  // list or "all"
   std::string algos = "all";        // list or "all" (registry + the transport's baselines)
-  SizeFlags sizes;                  // -b -e -f -i
+  SizeSweep sizes;                  // -b -e -f -i
   int iterations = 0;               // -n (0 = sample by --time-budget)
   int warmup = 1;                   // -w
   int check = 1;                    // -c
@@ -24,8 +37,8 @@ struct RunOptions {
   std::string ops = "sum";          // -o list or "all"
   std::string placement = "both";   // in | out | both
   std::string ranks;                // --ranks (empty = world size)
-  std::string wait = "auto";        // spin | yield | sleep | auto
-  std::string start = "barrier";    // --start: barrier | window (timing.hpp)
+  WaitPolicy wait = WaitPolicy::automatic;    // --wait
+  StartMethod start = StartMethod::barrier;   // --start (timing.hpp)
   std::string mode_probe = "on";    // --mode-probe: on | off (mode_probe.hpp)
   std::string order = "interleaved";  // --order: interleaved | size | algorithm (plan.hpp)
   std::string segment = "0";        // --segment (bytes; 0 = algorithm default)

@@ -1,12 +1,8 @@
-// Process-wide state of the CLI: the command line and the exit status.
+// The command line as typed, set once by main.
 #include "harness/cli/commands.hpp"
 
 namespace cb {
 namespace {
-int& status() {
-  static int s = 0;
-  return s;
-}
 std::vector<std::string>& line() {
   static std::vector<std::string> l;
   return l;
@@ -15,8 +11,5 @@ std::vector<std::string>& line() {
 
 void set_command_line(int argc, char** argv) { line().assign(argv, argv + argc); }
 const std::vector<std::string>& command_line() { return line(); }
-
-void set_exit_status(int s) { status() = s; }
-int exit_status() { return status(); }
 
 }  // namespace cb
