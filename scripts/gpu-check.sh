@@ -122,7 +122,7 @@ grep -q '^NCCL: NCCL [0-9]' "$out/version.txt" && nccl=yes
 # ipc_cuda_test: every algorithm bit-exact on device buffers through CUDA-IPC,
 # and NCCL exact on integers. NCCL refuses two ranks on one GPU, so with one
 # GPU its test runs on one rank and the CUDA-IPC test on two sharing the GPU.
-test_bin="$build/transports/ipc/tests/ipc_cuda_test"
+test_bin="$build/tests/ipc/ipc_cuda_test"
 run_gtest() {  # NAME RANKS FILTER: runs the CUDA test binary, appends to tests.log
   local name=$1 ranks=$2 filter=$3 lim
   lim=$(left); [ "$lim" -gt 300 ] && lim=300

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "algorithms/registry.hpp"
-#include "transports/ipc/tests/mpi_test_util.hpp"
+#include "tests/ipc/mpi_test_util.hpp"
 #include "transports/ipc/ipc.hpp"
 #include "transports/reference/reference.hpp"
 
