@@ -83,6 +83,7 @@ FitRun run_fit(const FitRequest& req) {
       {"predictions.csv", predictions_csv(run.analysis)},
       {"crossovers.csv", crossovers_csv(run.analysis)},
       {"accuracy.csv", accuracy_csv(run.analysis)},
+      {"errors.csv", errors_csv(run.analysis)},
       {"model-report.md", model_report(run.analysis)},
   };
   if (net) {

@@ -5,10 +5,13 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
+#include <tuple>
 #include <vector>
 
 #include "models/csv_text.hpp"
 #include "models/parallel.hpp"
+#include "models/robust_fit.hpp"
 
 namespace cb::models {
 
@@ -211,6 +214,65 @@ std::string accuracy_csv(const Analysis& a) {
         met_cell(g.median_regret, t.median_regret), csv_number(t.crossover_factor),
         crossovers_met);
   }
+  return out;
+}
+
+}  // namespace cb::models
+
+namespace cb::models {
+
+namespace {
+
+double median_or_nan(std::vector<double> v) {
+  return v.empty() ? NAN : median(std::move(v));
+}
+
+struct ErrorBands {
+  std::vector<double> large, small, mid, top;  // |rel_err|, |rel_err|, signed, signed
+  double worst_large = NAN;
+  void add(double bytes, double e) {
+    if (bytes >= kLargeBytes) {
+      large.push_back(std::fabs(e));
+      if (std::isnan(worst_large) || std::fabs(e) > worst_large) worst_large = std::fabs(e);
+    } else {
+      small.push_back(std::fabs(e));
+    }
+    if (bytes >= kLargeBytes && bytes <= kMidBandTopBytes) mid.push_back(e);
+    if (bytes >= kTopBandBytes) top.push_back(e);
+  }
+};
+
+}  // namespace
+
+std::string errors_csv(const Analysis& a) {
+  // Ordered by name, as the reports list them.
+  std::map<std::tuple<std::string, std::string, std::string, std::string>, ErrorBands> by_algo;
+  std::map<std::pair<std::string, std::string>, ErrorBands> by_transport;
+  for (const Prediction& p : a.predictions) {
+    if (p.params == kByConfig) continue;
+    const double b = static_cast<double>(p.row->bytes);
+    by_algo[{p.params, p.row->transport, std::string(to_string(p.row->scenario.coll)),
+             p.row->algorithm}]
+        .add(b, p.rel_err);
+    by_transport[{p.params, p.row->transport}].add(b, p.rel_err);
+  }
+  std::string out =
+      "params,transport,collective,algorithm,rows_large,median_abs_err_large,"
+      "worst_abs_err_large,median_signed_err_mid,median_signed_err_top,rows_small,"
+      "median_abs_err_small,large_from_B,mid_to_B,top_from_B\n";
+  const auto row = [&](const std::string& params, const std::string& transport,
+                       const std::string& coll, const std::string& algo, const ErrorBands& e) {
+    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_escape(params),
+                       csv_escape(transport), coll, csv_escape(algo), e.large.size(),
+                       csv_number(median_or_nan(e.large)), csv_number(e.worst_large),
+                       csv_number(median_or_nan(e.mid)), csv_number(median_or_nan(e.top)),
+                       e.small.size(), csv_number(median_or_nan(e.small)),
+                       csv_number(kLargeBytes), csv_number(kMidBandTopBytes),
+                       csv_number(kTopBandBytes));
+  };
+  for (const auto& [k, e] : by_algo)
+    row(std::get<0>(k), std::get<1>(k), std::get<2>(k), std::get<3>(k), e);
+  for (const auto& [k, e] : by_transport) row(k.first, k.second, "", "", e);
   return out;
 }
 

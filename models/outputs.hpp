@@ -53,5 +53,13 @@ std::string crossovers_csv(const Analysis& a);
 // 1, 0, or empty without a value or a target), which the reports only show
 // (harness/report/CSV.md lists the columns).
 std::string accuracy_csv(const Analysis& a);
+// errors.csv: the model's error per (params, transport, collective,
+// algorithm) over every row (params config left out), and per (params,
+// transport) over every algorithm (collective and algorithm empty): rows and
+// median |rel_err| at >= kLargeBytes with the worst, the median signed
+// rel_err in [kLargeBytes, kMidBandTopBytes] and at >= kTopBandBytes, rows and
+// median |rel_err| below kLargeBytes; the band edges in bytes on every row.
+// Medians are empty where a band has no rows.
+std::string errors_csv(const Analysis& a);
 
 }  // namespace cb::models

@@ -258,8 +258,8 @@ void targets(std::string& out, const Analysis& a) {
     for (const Prediction& p : a.predictions) {
       if (p.params != g.params || p.row->transport != g.transport) continue;
       const double b = static_cast<double>(p.row->bytes);
-      if (b >= kLargeBytes && b <= 1024 * 1024) mid.push_back(p.rel_err);
-      if (b >= 2 * 1024 * 1024) top.push_back(p.rel_err);
+      if (b >= kLargeBytes && b <= kMidBandTopBytes) mid.push_back(p.rel_err);
+      if (b >= kTopBandBytes) top.push_back(p.rel_err);
     }
     const auto med = [](std::vector<double> v) { return v.empty() ? NAN : median(std::move(v)); };
     out += fmt::format("- {}, {}: {} {}\n", md_escape(g.params), md_escape(g.transport),

@@ -17,6 +17,10 @@ namespace cb::models {
 // The size (BYTES) from which an error counts as "large": the targets split
 // the errors there, because latency noise and protocol knees dominate below.
 inline constexpr double kLargeBytes = 64 * 1024;
+// The sign of the error is told per band (errors.csv, the reports' sign
+// sentences): kLargeBytes up to kMidBandTopBytes, and from kTopBandBytes up.
+inline constexpr double kMidBandTopBytes = 1024 * 1024;
+inline constexpr double kTopBandBytes = 2 * 1024 * 1024;
 
 // The targets of one scope. Fractions (0.2 = 20%); errors are |rel_err|
 // medians and must stay at or below their target, picks (the share of sizes

@@ -26,11 +26,9 @@ from output_file import (EXIT_BAD_INPUT, EXIT_WRITE_FAILED, BadOutput, WriteFail
                          prepare_directory, write_atomically)
 from report_answer import answer_first, md
 from model_spread_summary import over_pairs, pair_rows, targets
-from results_csv import (InputError, PREDICTION_COLUMNS, find_sweeps, load_sweep_files, num,
-                         read_csv, size_label)
+from results_csv import InputError, find_sweeps, load_sweep_files, num, read_csv, size_label
 
 BASELINES = {"mpi", "nccl"}
-MODEL_MIN = 64 << 10  # bytes: model error is graded from here up
 
 
 def sign_sentence(what, value):
@@ -128,17 +126,22 @@ def section_params(directory, cal):
     return out
 
 
+ERROR_COLUMNS = ["params", "transport", "collective", "algorithm", "median_abs_err_large",
+                 "worst_abs_err_large", "median_signed_err_mid", "median_signed_err_top",
+                 "median_abs_err_small"]
+
+
 def section_error(directory):
-    path = os.path.join(directory, "fit", "predictions.csv")
+    """The model's error per algorithm and its sign per transport, as `collbench fit`
+    computed them (fit/errors.csv: medians per size band)."""
+    path = os.path.join(directory, "fit", "errors.csv")
     if not os.path.exists(path):
         return []
-    preds = read_csv(path, PREDICTION_COLUMNS)
-    groups = defaultdict(list)
-    for p in preds:
-        if p["params"] == "config":
-            continue
-        groups[(p["params"], p["transport"], p["collective"], p["algorithm"])].append(
-            (num(path, p, "bytes"), num(path, p, "rel_err")))
+    rows = read_csv(path, ERROR_COLUMNS)
+
+    def cell(r, column, spec):
+        return "–" if r[column] == "" else format(num(path, r, column), spec)
+
     out = ["## Model error", "",
            "rel_err = (predicted − measured) / measured. *global*: the transport-wide fit "
            "(in-sample); *calibration*: α, β, γ from ping-pong and the kernel alone "
@@ -146,28 +149,24 @@ def section_error(directory):
            "because latency noise and protocol knees dominate there.", "",
            "| params | transport | collective | algorithm | median abs err ≥ 64 KiB | worst ≥ 64 KiB | median signed err 64 KiB–1 MiB | median signed err ≥ 2 MiB | median abs err < 64 KiB |",
            "|---|---|---|---|---|---|---|---|---|"]
-    for key, pts in sorted(groups.items()):
-        big = [abs(e) for b, e in pts if b >= MODEL_MIN]
-        small = [abs(e) for b, e in pts if b < MODEL_MIN]
-        med = f"{statistics.median(big):.0%}" if big else "–"
-        worst = f"{max(big):.0%}" if big else "–"
-        med_small = f"{statistics.median(small):.0%}" if small else "–"
-        mid = [e for b, e in pts if MODEL_MIN <= b <= (1 << 20)]
-        top = [e for b, e in pts if b >= (2 << 20)]
-        mid_s = f"{statistics.median(mid):+.0%}" if mid else "–"
-        top_s = f"{statistics.median(top):+.0%}" if top else "–"
-        out.append(f"| {md(key[0])} | {md(key[1])} | {key[2]} | {md(key[3])} | {med} | {worst} | "
-                   f"{mid_s} | {top_s} | {med_small} |")
+    for r in rows:
+        if not r["algorithm"]:
+            continue
+        out.append(f"| {md(r['params'])} | {md(r['transport'])} | {r['collective']} | "
+                   f"{md(r['algorithm'])} | {cell(r, 'median_abs_err_large', '.0%')} | "
+                   f"{cell(r, 'worst_abs_err_large', '.0%')} | "
+                   f"{cell(r, 'median_signed_err_mid', '+.0%')} | "
+                   f"{cell(r, 'median_signed_err_top', '+.0%')} | "
+                   f"{cell(r, 'median_abs_err_small', '.0%')} |")
     # The sign of the error per parameter set and transport, stated from the data.
-    signed = defaultdict(lambda: ([], []))
-    for key, pts in groups.items():
-        signed[(key[0], key[1])][0].extend(e for b, e in pts if MODEL_MIN <= b <= (1 << 20))
-        signed[(key[0], key[1])][1].extend(e for b, e in pts if b >= (2 << 20))
     out += ["", "The sign of the error (median signed rel_err over every algorithm):", ""]
-    for (params, transport), (mid, top) in sorted(signed.items()):
-        out.append(f"- {md(params)}, {md(transport)}: "
-                   f"{sign_sentence('64 KiB–1 MiB', statistics.median(mid) if mid else None)} "
-                   f"{sign_sentence('≥ 2 MiB', statistics.median(top) if top else None)}")
+    for r in rows:
+        if r["algorithm"]:
+            continue
+        mid = num(path, r, "median_signed_err_mid") if r["median_signed_err_mid"] else None
+        top = num(path, r, "median_signed_err_top") if r["median_signed_err_top"] else None
+        out.append(f"- {md(r['params'])}, {md(r['transport'])}: "
+                   f"{sign_sentence('64 KiB–1 MiB', mid)} {sign_sentence('≥ 2 MiB', top)}")
     out.append("")
     return out
 

@@ -137,5 +137,21 @@ TEST(LinkGrades, LeaveOutCpuLimitedRowsSizesAndCrossoversOnly) {
   EXPECT_NE(csv.find(",all,6,"), std::string::npos) << csv;
 }
 
+// errors.csv's bands split where the targets and the sign sentences do:
+// 64 KiB and 1 MiB belong to the middle band, 2 MiB starts the top one.
+TEST(Errors, BandsSplitAtTheTargetsSizes) {
+  Fixture f;
+  f.predict("ring", 1024, -0.5);
+  f.predict("ring", 65536, 0.1);
+  f.predict("ring", 1 << 20, -0.3);
+  f.predict("ring", 2 << 20, 0.2);
+  f.predict("ring", 4 << 20, 0.4);
+  const std::string csv = errors_csv(f.a);
+  // large: 0.1 0.2 0.3 0.4 -> 0.25, worst 0.4; mid: 0.1 -0.3 -> -0.1; top: 0.2 0.4 -> 0.3
+  const std::string cells = ",4,0.25,0.4,-0.1,0.3,1,0.5,65536,1048576,2097152\n";
+  EXPECT_NE(csv.find("calibration,mpi,allreduce,ring" + cells), std::string::npos) << csv;
+  EXPECT_NE(csv.find("calibration,mpi,," + cells), std::string::npos) << csv;
+}
+
 }  // namespace
 }  // namespace cb::models

@@ -152,7 +152,7 @@ TEST(FitCommand, EndToEndOnRegistryClosedFormsRecoversTheParameters) {
   req.calibration_files = {(dir / "calibration.csv").string()};
   req.out_dir = (dir / "out").string();
   const FitRun run = run_fit(req);
-  ASSERT_EQ(run.written.size(), 5u);
+  ASSERT_EQ(run.written.size(), 6u);  // fit, predictions, crossovers, accuracy, errors, model-report
   for (const std::string& p : run.written) EXPECT_GT(fs::file_size(p), 0u) << p;
 
   const ModelParams got = load_model_params((dir / "out" / "fit.csv").string());

@@ -7,8 +7,9 @@ from, and a table cell holding markdown characters (a tie set `a|b`, a group
 Run by meson (suite scripts) with /usr/bin/python3 and PYTHONPATH=scripts/
 (by hand: PYTHONPATH=scripts python3 tests/scripts/report_test.py); standard
 library only.
-Builds a small study directory with known errors, runs report.py's main() on
-it and reads report.md back.
+Builds a small study directory with known errors (fit/errors.csv holding
+their medians, as `collbench fit` writes it), runs report.py's main() on it
+and reads report.md back.
 """
 import csv
 import os
@@ -71,15 +72,22 @@ def make_study(d):
             rows.append(["ipc-host", "allreduce", algo, "fp32", "sum", "out", 2, b, t, t * 0.99,
                          t * 1.01, b / t / 1e3, 0, 1.5, 2])
     write_csv(os.path.join(d, "sweep-ipc.csv"), SWEEP_HEADER, rows)
-    preds = []
+    # fit/errors.csv as `collbench fit` writes it from these errors (one
+    # algorithm, so its rows and its transport's hold the same medians).
+    errors = []
     for params, errs in ERRORS.items():
-        for b, e in errs.items():
-            measured = b / 1e9
-            preds.append(["ipc-host", "allreduce", "ring", 2, b, measured, measured * (1 + e), e,
-                          params])
-    write_csv(os.path.join(d, "fit", "predictions.csv"),
-              ["transport", "collective", "algorithm", "ranks", "bytes", "measured_s",
-               "predicted_s", "rel_err", "params"], preds)
+        large = [abs(e) for b, e in errs.items() if b >= 65536]
+        mid = [e for b, e in errs.items() if 65536 <= b <= 1 << 20]
+        top = [e for b, e in errs.items() if b >= 2 << 20]
+        cells = [len(large), statistics.median(large), max(large), statistics.median(mid),
+                 statistics.median(top), 0, "", 65536, 1 << 20, 2 << 20]
+        errors += [[params, "ipc-host", "allreduce", "ring"] + cells,
+                   [params, "ipc-host", "", ""] + cells]
+    write_csv(os.path.join(d, "fit", "errors.csv"),
+              ["params", "transport", "collective", "algorithm", "rows_large",
+               "median_abs_err_large", "worst_abs_err_large", "median_signed_err_mid",
+               "median_signed_err_top", "rows_small", "median_abs_err_small", "large_from_B",
+               "mid_to_B", "top_from_B"], errors)
     write_csv(os.path.join(d, "fit", "crossovers.csv"),
               ["kind", "params", "transport", "collective", "ranks", "algo_a", "algo_b",
                "predicted_crossover_B", "measured_crossover_B"],
