@@ -35,12 +35,6 @@ constexpr Block block(std::size_t n, int k, int i) {
   return {block_offset(n, k, i), block_count(n, k, i)};
 }
 
-// Blocks [first, last) together, a contiguous range (0 <= first <= last <= k).
-constexpr Block block_range(std::size_t n, int k, int first, int last) {
-  const std::size_t begin = block_offset(n, k, first);
-  return {begin, block_offset(n, k, last) - begin};
-}
-
 constexpr bool is_pow2(int x) { return x > 0 && std::has_single_bit(static_cast<unsigned>(x)); }
 
 // floor(log2 x) for x >= 1.

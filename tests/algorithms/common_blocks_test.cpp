@@ -24,7 +24,7 @@ TEST(Partition, BlocksTileTheVectorAndDifferByAtMostOne) {
         next += blk.count;
       }
       EXPECT_EQ(next, n);
-      EXPECT_EQ(block_range(n, k, 0, k).count, n);
+      EXPECT_EQ(block_offset(n, k, k), n);  // the end, as its comment promises
     }
 }
 
