@@ -5,10 +5,12 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "harness/calibrate/microbenchmarks.hpp"
 #include "harness/sweep/mode_probe.hpp"
+#include "models/terms.hpp"
 
 namespace cb::calibrate {
 namespace {
@@ -23,6 +25,12 @@ namespace {
 constexpr std::size_t kLatencyBoundMax = 1024;
 constexpr double kSchedulerScatter = 0.5;
 constexpr double kSchedulerSpread_s = 20e-6;
+
+using models::Term;
+
+// A fitted term's line starts with its name, as CSVs and flags spell it
+// (models/terms.hpp, kTerms).
+std::string_view name(Term term) { return models::term_info(term).name; }
 
 // A "size(B), time(us), GB/s" table.
 void print_table(const char* title, const std::vector<double>& bytes,
@@ -128,55 +136,64 @@ void print_fit(const models::Calibration& c) {
                "{:.4g} s/B ({:.3f} GB/s)\n",
                c.ranks_per_node, c.ranks_per_node, c.intra_alpha_s, c.intra_alpha_s * 1e6,
                c.intra_beta_s_per_B, 1e-9 / c.intra_beta_s_per_B);
-  fmt::print("(a) one-way ranges: {}\n", ranges_text(c.terms.oneway));
-  fmt::print("(b) copy {:.2f} GB/s at {} B, {:.2f} GB/s at {} B (both ranks at once); {:.3f} us "
-             "per local operation\n",
-             c.memcpy_in_cache_GBps, kMemcpyInCache, c.memcpy_GBps, kLocalMax,
-             c.terms.local_op_s * 1e6);
-  fmt::print("(c) exchange ranges: {}\n", ranges_text(c.terms.exchange));
-  fmt::print("(c) reducing exchange ranges: {}\n", ranges_text(c.terms.exchange_reduce));
-  fmt::print("(f) staged reducing exchange ranges: {}\n", ranges_text(c.terms.exchange_staged));
-  fmt::print("(d) overhead o {:.3f} us per extra message in a step\n", c.terms.overhead_s * 1e6);
-  fmt::print("(g) pipelined ping-pong {:.3f} us: of the {:.3f} us one-way latency, {:.3f} us in "
-             "flight\n",
-             c.pipelined_s * 1e6, c.pingpong_s.empty() ? 0.0 : c.pingpong_s.front() * 1e6,
-             c.terms.flight_s * 1e6);
+  fmt::print("{}: one-way ranges: {}\n", name(Term::range), ranges_text(c.terms.oneway));
+  fmt::print(
+      "{}: {:.2f} GB/s at {} B, {:.2f} GB/s at {} B (both ranks at once); {:.3f} us "
+      "per local operation\n",
+      name(Term::copy), c.memcpy_in_cache_GBps, kMemcpyInCache, c.memcpy_GBps, kLocalMax,
+      c.terms.local_op_s * 1e6);
+  fmt::print("{}: exchange ranges: {}\n", name(Term::concurrency), ranges_text(c.terms.exchange));
+  fmt::print("{}: reducing exchange ranges: {}\n", name(Term::concurrency),
+             ranges_text(c.terms.exchange_reduce));
+  fmt::print("{}: staged reducing exchange ranges: {}\n", name(Term::staged),
+             ranges_text(c.terms.exchange_staged));
+  fmt::print("{}: o {:.3f} us per extra message in a step\n", name(Term::overhead),
+             c.terms.overhead_s * 1e6);
+  fmt::print(
+      "{}: pipelined ping-pong {:.3f} us: of the {:.3f} us one-way latency, {:.3f} us in "
+      "flight\n",
+      name(Term::flight), c.pipelined_s * 1e6,
+      c.pingpong_s.empty() ? 0.0 : c.pingpong_s.front() * 1e6, c.terms.flight_s * 1e6);
   std::string forward;
   for (std::size_t i = 0; i < c.terms.forward.size_B.size(); i += 4)
     forward += fmt::format("{}{} B: {:.3g} ns/B", forward.empty() ? "" : ", ",
                            c.terms.forward.size_B[i], c.terms.forward.s_per_B[i] * 1e9);
-  fmt::print("(e) forwarding adds (relay - ping-pong, per byte): {}\n",
+  fmt::print("{}: forwarding adds (relay - ping-pong, per byte): {}\n", name(Term::forward),
              forward.empty() ? "not measured" : forward);
   std::string incast;
   const double beta = c.params.beta_s_per_B;
   const auto of_beta = [beta](double x) { return beta > 0 ? 100 * x / beta : 0.0; };
   for (std::size_t i = 0; i < c.terms.incast.size_B.size(); ++i)
-    incast += fmt::format("{}k={}: {:.3g} ns/B ({:+.1f}% of beta), sending too {:.3g} ns/B "
-                          "({:+.1f}%)", incast.empty() ? "" : "; ", c.terms.incast.size_B[i],
-                          c.terms.incast.s_per_B[i] * 1e9, of_beta(c.terms.incast.s_per_B[i]),
-                          c.terms.incast_sending.s_per_B[i] * 1e9,
-                          of_beta(c.terms.incast_sending.s_per_B[i]));
-  fmt::print("(h) incast adds (fan-in - ping-pong - (k-1) m beta, per received byte): {}\n",
+    incast += fmt::format(
+        "{}k={}: {:.3g} ns/B ({:+.1f}% of beta), sending too {:.3g} ns/B "
+        "({:+.1f}%)",
+        incast.empty() ? "" : "; ", c.terms.incast.size_B[i], c.terms.incast.s_per_B[i] * 1e9,
+        of_beta(c.terms.incast.s_per_B[i]), c.terms.incast_sending.s_per_B[i] * 1e9,
+        of_beta(c.terms.incast_sending.s_per_B[i]));
+  fmt::print("{}: incast adds (fan-in - ping-pong - (k-1) m beta, per received byte): {}\n",
+             name(Term::incast),
              incast.empty() ? "not measured (calibrate on 3 or more ranks)" : incast);
   std::string buffered;
   for (std::size_t i = 0; i < c.terms.buffered.size_B.size(); ++i)
     buffered += fmt::format("{}{} B: {:.2f}", buffered.empty() ? "" : ", ",
                             c.terms.buffered.size_B[i], c.terms.buffered.s_per_B[i]);
-  fmt::print("(j) send buffering (fan-out - 2 ping-pongs, in transfers of m): {}\n",
+  fmt::print("{}: send buffering (fan-out - 2 ping-pongs, in transfers of m): {}\n",
+             name(Term::buffering),
              buffered.empty() ? "not measured (calibrate on 3 or more ranks)" : buffered);
-  fmt::print("(i) mode probe: exchange step (the second forwarding) {:.3f} us at {} B, {:.3f} us at {} B\n",
-             c.terms.probe.small_s * 1e6, kProbeSmallBytes, c.terms.probe.large_s * 1e6,
-             kProbeLargeBytes);
+  fmt::print("{}: exchange step (the second forwarding) {:.3f} us at {} B, {:.3f} us at {} B\n",
+             name(Term::probe), c.terms.probe.small_s * 1e6, kProbeSmallBytes,
+             c.terms.probe.large_s * 1e6, kProbeLargeBytes);
 }
 
 void print_mode_kept(const Measurements& m) {
-  fmt::print("(i) kept to that mode: {} unit(s) measured again after a probe in another mode, "
-             "{} restart(s) of the message sweep in a new mode, {} unit(s) kept out of mode\n",
-             m.remeasured, m.restarts, m.off_mode);
+  fmt::print(
+      "{}: kept to that mode: {} unit(s) measured again after a probe in another mode, "
+      "{} restart(s) of the message sweep in a new mode, {} unit(s) kept out of mode\n",
+      name(Term::probe), m.remeasured, m.restarts, m.off_mode);
   if (m.off_mode > 0)
     fmt::print(stderr,
                "collbench: warning: {} unit(s) of the calibration ran in another coherence mode "
-               "than its probe (the mode kept changing); term (i) will misprice rows by them: "
+               "than its probe (the mode kept changing); term probe will misprice rows by them: "
                "calibrate again\n",
                m.off_mode);
 }

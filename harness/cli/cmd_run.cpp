@@ -276,7 +276,7 @@ Command add_run_command(CLI::App& app) {
   cmd->add_option("--mode-probe", o.mode_probe,
                   "on: before each configuration, time a short 8 B and 256 KiB exchange on its "
                   "ranks (10-20 ms on one node) into the probe_small_us and probe_large_us "
-                  "columns, which the model's term (i) prices the row's mode with; off: leave "
+                  "columns, which the model's term probe prices the row's mode with; off: leave "
                   "them empty (on a slow network the probe costs about 45 of its round trips)")
       ->capture_default_str();
   cmd->add_option("--order", o.order,

@@ -1,6 +1,6 @@
 // The mode probe: a short microbenchmark taken in the same launch and on the
 // same group as what it describes, so that the model can price a
-// configuration in the coherence mode it ran in (term (i), models/terms.hpp).
+// configuration in the coherence mode it ran in (term `probe`, models/terms.hpp).
 // On the 2-core VM this suite is developed on, cross-core communication runs
 // in one of two modes that change between launches and even between
 // configurations of one launch (models/README.md): the 8-byte exchange step
@@ -43,7 +43,7 @@ Schedule mode_probe_schedule(int rank, int p, std::size_t m);
 std::optional<models::ModeProbe> measure_mode_probe(const TransportSpec& t,
                                                     const std::string& label, Group& group);
 
-// A calibration's guard on its mode (term (i) prices rows by the ratio of
+// A calibration's guard on its mode (term `probe` prices rows by the ratio of
 // their probe to the calibration's, so every term the calibration measures
 // must be in the mode its probe recorded). It holds the reference probe and
 // probes again after each unit of measurement; on the VM the mode can change

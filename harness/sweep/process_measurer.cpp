@@ -65,7 +65,7 @@ class ProcessMeasurer final : public Measurer {
   }
 
   // What the measurement knows before timing: the mode probe, taken on this
-  // group so that it describes the mode the timing runs in (term (i); one
+  // group so that it describes the mode the timing runs in (term `probe`; one
   // rank has no peer to probe), and how the ranks wait and start.
   Measurement prepare(const Case& c, const SamplingPlan& plan, Group& group) const {
     Measurement m;

@@ -465,7 +465,7 @@ TEST_F(Cli, WindowStartUnderMpiexecFillsStartAndLate) {
   }
 }
 
-// Term (i)'s probe (harness/sweep/mode_probe.hpp): on 2 ranks every row,
+// Term `probe`'s probe (harness/sweep/mode_probe.hpp): on 2 ranks every row,
 // a library baseline's too, carries both probes (positive microseconds);
 // --mode-probe off leaves them empty; a bad value is refused in one line.
 TEST_F(Cli, ModeProbeFillsItsColumnsOnTwoRanksAndOffLeavesThemEmpty) {
@@ -513,11 +513,11 @@ TEST_F(Cli, CalibrateWritesItsProbeAndSaysHowItKeptToItsMode) {
   const std::string out = slurp(dir_ / "out");
   // sscanf, not std::regex: g++ 12's <regex> trips -Wmaybe-uninitialized in
   // the sanitizer build (scripts/test.sh --sanitize, -O1 -Werror).
-  const std::size_t at = out.find("(i) kept to that mode: ");
+  const std::size_t at = out.find("probe: kept to that mode: ");
   ASSERT_NE(at, std::string::npos) << out;
   int again = -1, restarts = -1, off = -1;
   ASSERT_EQ(std::sscanf(out.c_str() + at,
-                        "(i) kept to that mode: %d unit(s) measured again after a probe in "
+                        "probe: kept to that mode: %d unit(s) measured again after a probe in "
                         "another mode, %d restart(s) of the message sweep in a new mode, %d "
                         "unit(s) kept out of mode",
                         &again, &restarts, &off),
@@ -529,7 +529,7 @@ TEST_F(Cli, CalibrateWritesItsProbeAndSaysHowItKeptToItsMode) {
   EXPECT_GE(off, 0);
 }
 
-// On 3 ranks calibrate also runs the fan-out of term (j): the file holds its
+// On 3 ranks calibrate also runs the fan-out of term `buffering`: the file holds its
 // times at 4 KiB .. -e and a buffered fraction in [0, 1] at each, the output
 // a line for it. (Ranks share the cores here, so the fractions say nothing
 // about a network; their range and count are what is checked.)
@@ -549,7 +549,7 @@ TEST_F(Cli, CalibrateOnThreeRanksMeasuresSendBuffering) {
     EXPECT_LE(std::stod(f), 1) << f;
   }
   EXPECT_EQ(n, 3);
-  EXPECT_NE(slurp(dir_ / "out").find("(j) send buffering (fan-out - 2 ping-pongs"),
+  EXPECT_NE(slurp(dir_ / "out").find("buffering: send buffering (fan-out - 2 ping-pongs"),
             std::string::npos);
 }
 

@@ -156,7 +156,7 @@ TEST(Columns, CsvCellsQuoteOnlyWhenNeeded) {
   EXPECT_EQ(csv_cell(Cell(0.1)), "0.1");
 }
 
-// The mode probe's columns (term (i)) as `run` writes them read back by the
+// The mode probe's columns (term `probe`) as `run` writes them read back by the
 // model's reader (models/results_csv.hpp) in seconds; a row without a probe
 // (one rank, --mode-probe off) reads back as unmeasured.
 TEST(Columns, ModeProbeCellsRoundTripIntoTheModelsReader) {

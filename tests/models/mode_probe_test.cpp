@@ -1,4 +1,4 @@
-// Term (i), the mode probe: a row is priced with the calibration's message
+// Term `probe`, the mode probe: a row is priced with the calibration's message
 // latencies scaled by the ratio of its 8-byte probe to the calibration's,
 // and what forwarding and incast add per byte by that of the 256 KiB probes
 // (models/mode_probe.hpp); without a probe on either side nothing changes.
@@ -216,7 +216,7 @@ TEST(ModeProbe, ResultsCsvRefusesHalfAProbeOrANonPositiveOne) {
 
 // fit's wiring: rows of allreduce ring at p = 2 measured in the slow mode
 // and rhd (the same schedule at p = 2) in the calibration's, each timed as
-// the model prices it in its mode. With (i) every row is predicted exactly;
+// the model prices it in its mode. With `probe` every row is predicted exactly;
 // without it the slow rows are not. Picks price both in one mode, so the
 // identical schedules stay a tie.
 TEST(ModeProbe, FitPricesEachConfigurationInItsModeAndPicksInOne) {

@@ -138,7 +138,7 @@ TEST(Terms, EachTermPricesWhatItSays) {
   // (d): rank 0's second message costs o, not alpha.
   EXPECT_NEAR(priced_seconds(f, base, t, use("abcd")),
               0.7e-6 + (2e-6 + 0.1e-6 + 0.5e-9 * 2000) + (3e-6 + 2e-9 * 500 + local_b), 1e-15);
-  // (c) with a reducing exchange measured: step 1 reduce-receives all it
+  // concurrency with a reducing exchange measured: step 1 reduce-receives all it
   // receives, so that range prices wire and reduce together.
   ScheduleFeatures g = f;
   for (RankStep& x : g.steps[1]) x.recv_reduced_B = x.reduced_B;

@@ -10,9 +10,9 @@
 //   COLLBENCH_PARAMS=FILE         a calibration file or fit.csv (alpha, beta,
 //                                 gamma) for `auto`; COLLBENCH_PARAMS_TRANSPORT
 //                                 picks fit.csv's global row (default mpi).
-//   COLLBENCH_TERMS=LETTERS       `auto` prices the schedules with the
-//                                 calibrated terms (a subset of abcdefgh,
-//                                 models/terms.hpp) the COLLBENCH_PARAMS
+//   COLLBENCH_TERMS=NAMES         `auto` prices the schedules with the
+//                                 calibrated terms (range,copy,...; old
+//                                 letters read too: models/terms.hpp) the COLLBENCH_PARAMS
 //                                 calibration file measured; unset: the
 //                                 alpha-beta-gamma closed forms.
 //   COLLBENCH_SELECTION=FILE      an MPICH selection JSON for `selection`.
