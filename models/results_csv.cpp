@@ -83,6 +83,40 @@ auto parse_name(F parse, const std::string& s, const RowError& fail) {
   }
 }
 
+// The registry entry of a measured algorithm (a composite name too);
+// fails naming the collective's algorithms otherwise.
+const AlgorithmEntry& find_entry(Collective coll, const std::string& name, const RowError& fail) {
+  const auto table = algorithms_for(coll);
+  for (const AlgorithmEntry& e : table)
+    if (e.name == name) return e;
+  if (is_composite_name(name)) {
+    try {
+      return find_algorithm(coll, name);
+    } catch (const UsageError& e) {
+      fail(e.what());
+    }
+  }
+  std::string known;
+  for (const AlgorithmEntry& e : table) known += std::string(e.name) + ", ";
+  fail(fmt::format("unknown algorithm '{}' for {} (known: {}baselines mpi, nccl)", name,
+                   to_string(coll), known));
+}
+
+// Term `probe`: both probes or none (files before the probe have neither
+// column), in seconds.
+ModeProbe parse_probe(const CsvTable& t, const CsvRecord& r, const RowError& fail) {
+  const std::string& small = t.cell(r, "probe_small_us");
+  const std::string& large = t.cell(r, "probe_large_us");
+  if (small.empty() != large.empty())
+    fail("probe_small_us and probe_large_us must both be set or both be empty");
+  if (small.empty()) return {};
+  const ModeProbe probe{parse_real(small, "probe_small_us", fail) * 1e-6,
+                        parse_real(large, "probe_large_us", fail) * 1e-6};
+  if (!probe.measured())
+    fail(fmt::format("probe_small_us '{}' and probe_large_us '{}' must be > 0", small, large));
+  return probe;
+}
+
 Measurement parse_row(const CsvTable& t, const CsvRecord& r) {
   const RowError fail{t.file(), r.line};
   if (r.fields.size() != t.header().size())
@@ -94,24 +128,7 @@ Measurement parse_row(const CsvTable& t, const CsvRecord& r) {
   Scenario& s = m.scenario;
   s.coll = parse_name(parse_collective, t.cell(r, "collective"), fail);
   m.algorithm = t.cell(r, "algorithm");
-  if (!is_library_baseline(m.algorithm)) {
-    const auto table = algorithms_for(s.coll);
-    for (const AlgorithmEntry& e : table)
-      if (e.name == m.algorithm) m.entry = &e;
-    if (m.entry == nullptr && is_composite_name(m.algorithm)) {
-      try {
-        m.entry = &find_algorithm(s.coll, m.algorithm);
-      } catch (const UsageError& e) {
-        fail(e.what());
-      }
-    }
-    if (m.entry == nullptr) {
-      std::string known;
-      for (const AlgorithmEntry& e : table) known += std::string(e.name) + ", ";
-      fail(fmt::format("unknown algorithm '{}' for {} (known: {}baselines mpi, nccl)",
-                       m.algorithm, to_string(s.coll), known));
-    }
-  }
+  if (!is_library_baseline(m.algorithm)) m.entry = &find_entry(s.coll, m.algorithm, fail);
   s.dtype = parse_name(parse_datatype, t.cell(r, "datatype"), fail);
   const std::string& op = t.cell(r, "op");
   m.has_op = !op.empty();
@@ -151,17 +168,7 @@ Measurement parse_row(const CsvTable& t, const CsvRecord& r) {
   if (!wrong.empty()) m.wrong = parse_integer<std::int64_t>(wrong, "wrong", fail);
   const std::string& over = t.cell(r, "oversubscribed");
   if (!over.empty()) m.oversubscribed = parse_integer<int>(over, "oversubscribed", fail) != 0;
-  // Term `probe`: both probes or none (files before the probe have neither column).
-  const std::string& small = t.cell(r, "probe_small_us");
-  const std::string& large = t.cell(r, "probe_large_us");
-  if (small.empty() != large.empty())
-    fail("probe_small_us and probe_large_us must both be set or both be empty");
-  if (!small.empty()) {
-    m.probe = {parse_real(small, "probe_small_us", fail) * 1e-6,
-               parse_real(large, "probe_large_us", fail) * 1e-6};
-    if (!m.probe.measured())
-      fail(fmt::format("probe_small_us '{}' and probe_large_us '{}' must be > 0", small, large));
-  }
+  m.probe = parse_probe(t, r, fail);
   if (const std::string& a = t.cell(r, "arrival"); !a.empty() && a != "none") {
     m.arrival = a;
     m.after_last_s = optional_real(t.cell(r, "after_last_median_us"), "after_last_median_us", fail) * 1e-6;

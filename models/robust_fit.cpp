@@ -106,26 +106,31 @@ RobustFit fit_relative_huber(const std::vector<std::vector<double>>& basis,
   return fit_flat(flat.data(), y.data(), y.size(), k, opt);
 }
 
-Interval bootstrap_relative_huber(const std::vector<std::vector<double>>& basis,
-                                  const std::vector<double>& y, const RobustOptions& opt,
-                                  int resamples, std::uint64_t seed) {
-  const std::size_t m = y.size();
+namespace {
+
+// Up to `resamples` usable resamples of `rows` of the m rows each, drawn
+// one after another from `seed`. A draw's use depends on the rows alone,
+// never on a fit, so the fits can then run on any number of threads in any
+// order and give the same interval.
+struct Resamples {
+  std::vector<std::size_t> rows;  // each resample's row indices, concatenated
+  std::size_t count = 0;
+};
+Resamples draw_resamples(const std::vector<std::vector<double>>& basis, std::size_t m,
+                         std::size_t rows, int resamples, std::uint64_t seed) {
   const std::size_t k = basis.empty() ? 0 : basis.front().size();
-  const std::size_t rows = std::min(m, std::max<std::size_t>(opt.bootstrap_max_rows, 1));
-  std::vector<std::vector<double>> draws(k);
   std::mt19937_64 rng(seed);
   std::uniform_int_distribution<std::size_t> pick(0, m - 1);
   std::vector<bool> full(k, false);
   for (const auto& row : basis)
     for (std::size_t j = 0; j < k; ++j) full[j] = full[j] || row[j] != 0;
-  // The rows of every usable resample, `rows` indices each, drawn first: a
-  // draw's use depends on the rows alone, never on a fit, so the fits can
-  // then run on bootstrap_threads threads in any order.
-  std::vector<std::size_t> drawn, idx(rows);
+  Resamples drawn;
+  std::vector<std::size_t> idx(rows);
   // Up to k + 1 distinct rows of a draw (only whether there are k matters).
   std::vector<const std::vector<double>*> distinct;
-  int usable_draws = 0;
-  for (int attempts = 0; usable_draws < resamples && attempts < 20 * resamples; ++attempts) {
+  for (int attempts = 0; drawn.count < static_cast<std::size_t>(resamples) &&
+                         attempts < 20 * resamples;
+       ++attempts) {
     // A resample must keep every column identified the way the full data is:
     // otherwise a parameter is silently forced to 0 in that draw.
     std::vector<bool> seen(k, false);
@@ -142,26 +147,19 @@ Interval bootstrap_relative_huber(const std::vector<std::vector<double>>& basis,
     bool usable = distinct.size() >= std::min<std::size_t>(k, m);
     for (std::size_t j = 0; j < k; ++j) usable = usable && seen[j] == full[j];
     if (!usable) continue;
-    drawn.insert(drawn.end(), idx.begin(), idx.end());
-    ++usable_draws;
+    drawn.rows.insert(drawn.rows.end(), idx.begin(), idx.end());
+    ++drawn.count;
   }
-  const auto n = static_cast<std::size_t>(usable_draws);
-  std::vector<std::vector<double>> theta(n);
-  const unsigned threads = static_cast<unsigned>(
-      std::min<std::size_t>(std::max(opt.bootstrap_threads, 1u), std::max<std::size_t>(n, 1)));
-  // One resample's rows and times per worker, reused from draw to draw.
-  std::vector<std::vector<double>> b(threads, std::vector<double>(rows * k)),
-      yy(threads, std::vector<double>(rows));
-  for_each_index(n, threads, [&](std::size_t r, unsigned t) {
-    for (std::size_t i = 0; i < rows; ++i) {
-      const std::vector<double>& row = basis[drawn[r * rows + i]];
-      std::copy(row.begin(), row.end(), b[t].begin() + static_cast<std::ptrdiff_t>(i * k));
-      yy[t][i] = y[drawn[r * rows + i]];
-    }
-    theta[r] = fit_flat(b[t].data(), yy[t].data(), rows, k, opt).theta;
-  });
-  for (const std::vector<double>& th : theta)
-    for (std::size_t j = 0; j < k; ++j) draws[j].push_back(th[j]);
+  return drawn;
+}
+
+// Each parameter's 2.5% and 97.5% percentiles over its draws (NaN without
+// draws). Resamples of `rows` < m rows (the m-out-of-n bootstrap) scatter
+// more than the full data's fit would: the interval is scaled about the
+// draws' median by sqrt(rows / m).
+Interval percentile_interval(std::vector<std::vector<double>>& draws, std::size_t rows,
+                             std::size_t m) {
+  const std::size_t k = draws.size();
   Interval out;
   out.lo.assign(k, std::numeric_limits<double>::quiet_NaN());
   out.hi.assign(k, std::numeric_limits<double>::quiet_NaN());
@@ -186,6 +184,36 @@ Interval bootstrap_relative_huber(const std::vector<std::vector<double>>& basis,
     }
   }
   return out;
+}
+
+}  // namespace
+
+Interval bootstrap_relative_huber(const std::vector<std::vector<double>>& basis,
+                                  const std::vector<double>& y, const RobustOptions& opt,
+                                  int resamples, std::uint64_t seed) {
+  const std::size_t m = y.size();
+  const std::size_t k = basis.empty() ? 0 : basis.front().size();
+  const std::size_t rows = std::min(m, std::max<std::size_t>(opt.bootstrap_max_rows, 1));
+  const Resamples drawn = draw_resamples(basis, m, rows, resamples, seed);
+  const std::size_t n = drawn.count;
+  std::vector<std::vector<double>> theta(n);
+  const unsigned threads = static_cast<unsigned>(
+      std::min<std::size_t>(std::max(opt.bootstrap_threads, 1u), std::max<std::size_t>(n, 1)));
+  // One resample's rows and times per worker, reused from draw to draw.
+  std::vector<std::vector<double>> b(threads, std::vector<double>(rows * k)),
+      yy(threads, std::vector<double>(rows));
+  for_each_index(n, threads, [&](std::size_t r, unsigned t) {
+    for (std::size_t i = 0; i < rows; ++i) {
+      const std::vector<double>& row = basis[drawn.rows[r * rows + i]];
+      std::copy(row.begin(), row.end(), b[t].begin() + static_cast<std::ptrdiff_t>(i * k));
+      yy[t][i] = y[drawn.rows[r * rows + i]];
+    }
+    theta[r] = fit_flat(b[t].data(), yy[t].data(), rows, k, opt).theta;
+  });
+  std::vector<std::vector<double>> draws(k);
+  for (const std::vector<double>& th : theta)
+    for (std::size_t j = 0; j < k; ++j) draws[j].push_back(th[j]);
+  return percentile_interval(draws, rows, m);
 }
 
 double relative_r_squared(const std::vector<double>& y, const std::vector<double>& rel_residuals) {

@@ -43,7 +43,7 @@ void set_timeout_option(double seconds) {
 namespace {
 
 // run's flags as typed: the options make_plan takes, and the text of the
-// flags the callback parses into them (the CLI boundary: nothing past it
+// flags run_flags parses into them (the CLI boundary: nothing past it
 // parses a size, a wait policy or a start method).
 struct RunFlags {
   RunOptions options;
@@ -186,40 +186,52 @@ int run(const RunOptions& options) {
   return run_sweep(plan, w, measurer.get(), out, format, std::move(info)).exit_status;
 }
 
-}  // namespace
+// The flags whose presence, not only their value, decides something, and
+// the transports' own flags.
+struct SeenFlags {
+  CLI::Option* placement = nullptr;  // absent: one placement for sim
+  CLI::Option* start = nullptr;      // absent with --arrival: window
+  CLI::Option* csv = nullptr;        // given empty: refused
+  CLI::Option* json = nullptr;
+  // sim's flag; the other transports read it as a forced (emulated) node layout.
+  CLI::Option* ranks_per_node = nullptr;
+  // sim's model file, named again as --csv or --json, would be replaced by the
+  // rows computed from it.
+  CLI::Option* params = nullptr;
+  // Which transport added which flag: a flag given with another transport
+  // (--mem host with --transport mpi) would be silently ignored; refused.
+  std::vector<std::pair<const CLI::Option*, std::string>> owned;
+};
 
-// Long on purpose: a declarative list of run's flags, one statement each.
-Command add_run_command(CLI::App& app) {
-  auto flags = std::make_shared<RunFlags>();
-  CLI::App* cmd = app.add_subcommand(
-      "run", "Measure collectives: sweep sizes, algorithms, datatypes, ops and rank counts");
-  RunOptions& o = flags->options;
-  cmd->add_option("--transport", o.transport, "Transport: mpi, or another of `collbench list`")
+// What to measure and how often: nccl-tests' flags where it has one, then
+// placements and rank counts.
+void add_sweep_flags(CLI::App& cmd, RunFlags& flags, SeenFlags& seen) {
+  RunOptions& o = flags.options;
+  cmd.add_option("--transport", o.transport, "Transport: mpi, or another of `collbench list`")
       ->capture_default_str();
-  cmd->add_option("--coll", o.colls,
-                  fmt::format("Collectives: list of {}, or all", collective_names()))
+  cmd.add_option("--coll", o.colls,
+                 fmt::format("Collectives: list of {}, or all", collective_names()))
       ->capture_default_str();
-  cmd->add_option("--algo", o.algos,
-                  "Algorithms: list (registry names and baselines such as mpi), or all")
+  cmd.add_option("--algo", o.algos,
+                 "Algorithms: list (registry names and baselines such as mpi), or all")
       ->capture_default_str();
-  add_size_flags(*cmd, flags->sizes);
-  cmd->add_option("-n,--iters", o.iterations,
-                  "Timed iterations per configuration (0 = sample by --time-budget)")
+  add_size_flags(cmd, flags.sizes);
+  cmd.add_option("-n,--iters", o.iterations,
+                 "Timed iterations per configuration (0 = sample by --time-budget)")
       ->capture_default_str();
-  CLI::Option* warmup =
-      cmd->add_option("-w,--warmup_iters", o.warmup, "Untimed warm-up iterations")
-          ->capture_default_str();
+  CLI::Option* warmup = cmd.add_option("-w,--warmup_iters", o.warmup, "Untimed warm-up iterations")
+                            ->capture_default_str();
   // OSU's -x: the same warm-up, remembered so that an OSU -i is refused.
-  cmd->add_option_function<int>(
+  cmd.add_option_function<int>(
          "-x",
-         [f = flags.get()](int v) {
+         [f = &flags](int v) {
            f->options.warmup = v;
            f->sizes.osu_warmup = true;
          },
          "Untimed warm-up iterations, as OSU's -x (same as -w)")
       ->excludes(warmup);
   // nccl-tests' -g (GPUs per thread): collbench runs one GPU per rank.
-  cmd->add_option_function<std::string>(
+  cmd.add_option_function<std::string>(
       "-g,--ngpus",
       [](const std::string& v) {
         if (v != "1")
@@ -229,129 +241,153 @@ Command add_run_command(CLI::App& app) {
               v));
       },
       "nccl-tests' GPUs per thread: only 1 (one GPU per rank; ranks come from mpiexec -n)");
-  cmd->add_option("-c,--check", o.check, "Verify results after timing (1) or not (0)")
+  cmd.add_option("-c,--check", o.check, "Verify results after timing (1) or not (0)")
       ->capture_default_str();
-  cmd->add_option("--time-budget", o.time_budget_s,
-                  "Seconds per configuration when -n is 0: sample until the median's 95% CI is "
-                  "within 5% or the budget is spent")
+  cmd.add_option("--time-budget", o.time_budget_s,
+                 "Seconds per configuration when -n is 0: sample until the median's 95% CI is "
+                 "within 5% or the budget is spent")
       ->capture_default_str();
-  cmd->add_option("-d,--datatype", o.datatypes,
-                  "Datatypes: list (float, double, half, bf16, "
-                  "int8 ... uint64, int16, uint16) or all")
+  cmd.add_option("-d,--datatype", o.datatypes,
+                 "Datatypes: list (float, double, half, bf16, "
+                 "int8 ... uint64, int16, uint16) or all")
       ->capture_default_str();
-  cmd->add_option("-o,--op", o.ops, "Reduction ops: list of sum, prod, min, max, avg, "
-                  "land, lor, lxor, band, bor, bxor (integers only), or all (the first five)")
+  cmd.add_option("-o,--op", o.ops,
+                 "Reduction ops: list of sum, prod, min, max, avg, "
+                 "land, lor, lxor, band, bor, bxor (integers only), or all (the first five)")
       ->capture_default_str();
-  CLI::Option* placement =
-      cmd->add_option("--placement", o.placement,
-                      "in, out or both (default: both; out with --transport sim, whose model "
-                      "times the two alike)");
-  cmd->add_option("--ranks", o.ranks,
-                  "Rank counts: list (2,4,8), all (2..world), pow2, or A..B (powers of two from A "
-                  "to B); default: the world size");
-  cmd->add_option("--wait", flags->wait,
-                  "How ranks wait: spin, yield, sleep, or auto (spin unless "
-                  "ranks outnumber cores or the load average exceeds them)")
+  seen.placement =
+      cmd.add_option("--placement", o.placement,
+                     "in, out or both (default: both; out with --transport sim, whose model "
+                     "times the two alike)");
+  cmd.add_option("--ranks", o.ranks,
+                 "Rank counts: list (2,4,8), all (2..world), pow2, or A..B (powers of two from A "
+                 "to B); default: the world size");
+}
+
+// How each configuration is timed: waits, starts, arrival patterns, the mode
+// probe, the order of configurations and the pipelining segment.
+void add_timing_flags(CLI::App& cmd, RunFlags& flags, SeenFlags& seen) {
+  RunOptions& o = flags.options;
+  cmd.add_option("--wait", flags.wait,
+                 "How ranks wait: spin, yield, sleep, or auto (spin unless "
+                 "ranks outnumber cores or the load average exceeds them)")
       ->capture_default_str();
-  CLI::Option* start = cmd->add_option("--start", flags->start,
-                  "How each timed iteration starts: barrier (after a barrier, each rank timing "
-                  "from its own exit) or window (at an agreed time on synchronized clocks; "
-                  "the time is the max over ranks of finish - that start; iterations with a "
-                  "rank late for its window are dropped and counted in the late column; "
-                  "default window with --arrival) or back-to-back (a barrier per batch, then "
-                  "iterations back to back as an application's loop runs them; sample = the "
-                  "slowest rank's time per iteration)")
+  seen.start =
+      cmd.add_option("--start", flags.start,
+                     "How each timed iteration starts: barrier (after a barrier, each rank timing "
+                     "from its own exit) or window (at an agreed time on synchronized clocks; "
+                     "the time is the max over ranks of finish - that start; iterations with a "
+                     "rank late for its window are dropped and counted in the late column; "
+                     "default window with --arrival) or back-to-back (a barrier per batch, then "
+                     "iterations back to back as an application's loop runs them; sample = the "
+                     "slowest rank's time per iteration)")
+          ->capture_default_str();
+  cmd.add_option("--arrival", o.arrival,
+                 "Arrival pattern (docs/arrival.md): none, one-late:DELAY[:RANK] (default the "
+                 "last rank), uniform:MAX (per iteration, drawn from --seed), list:D0,D1,... or "
+                 "trace:FILE (iteration,rank,delay_us); durations such as 250us, 1ms. Each "
+                 "rank's window start moves by its delay; the same configuration also runs "
+                 "without the pattern for the ratio columns")
       ->capture_default_str();
-  cmd->add_option("--arrival", o.arrival,
-                  "Arrival pattern (docs/arrival.md): none, one-late:DELAY[:RANK] (default the "
-                  "last rank), uniform:MAX (per iteration, drawn from --seed), list:D0,D1,... or "
-                  "trace:FILE (iteration,rank,delay_us); durations such as 250us, 1ms. Each "
-                  "rank's window start moves by its delay; the same configuration also runs "
-                  "without the pattern for the ratio columns")
+  cmd.add_option("--seed", o.seed, "Seed of --arrival uniform's draws")->capture_default_str();
+  cmd.add_option("--arrival-log", o.arrival_log,
+                 "With --arrival: each rank appends every sample's target and actual start "
+                 "(CLOCK_MONOTONIC ns) to PREFIX.<rank>, to check where the pattern put them");
+  cmd.add_option("--mode-probe", o.mode_probe,
+                 "on: before each configuration, time a short 8 B and 256 KiB exchange on its "
+                 "ranks (10-20 ms on one node) into the probe_small_us and probe_large_us "
+                 "columns, which the model's term probe prices the row's mode with; off: leave "
+                 "them empty (on a slow network the probe costs about 45 of its round trips)")
       ->capture_default_str();
-  cmd->add_option("--seed", o.seed, "Seed of --arrival uniform's draws")->capture_default_str();
-  cmd->add_option("--arrival-log", o.arrival_log,
-                  "With --arrival: each rank appends every sample's target and actual start "
-                  "(CLOCK_MONOTONIC ns) to PREFIX.<rank>, to check where the pattern put them");
-  cmd->add_option("--mode-probe", o.mode_probe,
-                  "on: before each configuration, time a short 8 B and 256 KiB exchange on its "
-                  "ranks (10-20 ms on one node) into the probe_small_us and probe_large_us "
-                  "columns, which the model's term probe prices the row's mode with; off: leave "
-                  "them empty (on a slow network the probe costs about 45 of its round trips)")
+  cmd.add_option("--order", o.order,
+                 "How a rank count's configurations are ordered and timed: interleaved (every "
+                 "algorithm of a size back to back, timed taking turns ~20 ms at a time, so a "
+                 "drift of the machine's speed reaches them alike; holds all their buffers at "
+                 "once), size (the same order, each timed alone) or algorithm (one "
+                 "algorithm's sizes back to back, as a loop of nccl-tests runs)")
       ->capture_default_str();
-  cmd->add_option("--order", o.order,
-                  "How a rank count's configurations are ordered and timed: interleaved (every "
-                  "algorithm of a size back to back, timed taking turns ~20 ms at a time, so a "
-                  "drift of the machine's speed reaches them alike; holds all their buffers at "
-                  "once), size (the same order, each timed alone) or algorithm (one "
-                  "algorithm's sizes back to back, as a loop of nccl-tests runs)")
+  cmd.add_option("--segment", o.segment,
+                 fmt::format("Pipelining segment in bytes for {} (0 = algorithm default)",
+                             segmented_algorithm_names()))
       ->capture_default_str();
-  cmd->add_option("--segment", o.segment,
-                  fmt::format("Pipelining segment in bytes for {} (0 = algorithm default)",
-                              segmented_algorithm_names()))
-      ->capture_default_str();
-  CLI::Option* csv = cmd->add_option(
+}
+
+// Where rows go, the watchdog, and resuming.
+void add_output_flags(CLI::App& cmd, RunOptions& o, SeenFlags& seen) {
+  seen.csv = cmd.add_option(
       "--csv", o.csv,
       "Write tidy CSV rows to FILE (streamed via FILE.partial; - = standard output)");
-  CLI::Option* json = cmd->add_option(
+  seen.json = cmd.add_option(
       "--json", o.json, "Write rows, configuration and metadata to FILE (- = standard output)");
-  cmd->add_option("--timeout", o.timeout_s,
-                  "Watchdog: seconds any single wait for a peer may last before every surviving "
-                  "rank reports where it waits and the run ends, keeping finished rows (0 = off)")
+  cmd.add_option("--timeout", o.timeout_s,
+                 "Watchdog: seconds any single wait for a peer may last before every surviving "
+                 "rank reports where it waits and the run ends, keeping finished rows (0 = off)")
       ->capture_default_str();
-  cmd->add_flag("--quiet", o.quiet, "No progress lines on stderr");
-  cmd->add_flag("--resume", o.resume,
-                "Skip configurations the --csv file (or its .partial from an interrupted run) "
-                "already holds; keep those rows and add the rest");
-  // Which transport added which flag: a flag given with another transport
-  // (--mem host with --transport mpi) would be silently ignored; refused.
-  auto owned = std::make_shared<std::vector<std::pair<const CLI::Option*, std::string>>>();
+  cmd.add_flag("--quiet", o.quiet, "No progress lines on stderr");
+  cmd.add_flag("--resume", o.resume,
+               "Skip configurations the --csv file (or its .partial from an interrupted run) "
+               "already holds; keep those rows and add the rest");
+}
+
+void add_transport_flags(CLI::App& cmd, SeenFlags& seen) {
   for (TransportSpec& t : transports()) {
     if (!t.add_options) continue;
-    const std::size_t before = cmd->get_options().size();
-    t.add_options(*cmd);
-    const auto all = cmd->get_options();
-    for (std::size_t i = before; i < all.size(); ++i) owned->emplace_back(all[i], t.name);
+    const std::size_t before = cmd.get_options().size();
+    t.add_options(cmd);
+    const auto all = cmd.get_options();
+    for (std::size_t i = before; i < all.size(); ++i) seen.owned.emplace_back(all[i], t.name);
   }
-  // --ranks-per-node is the sim transport's flag; the other transports
-  // read it as a forced (emulated) node layout.
-  CLI::Option* ranks_per_node = cmd->get_option_no_throw("--ranks-per-node");
-  // The simulator's --params file named again as --csv or --json would be
-  // replaced by the rows computed from it.
-  CLI::Option* params = cmd->get_option_no_throw("--params");
-  return {cmd, [flags, csv, json, placement, ranks_per_node, start, owned, params] {
-    RunOptions* options = &flags->options;
-    for (const auto& [option, transport] : *owned)
-      if (option->count() > 0 && options->transport != transport && option != ranks_per_node)
-        throw UsageError(fmt::format("{} is a flag of --transport {}; --transport {} ignores it "
-                                     "(drop it, or run with --transport {})",
-                                     option->get_name(), transport, options->transport,
-                                     transport));
-    if (ranks_per_node != nullptr && ranks_per_node->count() > 0)
-      options->ranks_per_node = ranks_per_node->as<int>();
-    // `--csv "$UNSET"` is a mistake, not "no CSV".
-    if (csv->count() > 0 && options->csv.empty())
-      throw UsageError("empty file name for --csv (give a file, or - for standard output)");
-    if (json->count() > 0 && options->json.empty())
-      throw UsageError("empty file name for --json (give a file, or - for standard output)");
-    if (params != nullptr && params->count() > 0)
-      for (const auto& [flag, out] : {std::pair{"--csv", options->csv}, {"--json", options->json}})
-        if (!out.empty() && io::same_output(out, params->as<std::string>()))
-          throw UsageError(fmt::format("{} {} is the --params file: writing it would replace the "
-                                       "model read from it (accepted: another file)",
-                                       flag, out));
-    options->command_line = command_line();
-    // The simulator's model gives in- and out-of-place the same time: one
-    // placement unless asked, which halves a sim sweep.
-    if (placement->count() == 0 && options->transport == "sim") options->placement = "out";
-    options->wait = parse_wait_policy(flags->wait);
-    // A pattern places each rank's start on synchronized clocks: the window start.
-    options->start = start->count() == 0 && options->arrival != "none"
-                         ? StartMethod::window
-                         : parse_start_method(flags->start);
-    options->sizes = parse_size_flags(flags->sizes);
-    return run(*options);
-  }};
+  seen.ranks_per_node = cmd.get_option_no_throw("--ranks-per-node");
+  seen.params = cmd.get_option_no_throw("--params");
+}
+
+// The parsed flags into the options make_plan takes, then the run.
+int run_flags(RunFlags& flags, const SeenFlags& seen) {
+  RunOptions& o = flags.options;
+  for (const auto& [option, transport] : seen.owned)
+    if (option->count() > 0 && o.transport != transport && option != seen.ranks_per_node)
+      throw UsageError(
+          fmt::format("{} is a flag of --transport {}; --transport {} ignores it "
+                      "(drop it, or run with --transport {})",
+                      option->get_name(), transport, o.transport, transport));
+  if (seen.ranks_per_node != nullptr && seen.ranks_per_node->count() > 0)
+    o.ranks_per_node = seen.ranks_per_node->as<int>();
+  // `--csv "$UNSET"` is a mistake, not "no CSV".
+  if (seen.csv->count() > 0 && o.csv.empty())
+    throw UsageError("empty file name for --csv (give a file, or - for standard output)");
+  if (seen.json->count() > 0 && o.json.empty())
+    throw UsageError("empty file name for --json (give a file, or - for standard output)");
+  if (seen.params != nullptr && seen.params->count() > 0)
+    for (const auto& [flag, out] : {std::pair{"--csv", o.csv}, {"--json", o.json}})
+      if (!out.empty() && io::same_output(out, seen.params->as<std::string>()))
+        throw UsageError(
+            fmt::format("{} {} is the --params file: writing it would replace the "
+                        "model read from it (accepted: another file)",
+                        flag, out));
+  o.command_line = command_line();
+  // The simulator's model gives in- and out-of-place the same time: one
+  // placement unless asked, which halves a sim sweep.
+  if (seen.placement->count() == 0 && o.transport == "sim") o.placement = "out";
+  o.wait = parse_wait_policy(flags.wait);
+  // A pattern places each rank's start on synchronized clocks: the window start.
+  o.start = seen.start->count() == 0 && o.arrival != "none" ? StartMethod::window
+                                                            : parse_start_method(flags.start);
+  o.sizes = parse_size_flags(flags.sizes);
+  return run(o);
+}
+
+}  // namespace
+
+Command add_run_command(CLI::App& app) {
+  auto flags = std::make_shared<RunFlags>();
+  auto seen = std::make_shared<SeenFlags>();
+  CLI::App* cmd = app.add_subcommand(
+      "run", "Measure collectives: sweep sizes, algorithms, datatypes, ops and rank counts");
+  add_sweep_flags(*cmd, *flags, *seen);
+  add_timing_flags(*cmd, *flags, *seen);
+  add_output_flags(*cmd, flags->options, *seen);
+  add_transport_flags(*cmd, *seen);
+  return {cmd, [flags, seen] { return run_flags(*flags, *seen); }};
 }
 
 }  // namespace cb
