@@ -37,6 +37,18 @@ double number(const CsvTable& t, const CsvRecord& r, const char* column) {
   return v;
 }
 
+// The model's three parameters within what a flag accepts (model_params.hpp).
+void check_bounds(const ModelParams& m, const CsvTable& t, const CsvRecord& r) {
+  const auto at_most = [&](double v, double max, const char* column, const char* unit) {
+    if (v > max)
+      throw UsageError(fmt::format("{}:{}: {} '{}' is above {:g} {} (accepted: 0 to {:g})",
+                                   t.file(), r.line, column, t.cell(r, column), max, unit, max));
+  };
+  at_most(m.alpha_s, kMaxModelSeconds, "alpha_s", "seconds");
+  at_most(m.beta_s_per_B, kMaxModelSecondsPerByte, "beta_s_per_B", "seconds per byte");
+  at_most(m.gamma_s_per_B, kMaxModelSecondsPerByte, "gamma_s_per_B", "seconds per byte");
+}
+
 std::vector<double> numbers(const CsvTable& t, const CsvRecord& r, const char* column) {
   std::vector<double> out;
   const std::string& s = t.cell(r, column);
@@ -60,17 +72,9 @@ std::vector<double> numbers(const CsvTable& t, const CsvRecord& r, const char* c
   return out;
 }
 
-// A calibration file or fit.csv, whole: collbench writes every line with its
-// newline, so a last line without one was cut short (a full disk, a copy
-// interrupted), possibly mid-number ("2.6e-1" of "2.6e-11"), and is refused
-// rather than read as a different value.
+// A calibration file or fit.csv, whole (a line cut short is refused).
 CsvTable read_whole_table(const std::string& path) {
-  const std::string text = read_text_file(path);
-  if (!text.empty() && text.back() != '\n')
-    throw UsageError(fmt::format("{}: the last line has no newline: the file was cut short "
-                                 "(collbench writes whole lines); write it again",
-                                 path));
-  return CsvTable(text, path);
+  return CsvTable(read_written_file(path), path);
 }
 
 void require(const CsvTable& t, std::initializer_list<const char*> columns) {
@@ -389,6 +393,7 @@ Calibration read_calibration(const std::string& path) {
   Calibration c;
   c.params = {number(t, r, "alpha_s"), number(t, r, "beta_s_per_B"),
               number(t, r, "gamma_s_per_B")};
+  check_bounds(c.params, t, r);
   if (t.has("transport") && !t.cell(r, "transport").empty()) c.transport = t.cell(r, "transport");
   if (t.has("ranks")) {
     // Checked before the cast: a double outside int's range does not convert
@@ -500,7 +505,9 @@ ModelParams load_model_params(const std::string& path, const std::optional<std::
     return t.cell(*found, column).empty() ? 0.0 : number(t, *found, column);
   };
   if (source_transport) *source_transport = t.cell(*found, "transport");
-  return {value("alpha_s"), value("beta_s_per_B"), value("gamma_s_per_B")};
+  const ModelParams params{value("alpha_s"), value("beta_s_per_B"), value("gamma_s_per_B")};
+  check_bounds(params, t, *found);
+  return params;
 }
 
 }  // namespace cb::models

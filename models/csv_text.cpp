@@ -85,6 +85,15 @@ const std::string& CsvTable::cell(const CsvRecord& row, std::string_view column)
 
 std::string read_text_file(const std::string& path) { return io::read_input_file(path); }
 
+std::string read_written_file(const std::string& path) {
+  std::string text = read_text_file(path);
+  if (!text.empty() && text.back() != '\n')
+    throw UsageError(fmt::format("{}: the last line has no newline: the file was cut short "
+                                 "(collbench writes whole lines); write it again",
+                                 path));
+  return text;
+}
+
 std::string csv_escape(std::string_view field) {
   if (field.find_first_of(",\"\n\r") == std::string_view::npos) return std::string(field);
   std::string out = "\"";

@@ -44,6 +44,12 @@ class CsvTable {
 // (io::read_input_file's limits).
 std::string read_text_file(const std::string& path);
 
+// read_text_file for a file collbench wrote: collbench ends every line with
+// its newline, so a last line without one was cut short (a full disk, a copy
+// interrupted), possibly mid-number ("2.6e-1" of "2.6e-11"), and is refused
+// with one line rather than read as a different value.
+std::string read_written_file(const std::string& path);
+
 // One CSV field, quoted when it needs to be.
 std::string csv_escape(std::string_view field);
 // A number with full precision (%.9g as CSV.md asks for, more is fine): "" for NaN.

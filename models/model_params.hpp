@@ -14,6 +14,13 @@ struct ModelParams {
   friend bool operator==(const ModelParams&, const ModelParams&) = default;
 };
 
+// The largest parameters accepted, from a flag or a file: beyond them no
+// network exists, and predicted times overflow to inf (--alpha 1e300, or
+// beta_s_per_B=1e300 in a calibration file, made every time inf). An hour
+// per message, a second per byte (1 B/s).
+inline constexpr double kMaxModelSeconds = 3600;
+inline constexpr double kMaxModelSecondsPerByte = 1;
+
 // T = alpha*cost.alpha + beta*cost.beta + gamma*cost.gamma, in seconds.
 inline double seconds(const Cost& cost, const ModelParams& m) {
   return m.alpha_s * cost.alpha + m.beta_s_per_B * cost.beta + m.gamma_s_per_B * cost.gamma;

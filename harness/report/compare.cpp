@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <charconv>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <stdexcept>
 
@@ -29,6 +31,16 @@ double number(const models::CsvTable& t, const models::CsvRecord& r, const char*
     throw UsageError(fmt::format("{}:{}: column {} holds '{}', not a time >= 0 in us", t.file(),
                                  r.line, column, text));
   return v;
+}
+
+void check_whole(const models::CsvTable& t, const models::CsvRecord& r, const char* column,
+                 long long lo, long long hi) {
+  const std::string& text = t.cell(r, column);
+  long long v = -1;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size() || v < lo || v > hi)
+    throw UsageError(fmt::format("{}:{}: column {} holds '{}', not a whole number in {}..{}",
+                                 t.file(), r.line, column, text, lo, hi));
 }
 
 }  // namespace
@@ -62,7 +74,7 @@ Verdict classify(const TimedConfig& base, const TimedConfig& next, double thresh
 }
 
 std::vector<TimedConfig> read_timed_configs(const std::string& path) {
-  const models::CsvTable table(models::read_text_file(path), path);
+  const models::CsvTable table(models::read_written_file(path), path);
   std::string missing;
   for (const char* c : kKeyColumns)
     if (!table.has(c)) missing += fmt::format("{}{}", missing.empty() ? "" : ", ", c);
@@ -77,6 +89,10 @@ std::vector<TimedConfig> read_timed_configs(const std::string& path) {
     TimedConfig c;
     for (const char* k : kKeyColumns)
       c.key += fmt::format("{}{}", c.key.empty() ? "" : "/", table.cell(r, k));
+    // Keys are matched as text, so a rank count or size that is not a whole
+    // number (ranks=1e300) would pair with nothing and pass in silence.
+    check_whole(table, r, "ranks", 1, std::numeric_limits<int>::max());
+    check_whole(table, r, "bytes", 0, std::numeric_limits<long long>::max());
     c.median_us = number(table, r, "time_median_us");
     c.ci_lo_us = number(table, r, "ci_lo_us");
     c.ci_hi_us = number(table, r, "ci_hi_us");

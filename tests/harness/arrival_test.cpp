@@ -4,6 +4,7 @@
 #include "transports/contract/arrival.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -114,6 +115,15 @@ TEST(Arrival, BadPatternsAreRefusedNamingTheProblem) {
   EXPECT_NE(refusal("late:1ms").find("unknown pattern 'late'"), std::string::npos);
   EXPECT_NE(refusal("uniform").find("missing its value"), std::string::npos);
   EXPECT_NE(refusal("trace:/nonexistent/t.csv").find("cannot read"), std::string::npos);
+  // Read with bounds: a device or a FIFO is refused at once, not read until
+  // memory runs out or a writer appears.
+  EXPECT_NE(refusal("trace:/dev/zero").find("only regular files"), std::string::npos);
+  const fs::path fifo = fs::temp_directory_path() / ("collbench-trace-fifo-" + std::to_string(::getpid()));
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  EXPECT_NE(refusal("trace:" + fifo.string()).find("only regular files"), std::string::npos);
+  fs::remove(fifo);
+  const fs::path cut = write_trace("trace-cut", "iteration,rank,delay_us\n0,0,1");
+  EXPECT_NE(refusal("trace:" + cut.string(), 1).find("cut short"), std::string::npos);
   const fs::path missing_rank =
       write_trace("trace-rank", "iteration,rank,delay_us\n0,0,0\n0,1,5\n1,0,3\n");
   EXPECT_NE(refusal("trace:" + missing_rank.string(), 2).find("iteration 1 of the trace has ranks 0..0"),

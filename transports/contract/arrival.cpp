@@ -5,12 +5,12 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <fstream>
 #include <map>
 #include <sstream>
 
 #include "algorithms/check.hpp"
 #include "algorithms/types.hpp"
+#include "models/io/input_file.hpp"
 #include "transports/contract/counter_random.hpp"
 
 namespace cb {
@@ -45,8 +45,16 @@ std::vector<std::string_view> split(std::string_view text, char sep) {
 
 // trace:FILE, long format: iteration,rank,delay_us.
 std::vector<std::vector<double>> read_trace(const std::string& file, std::string_view pattern) {
-  std::ifstream in(file);
-  if (!in) bad(pattern, fmt::format("cannot read trace file '{}'", file));
+  // Bounded and regular-only: /dev/zero or a FIFO named as a trace must be
+  // refused at once, not read for ever.
+  const std::string text = io::read_input_file(file, "--arrival trace:");
+  // A last line without its newline may be a row cut mid-number ("0,3,12"
+  // of "0,3,125"), which would parse as a different delay.
+  if (!text.empty() && text.back() != '\n')
+    bad(pattern, fmt::format("trace file '{}': the last line has no newline, so the file may "
+                             "have been cut short; end every line with a newline",
+                             file));
+  std::istringstream in(text);
   std::string line;
   if (!std::getline(in, line)) bad(pattern, fmt::format("trace file '{}' is empty", file));
   if (!line.empty() && line.back() == '\r') line.pop_back();

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "algorithms/types.hpp"
+#include "models/model_params.hpp"
 
 namespace cb::sim {
 namespace {
@@ -60,8 +61,8 @@ std::string seconds_text(double s) {
 // the sweep's times overflow to inf (--alpha 1e300 made every row inf):
 // an hour per message or delay, a second per byte (1 B/s), a petabyte per
 // second.
-constexpr double kMaxSeconds = 3600;
-constexpr double kMaxSecondsPerByte = 1;
+constexpr double kMaxSeconds = models::kMaxModelSeconds;
+constexpr double kMaxSecondsPerByte = models::kMaxModelSecondsPerByte;
 constexpr double kMaxBytesPerSecond = 1e15;
 
 void at_most(double v, double max, std::string_view what, std::string_view text,
