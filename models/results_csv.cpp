@@ -172,6 +172,10 @@ Measurement parse_row(const CsvTable& t, const CsvRecord& r) {
   if (const std::string& a = t.cell(r, "arrival"); !a.empty() && a != "none") {
     m.arrival = a;
     m.after_last_s = optional_real(t.cell(r, "after_last_median_us"), "after_last_median_us", fail) * 1e-6;
+    for (auto [column, field] : {std::pair{"after_last_ci_lo_us", &m.after_last_ci_lo_s},
+                                 std::pair{"after_last_ci_hi_us", &m.after_last_ci_hi_s},
+                                 std::pair{"noskew_median_us", &m.noskew_s}})
+      if (t.has(column)) *field = optional_real(t.cell(r, column), column, fail) * 1e-6;
   }
   return m;
 }

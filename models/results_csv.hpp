@@ -47,6 +47,11 @@ struct Measurement {
   // the step's time, from the first arrival.
   std::string arrival;
   double after_last_s = std::numeric_limits<double>::quiet_NaN();
+  // Under a pattern (NaN when absent, as in files from before the columns):
+  // the 95% CI of after_last_s and the no-skew median of the same run, seconds.
+  double after_last_ci_lo_s = std::numeric_limits<double>::quiet_NaN();
+  double after_last_ci_hi_s = std::numeric_limits<double>::quiet_NaN();
+  double noskew_s = std::numeric_limits<double>::quiet_NaN();
 };
 
 // A fitted configuration: every key but the size. The op and the placement

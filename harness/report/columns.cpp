@@ -54,7 +54,9 @@ const std::vector<std::string_view>& result_columns() {
                                                      "early_idle_us",
                                                      "step_ratio",
                                                      "after_last_ratio",
-                                                     "early_idle_ratio"};
+                                                     "early_idle_ratio",
+                                                     "after_last_ci_lo_us",
+                                                     "after_last_ci_hi_us"};
   return cols;
 }
 
@@ -134,6 +136,8 @@ std::vector<Cell> row_cells(const Row& r, const RunMetadata& meta) {
       ratio(timed ? std::optional<double>(r.time_s.median) : std::nullopt),
       ratio(r.after_last_median_s),
       ratio(r.early_idle_s),
+      r.after_last_ci_lo_s ? Cell(*r.after_last_ci_lo_s * 1e6) : Cell(std::monostate{}),
+      r.after_last_ci_hi_s ? Cell(*r.after_last_ci_hi_s * 1e6) : Cell(std::monostate{}),
   };
 }
 

@@ -37,8 +37,12 @@ Row make_row(const Case& c, const Measurement& m) {
   if (m.arrival) {
     r.arrival = m.arrival->pattern;
     if (!m.arrival->noskew_s.empty()) r.noskew_median_s = summarize(m.arrival->noskew_s).median;
-    if (!m.arrival->after_last_s.empty())
-      r.after_last_median_s = summarize(m.arrival->after_last_s).median;
+    if (!m.arrival->after_last_s.empty()) {
+      const Stats after = summarize(m.arrival->after_last_s);
+      r.after_last_median_s = after.median;
+      r.after_last_ci_lo_s = after.ci_lo;
+      r.after_last_ci_hi_s = after.ci_hi;
+    }
     if (!m.arrival->early_in_s.empty() && r.noskew_median_s)
       r.early_idle_s =
           std::max(0.0, summarize(m.arrival->early_in_s).median - *r.noskew_median_s);

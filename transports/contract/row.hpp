@@ -44,6 +44,10 @@ struct Row {
   // Under a pattern time_s is the step time: first arrival to last completion.
   std::string arrival;
   std::optional<double> noskew_median_s, after_last_median_s, early_idle_s;
+  // The 95% confidence interval of after_last_median_s (SECONDS; stats.hpp's
+  // rule), so that a comparison of algorithms under a pattern can tell a tie
+  // from a difference (collbench arrival-check).
+  std::optional<double> after_last_ci_lo_s, after_last_ci_hi_s;
   // Window start: the clock sync's accuracy bound (Measurement::clock_sync_s).
   std::optional<double> clock_sync_s;
 };
