@@ -69,7 +69,7 @@ using AxisKey = std::tuple<std::string, Collective, int, std::uint64_t, std::str
 
 // The crossovers of one (transport, collective, p, size, kind) along the delay.
 void axis_crossovers(const std::vector<const ArrivalCase*>& axis, double min_effect,
-                     std::vector<ArrivalCrossover>& out) {
+                     std::vector<ArrivalCrossover>& out, std::size_t& predicted_count) {
   // algorithm -> delay -> case (a repeated delay keeps the first row).
   std::map<std::string, std::map<double, const ArrivalCase*>> by_algo;
   for (const ArrivalCase* c : axis) by_algo[c->algorithm].emplace(c->delay_s, c);
@@ -89,6 +89,7 @@ void axis_crossovers(const std::vector<const ArrivalCase*>& axis, double min_eff
       }
       if (delays.size() < 2) continue;
       const std::vector<MeasuredCrossing> predicted = measured_crossings(delays, pa, pb);
+      predicted_count += predicted.size();
       for (const MeasuredCrossing& m : separated_crossings(delays, ma, mb, min_effect)) {
         const ArrivalCase& f = *axis.front();
         ArrivalCrossover x{f.transport, f.coll, f.ranks, f.bytes, f.kind, a->first, b->first,
@@ -180,11 +181,16 @@ ArrivalAccuracy grade_arrival(const std::vector<ArrivalCase>& cases, double min_
     out.picks.push_back(grade_cell(cell, min_effect));
     pick_kinds.push_back(cell.front()->kind);
   }
-  for (const auto& [key, axis] : axes) axis_crossovers(axis, min_effect, out.crossovers);
+  for (const auto& [key, axis] : axes)
+    axis_crossovers(axis, min_effect, out.crossovers,
+                    out.predicted_crossovers[axis.front()->kind]);
   out.summaries.push_back(summarize_scope("all", all, out.picks, pick_kinds, out.crossovers));
+  for (const auto& [kind, n] : out.predicted_crossovers) out.summaries[0].predicted_crossovers += n;
   if (kinds.size() > 1)
-    for (const auto& [kind, list] : kinds)
+    for (const auto& [kind, list] : kinds) {
       out.summaries.push_back(summarize_scope(kind, list, out.picks, pick_kinds, out.crossovers));
+      out.summaries.back().predicted_crossovers = out.predicted_crossovers[kind];
+    }
   return out;
 }
 
@@ -235,14 +241,16 @@ std::string arrival_summary_csv(const std::vector<ArrivalSummary>& summaries) {
   std::string t =
       "scope,rows_large,median_abs_err_large,rows_small,median_abs_err_small,cells,picks_right,"
       "picks_right_fraction,mean_tied_fraction,crossovers,crossovers_within_2x,"
-      "crossovers_within_fraction,err_target,err_met,picks_target,picks_met,crossovers_met\n";
+      "crossovers_within_fraction,predicted_crossovers,err_target,err_met,picks_target,"
+      "picks_met,crossovers_met\n";
   for (const ArrivalSummary& s : summaries)
-    t += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_escape(s.scope),
+    t += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_escape(s.scope),
                      s.rows_large, csv_number(s.median_err_large), s.rows_small,
                      csv_number(s.median_err_small), s.cells, s.picks_right,
                      csv_number(s.picks_right_fraction()), csv_number(s.mean_tied_fraction),
                      s.crossovers, s.crossovers_within_2x,
-                     csv_number(s.crossovers_within_fraction()), csv_number(kArrivalErrTarget),
+                     csv_number(s.crossovers_within_fraction()), s.predicted_crossovers,
+                     csv_number(kArrivalErrTarget),
                      bool_cell(s.err_met()), csv_number(kArrivalPickTarget),
                      bool_cell(s.picks_met()), bool_cell(s.crossovers_met()));
   return t;

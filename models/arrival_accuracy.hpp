@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -84,6 +85,10 @@ struct ArrivalSummary {
   // Mean over cells of measured_tied / contenders (NaN without cells).
   double mean_tied_fraction = 0;
   std::size_t crossovers = 0, crossovers_within_2x = 0;
+  // Crossings of the predictions alone along the same axes (every pair, the
+  // measured delays): where the model expects the ranking to flip, measured
+  // separated or not.
+  std::size_t predicted_crossovers = 0;
   double picks_right_fraction() const;       // NaN without cells
   double crossovers_within_fraction() const;  // NaN without crossovers
   // The targets (docs/stragglers.md); a figure without data is not met.
@@ -99,6 +104,8 @@ inline constexpr std::uint64_t kArrivalLargeBytes = 64 * 1024;
 struct ArrivalAccuracy {
   std::vector<ArrivalPick> picks;
   std::vector<ArrivalCrossover> crossovers;
+  // Per pattern kind, the predicted crossings (ArrivalSummary::predicted_crossovers).
+  std::map<std::string, std::size_t> predicted_crossovers;
   std::vector<ArrivalSummary> summaries;  // "all" first, then each kind in name order
 };
 

@@ -112,13 +112,13 @@ void arrival_check(ArrivalCheckOptions o) {
     fmt::print("{}: median |err| {} at >= 64 KiB ({} rows; target <= {:.0f}%: {}), {} below ({} "
                "rows); most tolerant picked within the CI in {} of {} cells ({}; target >= "
                "{:.0f}%: {}; the measurement tied {} of a cell's algorithms on average); skew "
-               "crossovers predicted within 2x: {} of {} ({})\n",
+               "crossovers predicted within 2x: {} of {} ({}; the model crosses {} times)\n",
                s.scope, percent(s.median_err_large), s.rows_large,
                100 * models::kArrivalErrTarget, verdict(s.err_met()), percent(s.median_err_small),
                s.rows_small, s.picks_right, s.cells, percent(s.picks_right_fraction()),
                100 * models::kArrivalPickTarget, verdict(s.picks_met()),
                percent(s.mean_tied_fraction), s.crossovers_within_2x,
-               s.crossovers, percent(s.crossovers_within_fraction()));
+               s.crossovers, percent(s.crossovers_within_fraction()), s.predicted_crossovers);
   }
   fmt::print("# written: {}/arrival-{{cases,picks,crossovers,summary}}.csv\n", o.out);
 }

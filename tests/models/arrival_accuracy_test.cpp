@@ -132,6 +132,10 @@ TEST(ArrivalAccuracy, CrossoversAlongTheDelayMatchedWithin2x) {
   EXPECT_EQ(acc.summaries[1].crossovers_within_2x, 0u);
   EXPECT_EQ(acc.summaries[2].scope, "uniform");
   EXPECT_TRUE(acc.summaries[2].crossovers_met());
+  // The model crosses once (uniform), never under one-late.
+  EXPECT_EQ(acc.summaries[0].predicted_crossovers, 1u);
+  EXPECT_EQ(acc.summaries[1].predicted_crossovers, 0u);
+  EXPECT_EQ(acc.summaries[2].predicted_crossovers, 1u);
   EXPECT_EQ(acc.summaries[2].cells, 4u);
 }
 
