@@ -9,6 +9,7 @@ directory holding results CSVs of `collbench run`. It may also hold:
   winners.csv                        measured winners per cell (collbench recommend)
   fit/predictions.csv, fit/fit.csv   model lines and the model-error plot (collbench fit)
   fit/crossovers.csv                 predicted vs measured crossover sizes (collbench fit)
+  arrival/check/arrival-cases.csv    time after the last arrival vs delay (collbench arrival-check)
   map-*.csv                          simulated winners maps (collbench map)
   calibration.csv                    memcpy ceilings on the busbw plots (collbench calibrate)
 FILE.csv is one results CSV of `collbench run` or one map CSV of `collbench map`.
@@ -16,7 +17,7 @@ FILE.csv is one results CSV of `collbench run` or one map CSV of `collbench map`
 Writes PNGs into DIR (default: plots/ next to the input): latency-<transport>,
 busbw-<transport>, winners-<transport> (from winners.csv), rank-comparison (only
 when more than one rank count was run), crossover-<collective> (from map CSVs),
-model-error, crossovers. Every algorithm keeps one colour and marker in every
+model-error, crossovers, arrival. Every algorithm keeps one colour and marker in every
 plot (plot_style.py). Each PNG is written whole or not at all; a destination
 that is a symbolic link or not a regular file is refused. Bad input: one line
 on stderr, exit status 2; a failed write (full disk): exit 4. Needs matplotlib
@@ -28,6 +29,7 @@ import os
 import sys
 from collections import defaultdict
 
+import plot_arrival
 from output_file import (EXIT_BAD_INPUT, EXIT_WRITE_FAILED, BadOutput, WriteFailed,
                          prepare_directory, remove_output, write_atomically)
 from results_csv import (InputError, MAP_COLUMNS, find_maps, kind_of, load_fit_params,
@@ -573,6 +575,8 @@ def plot_directory(directory, out):
     written.append(plot_prediction_error(preds, fit, out) if preds else None)
     written.append(plot_crossovers(directory, out))
     written.append(plot_rank_comparison(sweeps, out))
+    written.append(plot_arrival.plot_arrival(
+        plt, ps, save, os.path.join(directory, plot_arrival.STUDY_CASES), out))
     return [w for w in written if w]
 
 

@@ -7,7 +7,8 @@ from its CSVs alone.
 report.md opens with the recommendation (recommendations.csv of collbench
 recommend), the winners maps (plots/winners-*.png, drawn by plot.py from
 winners.csv), how well α-β predicts it (fit/{fit,accuracy,crossovers}.csv) and
-the best schedule against the library's own (recommendations.csv); the rest
+the best schedule against the library's own (recommendations.csv), and a study's
+stragglers section (arrival/check/, report_arrival.py); the rest
 (bandwidth, fitted parameters, ablation, per-row errors, crossovers, plots)
 follows in an appendix. It reads sweep-*.csv (or, outside a study, every
 results CSV in DIR), calibration*.csv, fit/*.csv, spread-*/ and plots/*.png;
@@ -25,6 +26,7 @@ from collections import defaultdict
 from output_file import (EXIT_BAD_INPUT, EXIT_WRITE_FAILED, BadOutput, WriteFailed,
                          prepare_directory, write_atomically)
 from report_answer import answer_first, md
+from report_arrival import section_arrival
 from model_spread_summary import over_pairs, pair_rows, targets
 from results_csv import InputError, find_sweeps, load_sweep_files, num, read_csv, size_label
 
@@ -396,7 +398,7 @@ def appendix(directory, rows, cal):
     lines += section_crossovers(directory)
     plots = os.path.join(directory, "plots")
     pngs = sorted(p for p in os.listdir(plots) if p.endswith(".png")
-                  and not p.startswith(("winners-", "crossover-"))) \
+                  and not p.startswith(("winners-", "crossover-", "arrival"))) \
         if os.path.isdir(plots) else []
     lines += ["## Plots", ""]
     if not pngs:
@@ -424,6 +426,7 @@ def build(directory):
         how_to="`collbench recommend DIR --out DIR` writes it from the sweeps here "
                "(scripts/study.sh does); then `collbench report DIR` again.",
         plot_hint="`collbench plot DIR` draws them.")
+    lines += section_arrival(directory)
     lines += appendix(directory, rows, calibration(directory))
     return lines
 

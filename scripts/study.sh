@@ -134,8 +134,10 @@ case $mode in
     # On the sweep's own grid (8·4^k), so each repeat is one more run of the same sizes.
     repeat=(-b 2M -e 32M -f 4 --time-budget 0.1)
     cal_max=()  # calibrate's default, 64 MiB: past the sweep's 32 MiB and the bend out of cache
+    # The default keeps one repeat (2 took ~112 s on idle cores): no target
+    # reads them, and the time pays for the arrival stage.
     if [ "$mode" = full ]; then repeats=4; spread_pairs=4; testbed=full
-    else repeats=2; spread_pairs=0; testbed=default; fi ;;
+    else repeats=1; spread_pairs=0; testbed=default; fi ;;
 esac
 
 have_ipc=0
@@ -202,6 +204,17 @@ spread_stage() {
   done
 }
 
+# Stragglers (docs/stragglers.md): allreduce at 256 KiB over MPI, p = 2, one
+# rank late by 0.5, 1, 2 and 5 times the fastest no-skew time; the analysis
+# grades the model on it (collbench arrival-check) for report.md's section.
+arrival_stage() {
+  mkdir -p "$out/arrival"
+  [ -s "$out/arrival/calibration.csv" ] || cp "$out/calibration.csv" "$out/arrival/calibration.csv"
+  CB_BUILD_DIR=$build_dir bash scripts/arrival/validate.sh "$out/arrival" --transport mpi --ranks 2 \
+    -b 256K -e 256K --colls allreduce --kinds one-late --scales "0.5 1 2 5" --time-budget 0.05 \
+    2>"$out/arrival/validate.txt"
+}
+
 testbed_stage() {
   STUDY_PROGRESS=1 bash scripts/testbed/study.sh "$out/testbed" --mode "$testbed" "${quiet[@]}" 2>&1 |
     progress_filter
@@ -220,6 +233,7 @@ spread_files() {
   [ "$have_ipc" = 1 ] && echo "$out/spread-ipc/summary.md"
   return 0
 }
+arrival_files() { echo "$out/arrival/arrival.csv"; }
 testbed_files() { bash scripts/testbed/study.sh "$out/testbed" --mode "$testbed" --outputs; }
 
 # The testbed needs root and network namespaces; without them the study says
@@ -237,9 +251,9 @@ fi
 # 20 s, analysis 54 s), scaled to about 90 s. Only their ratios matter: the
 # ETA scales them by the measured pace.
 if [ "$mode" = quick ]; then
-  w_cal=29 w_sweep=4 w_repeat=4 w_ipc=4 w_after=23 w_analyse=21
+  w_cal=29 w_sweep=4 w_repeat=4 w_ipc=4 w_arrival=6 w_after=23 w_analyse=21
 else
-  w_cal=40 w_sweep=35 w_repeat=30 w_ipc=30 w_after=26 w_analyse=90
+  w_cal=40 w_sweep=35 w_repeat=30 w_ipc=30 w_arrival=15 w_after=26 w_analyse=90
 fi
 ipc_too=""; [ "$have_ipc" = 1 ] && ipc_too=" and IPC"
 stages=(
@@ -249,6 +263,7 @@ stages=(
 )
 [ "$have_ipc" = 1 ] &&
   stages+=("measured sweep over IPC (host shared memory)|$w_ipc|sweep_stage ipc --mem host|sweep_files ipc")
+stages+=("stragglers: allreduce over MPI, one rank late by 0.5..5x its time|$w_arrival|arrival_stage|arrival_files")
 stages+=("calibrate again (report.md compares before and after)|$w_after|calibrate_stage -after|cal_files -after")
 [ "$spread_pairs" -gt 0 ] &&
   stages+=("model spread: $spread_pairs more calibrate + sweep + fit pairs per transport|330|spread_stage|spread_files")

@@ -55,6 +55,11 @@ analyse_host() {  # DIR
       -b 8 -e "$map_max" -f 4 --csv "$d/map-$c.csv" --quiet >"$d/map-$c.txt"
   done
   "$collbench" recommend "$d" "${cals[@]}" --out "$d" >"$d/recommend.txt"
+  # The arrival stage's rows against the model (report.md's stragglers section).
+  if [ -s "$d/arrival/arrival.csv" ]; then
+    "$collbench" arrival-check "$d/arrival/arrival.csv" --params "$d/arrival/calibration.csv" \
+      --all-terms --out "$d/arrival/check" >"$d/arrival/check.txt"
+  fi
   "$collbench" report "$d" >/dev/null
 }
 
