@@ -53,7 +53,7 @@ TransportSpec& calibrated_transport(const std::string& name) {
   TransportSpec& t = find_transport(name);
   if (!t.per_process || !t.make_operation)
     throw UsageError(fmt::format("--transport {}: calibrate measures per-process transports "
-                                 "(mpi, ipc); the simulator takes its parameters as flags",
+                                 "(accepted: mpi, ipc); the simulator takes its parameters as flags",
                                  name));
   if (!t.available) throw UsageError(fmt::format("--transport {}: {}", name, t.unavailable_reason));
   if (t.validate) t.validate(t);
@@ -64,7 +64,7 @@ TransportSpec& calibrated_transport(const std::string& name) {
 std::size_t max_ping_bytes(const std::string& text) {
   const std::size_t max_ping = parse_bytes(text, "-e/--maxbytes");
   if (max_ping < 4096 || max_ping > calibrate::kPingMax)
-    throw UsageError(fmt::format("-e/--maxbytes '{}' is outside 4K..64M", text));
+    throw UsageError(fmt::format("-e/--maxbytes '{}' is outside the accepted range 4K..64M", text));
   return max_ping;
 }
 

@@ -79,9 +79,19 @@ std::vector<std::size_t> requested_sizes(const SizeFlags& f) {
   refuse_osu_meanings(f);
   const std::size_t increment = parse_bytes(f.increment, "-i");
   const bool osu = !f.osu_range.empty();
-  return size_sweep(parse_bytes(f.min_bytes, osu ? "-m (MIN)" : "-b"),
-                    parse_bytes(f.max_bytes, osu ? "-m (MAX)" : "-e"),
-                    increment > 0 ? 2 : parse_factor(f.factor), increment);
+  const auto sweep = [&] {
+    return size_sweep(parse_bytes(f.min_bytes, osu ? "-m (MIN)" : "-b"),
+                      parse_bytes(f.max_bytes, osu ? "-m (MAX)" : "-e"),
+                      increment > 0 ? 2 : parse_factor(f.factor), increment);
+  };
+  if (!osu) return sweep();
+  // -m is split into -b and -e before parsing: the line names what the user typed.
+  try {
+    return sweep();
+  } catch (const UsageError& e) {
+    throw UsageError(fmt::format("bad -m '{}' ([MIN:]MAX in bytes, MIN <= MAX): {}", f.osu_range,
+                                 e.what()));
+  }
 }
 
 }  // namespace cb

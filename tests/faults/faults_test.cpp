@@ -1054,7 +1054,8 @@ TEST_F(Faults, ProbedCommandLineValuesAreRefusedWithOneLine) {
        std::getenv("CALIBRATION_FIXTURE") ? "holds transport ipc-host only" : "cannot read"},
       {"recommend " + p("r.csv") + " --predict-ranks 8", "--predict-ranks 8 needs a model"},
       {"compare --threshold 1e300 " + p("r.csv") + " " + p("r.csv"), "bad --threshold '1e300'"},
-      {"calibrate -e 1K --out " + p("c.csv"), "-e/--maxbytes '1K' is outside 4K..64M"},
+      {"calibrate -e 1K --out " + p("c.csv"), "-e/--maxbytes '1K' is outside the accepted range 4K..64M"},
+      {"run --transport sim --ranks 2 -m 8:4", "bad -m '8:4'"},
   };
   expect_each_refused_quickly(cases, [&](const std::string& args) {
     // words() cannot carry an empty argument: '' stands for one here.

@@ -231,8 +231,8 @@ std::string priced_note(const std::optional<PricedTerms>& priced) {
 sim::SimOptions resolve_sim_options(const SimFlags& f) {
   sim::SimOptions o;
   if (f.window_steps < 0)
-    throw UsageError(fmt::format("bad --sim-window {} (steps per window: 0 = auto, or a "
-                                 "positive count)",
+    throw UsageError(fmt::format("bad --sim-window {} (accepted: steps per window, 0 = auto, "
+                                 "or a positive count)",
                                  f.window_steps));
   o.window_steps = static_cast<std::uint64_t>(f.window_steps);
   o.fast_path = !f.des;
