@@ -7,6 +7,7 @@ when a file is read (a finite number, a whole rank count in range), so no
 later conversion can fail on a malformed cell.
 """
 import csv
+import io
 import math
 import os
 
@@ -83,13 +84,19 @@ def rows_of(path):
     is not readable text CSV (binary, not UTF-8, a NUL byte, an overlong field)."""
     try:
         with open(path, newline="", encoding="utf-8") as f:
-            reader = csv.DictReader(f)
-            header = reader.fieldnames or []
-            rows = []
-            for row in reader:
-                row["_line"] = reader.line_num
-                rows.append(row)
-            return header, rows
+            text = f.read()
+        # collbench ends every line with its newline: a last line without one
+        # was cut short (a full disk, a copy interrupted), perhaps mid-number.
+        if text and not text.endswith("\n"):
+            raise InputError(f"{path}: the last line has no newline: the file was cut short "
+                             "(collbench writes whole lines); write it again")
+        reader = csv.DictReader(io.StringIO(text, newline=""))
+        header = reader.fieldnames or []
+        rows = []
+        for row in reader:
+            row["_line"] = reader.line_num
+            rows.append(row)
+        return header, rows
     except (UnicodeDecodeError, csv.Error) as e:
         raise InputError(f"{path}: not a CSV file collbench wrote ({shown(e)})")
     except OSError as e:

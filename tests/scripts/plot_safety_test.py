@@ -148,6 +148,14 @@ class Inputs(Case):
         rewrite_sweep(self.d, lambda rows: rows[5].update(ranks="1e300"))
         self.both("sweep-mpi.csv:7", "ranks holds '1e300'")
 
+    def test_a_file_cut_mid_row(self):
+        path = os.path.join(self.d, "sweep-mpi.csv")
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text[:len(text) - 40])  # the last row loses its end and its newline
+        self.both("sweep-mpi.csv", "cut short")
+
     def test_a_128_kib_field(self):
         rewrite_sweep(self.d, lambda rows: rows[0].update(datatype="x" * (128 << 10)))
         self.both("sweep-mpi.csv:2", "131072 characters")
