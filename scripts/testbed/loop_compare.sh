@@ -24,16 +24,12 @@ set -Eeuo pipefail
 
 root_dir=$(cd "$(dirname "$0")/../.." && pwd)
 build_dir=${CB_BUILD_DIR:-$root_dir/build}
-die_usage() { echo "loop_compare: $*" >&2; exit 2; }
+# shellcheck source=scripts/testbed/compare_args.sh
+. "$root_dir/scripts/testbed/compare_args.sh"
 
 name=cbtb; np=""; rounds=3; osu=${OSU_DIR:-$build_dir/transports/mpi/pmpi}
 sizes=4:4; iterations=50; warmup=5; out=""
 variants=back-to-back:spin,barrier:spin,back-to-back:sleep
-need() { [ "$2" -ge 2 ] || die_usage "$1 needs a value"; }
-int_in() {  # flag value lo hi
-  [[ $2 =~ ^[0-9]{1,6}$ ]] && (( 10#$2 >= $3 && 10#$2 <= $4 )) ||
-    die_usage "$1 '$2' is not an integer in $3..$4"
-}
 while [ $# -gt 0 ]; do
   case $1 in
     --name) need "$1" $#; name=$2; shift 2 ;;
@@ -67,7 +63,7 @@ bash "$testbed" status --name "$name" >/dev/null || die_usage "testbed '$name' i
 
 mkdir -p "$out/logs"
 np_flag=(); [ -z "$np" ] || np_flag=(--np "$np")
-ranks=${np:-$(bash "$testbed" status --name "$name" | sed -n 's/.*: \([0-9]*\) hosts.*/\1/p')}
+ranks=$(testbed_ranks "$testbed" "$name" "$np")
 {
   echo "# $(basename "$0") --name $name --np $ranks --rounds $rounds -m $sizes -i $iterations -x $warmup --variants $variants"
   bash "$testbed" status --name "$name" | sed -n 1p
