@@ -109,9 +109,7 @@ int main(int argc, char** argv) {
     } else {
       status = 2;
       if (cb::is_reporting_rank())
-        fmt::print(stderr,
-                   "collbench: error: {} (see collbench --help, or collbench SUBCOMMAND --help)\n",
-                   e.what());
+        fmt::print(stderr, "collbench: error: {}\n", cb::explain_parse_error(app, e));
     }
     cb::announce_exit_status(status);
     cb::finalize_world();

@@ -87,4 +87,24 @@ void add_value_checks(CLI::App& app) {
   }
 }
 
+std::string explain_parse_error(const CLI::App& app, const CLI::ParseError& e) {
+  const std::string what = e.what();
+  const std::string generic =
+      fmt::format("{} (see collbench --help, or collbench SUBCOMMAND --help)", what);
+  // CLI11: "--calibration: 1 required TEXT missing".
+  const std::size_t colon = what.find(':');
+  if (dynamic_cast<const CLI::ArgumentMismatch*>(&e) == nullptr || colon == std::string::npos ||
+      what.find("required", colon) == std::string::npos)
+    return generic;
+  const std::string name = what.substr(0, colon);
+  for (const CLI::App* sub : app.get_subcommands({})) {
+    if (!sub->parsed()) continue;
+    const CLI::Option* opt = sub->get_option_no_throw(name);
+    if (opt == nullptr) continue;
+    return fmt::format("{} needs a value (accepted: {}; see collbench {} --help)", name,
+                       opt->get_description(), sub->get_name());
+  }
+  return generic;
+}
+
 }  // namespace cb

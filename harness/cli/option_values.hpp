@@ -5,8 +5,11 @@
 // was wrong nor what would do. The commands still range-check the numbers.
 #pragma once
 
+#include <string>
+
 namespace CLI {
 class App;
+class ParseError;
 }
 
 namespace cb {
@@ -21,5 +24,10 @@ namespace cb {
 // - for FLOAT options, anything strtod does not read whole (nan and inf are
 //   numbers here; the commands say which range they accept).
 void add_value_checks(CLI::App& app);
+
+// The one line for a CLI11 parse error. An option typed without its value
+// ("fit --calibration" at the end of the line) gets its own description as
+// what is accepted, instead of CLI11's "1 required TEXT missing".
+std::string explain_parse_error(const CLI::App& app, const CLI::ParseError& e);
 
 }  // namespace cb

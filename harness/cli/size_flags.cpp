@@ -11,13 +11,28 @@
 namespace cb {
 
 void add_size_flags(CLI::App& cmd, SizeFlags& f) {
-  CLI::Option* b =
-      cmd.add_option("-b,--minbytes", f.min_bytes, "Smallest size S in bytes (K/M/G = 1024^n)")
-          ->capture_default_str();
-  CLI::Option* e =
-      cmd.add_option("-e,--maxbytes", f.max_bytes, "Largest size S in bytes")->capture_default_str();
+  // -b/-e record that they were typed: with -m, the refusal names what the
+  // user typed (CLI11's excludes() would name --minbytes for -b).
+  cmd.add_option_function<std::string>(
+         "-b,--minbytes",
+         [&f](const std::string& v) {
+           f.min_bytes = v;
+           f.bounds_given += fmt::format("{}-b {}", f.bounds_given.empty() ? "" : " ", v);
+         },
+         "Smallest size S in bytes (K/M/G = 1024^n)")
+      ->default_str(f.min_bytes);
+  cmd.add_option_function<std::string>(
+         "-e,--maxbytes",
+         [&f](const std::string& v) {
+           f.max_bytes = v;
+           f.bounds_given += fmt::format("{}-e {}", f.bounds_given.empty() ? "" : " ", v);
+         },
+         "Largest size S in bytes")
+      ->default_str(f.max_bytes);
   // Resolved into -b/-e at once, so everything downstream (the JSON
-  // configuration, the header, error messages) sees one form.
+  // configuration, the header, error messages) sees one form. CLI11 runs the
+  // callbacks in declaration order, so -m's bounds win over -b/-e's and
+  // refuse_osu_meanings refuses the pair.
   cmd.add_option_function<std::string>(
          "-m,--message-size",
          [&f](const std::string& v) {
@@ -26,9 +41,7 @@ void add_size_flags(CLI::App& cmd, SizeFlags& f) {
            if (colon != std::string::npos) f.min_bytes = v.substr(0, colon);
            f.max_bytes = colon == std::string::npos ? v : v.substr(colon + 1);
          },
-         "OSU's [MIN:]MAX instead of -b/-e, e.g. -m 1K:4M or -m 64K (MIN stays -b's default)")
-      ->excludes(b)
-      ->excludes(e);
+         "OSU's [MIN:]MAX instead of -b/-e, e.g. -m 1K:4M or -m 64K (MIN stays -b's default)");
   cmd.add_option_function<std::string>(
          "-f,--stepfactor",
          [&f](const std::string& v) {
@@ -62,6 +75,10 @@ void refuse_osu_meanings(const SizeFlags& f) {
   const bool osu = !f.osu_range.empty() || f.osu_warmup;
   if (!osu) return;
   const char* with = !f.osu_range.empty() ? "-m" : "-x";
+  if (!f.osu_range.empty() && !f.bounds_given.empty())
+    throw UsageError(fmt::format(
+        "-m {} with {}: OSU's -m [MIN:]MAX replaces nccl-tests' -b/-e; give one or the other",
+        f.osu_range, f.bounds_given));
   if (f.increment_given)
     throw UsageError(fmt::format(
         "-i {} with OSU's {}: collbench's -i is nccl-tests' size increment in bytes; for OSU's "
