@@ -21,6 +21,16 @@ std::string mpich_algorithm(Collective coll, std::string_view algorithm) {
   return {};
 }
 
+std::string mpich_default_tree_problem(const Json& tree) {
+  if (!tree.is_object()) return fmt::format("is a JSON {}, not an object", tree.type_name());
+  for (Collective coll : kAllCollectives) {
+    const std::string key = fmt::format("collective={}", mpich_selection_key(coll));
+    if (!tree.contains(key) || !tree[key].is_object() || !tree[key].contains("comm_type=intra"))
+      return fmt::format("has no '{}' / 'comm_type=intra' to start from", key);
+  }
+  return {};
+}
+
 std::optional<Json> find_mpich_default_tree(std::string_view lib) {
   const std::string_view marker = "{\"collective=";
   for (std::size_t at = lib.find(marker); at != std::string_view::npos;
@@ -221,13 +231,10 @@ Json mpich_selection(const Json& default_tree, const SelectionChooser& choose,
     }
     return out;
   }
+  if (const std::string problem = mpich_default_tree_problem(default_tree); !problem.empty())
+    throw UsageError(fmt::format("MPICH default selection tree {}", problem));
   const auto default_intra = [&](Collective coll) -> const Json& {
-    const std::string key = fmt::format("collective={}", mpich_selection_key(coll));
-    if (!default_tree.contains(key) || !default_tree[key].contains("comm_type=intra"))
-      throw UsageError(fmt::format("MPICH default selection tree has no '{}' / 'comm_type=intra' "
-                                   "to start from",
-                                   key));
-    return default_tree[key]["comm_type=intra"];
+    return default_tree[fmt::format("collective={}", mpich_selection_key(coll))]["comm_type=intra"];
   };
   // A collective none of whose algorithms has an MPICH equivalent keeps
   // MPICH's default.

@@ -94,6 +94,11 @@ nlohmann::ordered_json mpich_selection(const nlohmann::ordered_json& default_tre
 nlohmann::ordered_json mpich_selection(const nlohmann::ordered_json& default_tree,
                                        const ModelParams& m, const SelectionGrid& grid = {});
 
+// Why `tree` cannot serve as MPICH's default selection tree ("" when it can):
+// it must be an object with "collective=NAME" / "comm_type=intra" for every
+// collective collbench writes. mpich_selection() refuses the same trees.
+std::string mpich_default_tree_problem(const nlohmann::ordered_json& tree);
+
 // MPICH's default selection tree, found in the bytes of libmpich (the JSON
 // string holding every "collective=..." with MPIR_ algorithms, which MPICH
 // compiles in), or nullopt when there is none.

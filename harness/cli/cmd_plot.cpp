@@ -6,10 +6,12 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <filesystem>
 #include <memory>
 
 #include "harness/cli/commands.hpp"
 #include "harness/cli/python_scripts.hpp"
+#include "models/io/output_file.hpp"
 
 namespace cb {
 
@@ -39,6 +41,10 @@ Command add_report_command(CLI::App& app) {
       "(scripts/report.py, scripts/plot.py)");
   cmd->add_option("DIR", *dir, "A study directory or a directory of results CSVs")->required();
   return {cmd, [dir] {
+            // Refused before the plots are drawn: a planted report.md must not
+            // leave a "written" line ahead of the refusal (one line, exit 2).
+            if (std::filesystem::is_directory(*dir))
+              io::check_output_path(*dir + "/report.md", "report DIR/report.md");
             int status = run_script("plot.py", {*dir});
             if (status == 0) status = run_script("report.py", {*dir});
             return status;

@@ -19,11 +19,18 @@ namespace cb {
 
 nlohmann::ordered_json mpich_default_tree(const std::string& file, const std::string& flag) {
   if (!file.empty()) {
+    nlohmann::ordered_json tree;
     try {
-      return nlohmann::ordered_json::parse(models::read_text_file(file));
+      tree = nlohmann::ordered_json::parse(models::read_text_file(file));
     } catch (const nlohmann::json::exception& e) {
       throw UsageError(fmt::format("--mpich-default {}: not JSON: {}", file, e.what()));
     }
+    if (const std::string problem = models::mpich_default_tree_problem(tree); !problem.empty())
+      throw UsageError(fmt::format(
+          "--mpich-default {}: not MPICH's default selection tree: it {} (accepted: MPICH's "
+          "MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE format)",
+          file, problem));
+    return tree;
   }
 #if CB_HAVE_MPI
   Dl_info info{};
