@@ -653,6 +653,33 @@ TEST_F(Faults, WordingOfCommonMistakes) {
   expect_one_error_line(cal, "empty file name for --out");
 }
 
+// The probe's last findings (docs/reliability.md, "The probe"): each once
+// named the wrong thing or printed a second line before its refusal.
+TEST_F(Faults, LastProbeFindingsAreOneLineNamingWhatWasTyped) {
+  std::ofstream(dir_ / "number.json") << "42\n";
+  fs::create_directories(dir_ / "study");
+  std::ofstream(dir_ / "victim") << "keep\n";
+  fs::create_symlink(dir_ / "victim", dir_ / "study" / "report.md");
+  const Result sweep =
+      run("run --quiet --transport sim --ranks 4 -b 8 -e 64 --algo ring,rhd --csv " + p("r.csv"));
+  ASSERT_EQ(sweep.status, 0) << sweep.err;
+  const std::vector<Refusal> cases = {
+      // CLI11's excludes() named -b "--minbytes".
+      {"run --quiet -n 2 -w 0 -m 8:64 -b 16 --algo ring", "-m 8:64 with -b 16"},
+      // CLI11 said "1 required TEXT missing".
+      {"fit " + p("x.csv") + " --calibration", "--calibration needs a value (accepted: "},
+      // The tree's shape was refused later, without the file's name.
+      {"fit " + p("r.csv") + " --out " + p("fit") + " --mpich-json --mpich-default " +
+           p("number.json"),
+       "--mpich-default " + p("number.json") + ": not MPICH's default selection tree"},
+      // plot.py's "written" line came before the refusal.
+      {"report " + p("study"), "symbolic link"},
+  };
+  expect_each_refused_quickly(cases, [&](const std::string& args) { return run(args, 0, 30); });
+  EXPECT_EQ(slurp(dir_ / "victim"), "keep\n");
+  EXPECT_FALSE(fs::exists(dir_ / "study" / "plots"));
+}
+
 // --- issue 31: a third pass of hostile inputs ---------------------------------
 
 using namespace std::string_literals;
