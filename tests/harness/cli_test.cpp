@@ -220,7 +220,7 @@ TEST_F(Cli, OsuAliasesGiveTheSameSweep) {
   ASSERT_EQ(run("run --quiet -n 2 -m 16:256 -x 2 --algo ring --csv " + b.string()).status, 0);
   EXPECT_EQ(keys_of(slurp(a)), keys_of(slurp(b)));
   EXPECT_EQ(lines_of(slurp(b)).size(), 1u + 5 * 2);  // 16..256 B, both placements
-  expect_refused("run -m 16:256 -b 8", "--message-size");  // one way to give the range
+  expect_refused("run -m 16:256 -b 8", "-m 16:256 with -b 8");  // one way to give the range
   expect_refused("run -m 1X:4K", "'1X'");
 }
 
