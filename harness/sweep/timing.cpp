@@ -3,7 +3,6 @@
 #include <fcntl.h>
 #include <sys/prctl.h>
 #include <unistd.h>
-#include <time.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -17,6 +16,7 @@
 
 #include "transports/contract/arrival.hpp"
 #include "harness/sweep/clock_sync.hpp"
+#include "harness/sweep/window_wait.hpp"
 #include "transports/contract/interrupt.hpp"
 #include "transports/contract/stats.hpp"
 
@@ -75,9 +75,6 @@ constexpr int kSyncExchanges = 10;
 // second would spend a third of the run on it.
 constexpr double kResyncEvery_s = 1.0;
 constexpr double kResyncCostShare = 0.05;
-// A rank that may spin (a core per rank) sleeps until this long before its
-// window and spins the rest: waking from a sleep takes tens of µs.
-constexpr std::int64_t kSpinGuard_ns = 200'000;
 // Margins: before the first window of a batch, time for rank 0's broadcast
 // of the start to reach every rank; between windows, kWindowFactor times the
 // longest sample of the last batch plus a pad. The start margin and the pad
@@ -86,6 +83,12 @@ constexpr std::int64_t kStartMargin_ns = 500'000;
 constexpr std::int64_t kWindowPad_ns = 200'000;
 constexpr double kWindowFactor = 2;
 constexpr double kMaxSlack = 64;
+// A rank's late flag of a sample, reduced by max over ranks: it reached its
+// wait after the window opened (the windows were too short: the next
+// batch's margins double), or it polled its wait and still started late
+// (it lost its core, window_wait.hpp: longer windows would not help).
+constexpr double kLateFromWait = 1;
+constexpr double kLateForWindow = 2;
 // Samples tried, at most, per sample wanted, before late ones end sampling.
 constexpr int kMaxTriesPerSample = 4;
 
@@ -105,27 +108,6 @@ class FineTimerSlack {
  private:
   int old_;
 };
-
-void sleep_until_ns(std::int64_t t_ns) {
-  const timespec ts{static_cast<time_t>(t_ns / 1'000'000'000),
-                    static_cast<long>(t_ns % 1'000'000'000)};
-  // Absolute time: a signal (EINTR) just resumes the same sleep.
-  while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr) == EINTR) {
-  }
-}
-
-// Waits until t_ns (CLOCK_MONOTONIC). Spins only under WaitPolicy::spin
-// (resolved there only when every rank has a core, group.hpp): otherwise a
-// spinning waiter would take the core a rank still finishing its sample, or
-// the network (the testbed's delay daemon), needs.
-void wait_until_ns(std::int64_t t_ns, WaitPolicy policy) {
-  const bool spin = policy == WaitPolicy::spin;
-  const std::int64_t sleep_to = spin ? t_ns - kSpinGuard_ns : t_ns;
-  if (monotonic_now_ns() < sleep_to) sleep_until_ns(sleep_to);
-  if (spin)
-    while (monotonic_now_ns() < t_ns) {
-    }
-}
 
 // The last clock synchronization of this process, kept across
 // configurations: a sweep measures hundreds of them on one group, and
@@ -157,14 +139,15 @@ struct WindowState {
 std::int64_t rounded_ns(double ns) { return static_cast<std::int64_t>(std::llround(ns)); }
 
 // The samples of one window batch as a rank saw them: own finish - the
-// agreed start per sample into `times`, 1 where it was late into `late`;
+// agreed start per sample into `times`, its late flag (kLateForWindow,
+// kLateFromWait or 0) into `late`;
 // with a log, each sample's target and actual start (CLOCK_MONOTONIC ns).
 struct WindowLog {
   std::vector<std::int64_t> delay_ns, target_ns, start_ns;
 };
 
 // Runs one batch of `batch` samples with a window start; fills `times` and
-// `late` (1 where this rank was late) with this rank's view. Under a
+// `late` (this rank's late flags) with this rank's view. Under a
 // pattern, sample i waits for the window plus this rank's delay of
 // iteration first + i.
 void window_batch(Operation& op, Group& group, WindowState& w, int batch,
@@ -222,14 +205,17 @@ void window_batch(Operation& op, Group& group, WindowState& w, int batch,
     const std::int64_t enter = opens + delay_ns[ui];
     const bool was_late = monotonic_now_ns() > enter;
     wait_until_ns(enter, policy);
+    const std::int64_t started = monotonic_now_ns();
     if (log) {
       log->target_ns[ui] = enter;
-      log->start_ns[ui] = monotonic_now_ns();
+      log->start_ns[ui] = started;
     }
     op.run();
     const std::int64_t finish = monotonic_now_ns();
     times[ui] = static_cast<double>(finish - opens) * 1e-9;
-    late[ui] = was_late ? 1.0 : 0.0;
+    late[ui] = was_late                               ? kLateForWindow
+               : started_late(enter, started, policy) ? kLateFromWait
+                                                      : 0.0;
   }
 }
 
@@ -296,22 +282,38 @@ void append_log(const std::string& prefix, Group& group, std::uint64_t seed, std
   std::fclose(f);
 }
 
+// Rank 0: the longest of a batch's `finish` times (per sample, the latest
+// finish after the window opened; late flags follow at [n, 2n)) over its
+// on-time samples, or over all when none was: it sizes the next windows, and
+// a sample that started late by a lost core would stretch them for nothing.
+double longest_on_time(const std::vector<double>& finish, std::size_t n) {
+  double on_time = 0, all = 0;
+  bool any_on_time = false;
+  for (std::size_t i = 0; i < n; ++i) {
+    all = std::max(all, finish[i]);
+    if (finish[n + i] > 0) continue;
+    any_on_time = true;
+    on_time = std::max(on_time, finish[i]);
+  }
+  return any_on_time ? on_time : all;
+}
+
 // Rank 0: a window batch's slowest-rank times into `kept` or, where a rank
-// was late, `late_times`; a late batch widens the next windows.
+// was late, `late_times`; a batch with a rank late for its window widens
+// the next windows.
 void sort_window_batch(const std::vector<double>& times, std::size_t n, WindowState& w,
                        std::vector<double>& kept, std::vector<double>& late_times) {
-  bool any_late = false;
-  w.last_max_s = 0;
+  bool windows_short = false;
+  w.last_max_s = longest_on_time(times, n);
   for (std::size_t i = 0; i < n; ++i) {
-    w.last_max_s = std::max(w.last_max_s, times[i]);
     if (times[n + i] > 0) {
-      any_late = true;
+      windows_short = windows_short || times[n + i] >= kLateForWindow;
       late_times.push_back(times[i]);
     } else {
       kept.push_back(times[i]);
     }
   }
-  if (any_late) w.slack = std::min(2 * w.slack, kMaxSlack);
+  if (windows_short) w.slack = std::min(2 * w.slack, kMaxSlack);
 }
 
 // Every rank's own times of a batch (finish - agreed start), everywhere:
@@ -454,20 +456,18 @@ class Sampler {
     const std::size_t p = per_rank.size();
     std::vector<double> steps = batch_times_;  // then the late flags, as sort_window_batch reads
     std::vector<double> finish(p);
-    double latest = 0;
     const std::uint64_t first = index_;
     for (std::size_t i = 0; i < n; ++i) {
       for (std::size_t r = 0; r < p; ++r) finish[r] = per_rank[r][i];
       const std::vector<double> d = pattern_->delays(static_cast<int>(p), first + i);
       const ArrivalTimes t = arrival_times(d, finish);
       steps[i] = t.step_s;
-      latest = std::max(latest, batch_times_[i]);
       const bool late = batch_times_[n + i] > 0;
       (late ? late_after_ : after_).push_back(t.after_last_s);
       if (t.early_in_s) (late ? late_early_ : early_).push_back(*t.early_in_s);
     }
     sort_window_batch(steps, n, w_, all_, late_times_);
-    w_.last_max_s = latest;
+    w_.last_max_s = longest_on_time(batch_times_, n);
   }
 
   Operation& op_;
