@@ -9,7 +9,7 @@
 #   bash scripts/arrival/validate.sh OUT --transport mpi|ipc|testbed --ranks "2 3 4" \
 #       -b 64K -e 256K [-f 4] [--scales "0.5 1 2 5"] [--kinds "one-late uniform"]
 #       [--colls "allreduce ..."] [-n N] [--latency 2ms --bandwidth 200Mbit] [--hosts N]
-#       [--cal-max 4M] [--time-budget S]
+#       [--cal-max 4M] [--time-budget S] [--name TESTBED]
 #
 # Writes OUT/calibration.csv (2 ranks on the host, every host on the testbed;
 # one already there is used: the study copies its own),
@@ -24,7 +24,7 @@ die() { echo "arrival-validate: $*" >&2; exit 2; }
 out=$1; shift
 transport=""; ranks=""; min_b=""; max_b=""; factor=4; scales="0.5 1 2 5"; kinds="one-late uniform"
 colls="allreduce reduce_scatter allgather alltoall"; iters=0; latency=2ms; bandwidth=200Mbit
-cal_max=4M; hosts=""; budget=0.2
+cal_max=4M; hosts=""; budget=0.2; tb_name=sg
 while [ $# -gt 0 ]; do
   [ $# -ge 2 ] || die "$1 needs a value"
   case $1 in
@@ -42,6 +42,7 @@ while [ $# -gt 0 ]; do
     --cal-max) cal_max=$2 ;;
     --hosts) hosts=$2 ;;
     --time-budget) budget=$2 ;;
+    --name) tb_name=$2 ;;
     *) die "unknown argument '$1'" ;;
   esac
   shift 2
@@ -55,7 +56,6 @@ mkdir -p "$out/parts"
 cmds=$out/commands.txt
 step() { echo "$*" >>"$cmds"; "$@"; }
 
-tb_name=sg
 max_p=0; for p in $ranks; do [ "$p" -gt "$max_p" ] && max_p=$p; done
 hosts=${hosts:-$max_p}  # testbed: hosts brought up (and calibrated on); a later call may use more ranks
 # The launch of P ranks: on one host bound to cores (P > cores oversubscribes,
@@ -63,10 +63,19 @@ hosts=${hosts:-$max_p}  # testbed: hosts brought up (and calibrated on); a later
 launch() {  # P collbench-args...
   local p=$1; shift
   if [ "$transport" = testbed ]; then
-    step bash scripts/testbed.sh run --name $tb_name --np "$p" -- "$@"
+    step bash scripts/testbed.sh run --name "$tb_name" --np "$p" -- "$@"
   else
     step mpiexec -bind-to core -n "$p" "$collbench" "$@"
   fi
+}
+# How the ranks of a run wait: on one host with a core per rank they spin
+# (--wait spin, whatever the load average: a yielding rank hands its core
+# to other work and starts its window late, and such samples are dropped);
+# oversubscribed they yield; the testbed's launcher makes them sleep.
+wait_flags() {  # P
+  [ "$transport" != testbed ] && [ "$1" -le "$(nproc)" ] && echo "--wait spin"
+  [ "$transport" != testbed ] && [ "$1" -gt "$(nproc)" ] && echo "--wait yield"
+  return 0
 }
 # IPC as the study sweeps it: host shared memory (calibrate has no --mem).
 tflags=(); calflags=()
@@ -76,7 +85,7 @@ common=(-d float -o sum --placement out --start window --mode-probe off -n "$ite
 
 if [ "$transport" = testbed ]; then
   if [ ! -e "/run/collbench-testbed/$tb_name/config" ]; then
-    step bash scripts/testbed.sh up --name $tb_name --hosts "$hosts" --latency "$latency" \
+    step bash scripts/testbed.sh up --name "$tb_name" --hosts "$hosts" --latency "$latency" \
       --bandwidth "$bandwidth"
   fi
   printf 'latency_us=%s\nbandwidth_bps=%s\nhosts=%s\ncores=%s\n' \
@@ -104,8 +113,9 @@ for c in $colls; do
     f=$out/parts/noskew-$c-$p.csv
     [ -s "$f" ] && continue
     rm -f "$f.partial"
+    # shellcheck disable=SC2046  # wait_flags: zero or two words
     launch "$p" run "${tflags[@]}" --coll "$c" --algo "$(algos_of "$c")" --ranks "$p" \
-      -b "$min_b" -e "$max_b" -f "$factor" "${common[@]}" --csv "$f" >/dev/null
+      -b "$min_b" -e "$max_b" -f "$factor" "${common[@]}" $(wait_flags "$p") --csv "$f" >/dev/null
   done
 done
 
@@ -138,8 +148,10 @@ while read -r c p bytes t0 scale delay; do
     f=$out/parts/$kind-$c-$p-$bytes-$scale.csv
     [ -s "$f" ] && continue
     rm -f "$f.partial"  # an interrupted run starts again
+    # shellcheck disable=SC2046
     launch "$p" run "${tflags[@]}" --coll "$c" --algo "$(algos_of "$c")" --ranks "$p" \
-      -b "$bytes" -e "$bytes" "${common[@]}" --arrival "$kind:${delay}us" --csv "$f" >/dev/null </dev/null
+      -b "$bytes" -e "$bytes" "${common[@]}" $(wait_flags "$p") --arrival "$kind:${delay}us" \
+      --csv "$f" >/dev/null </dev/null
   done
 done <"$out/delays.txt"
 
@@ -153,5 +165,5 @@ shopt -s nullglob
 parts=("$out"/parts/one-late-*.csv "$out"/parts/uniform-*.csv)
 merge "$out/arrival.csv" "${parts[@]}"
 merge "$out/noskew.csv" "$out"/parts/noskew-*.csv
-# The testbed stays up for a later call with more ranks (scripts/testbed.sh down --name sg).
+# The testbed stays up for a later call with more ranks (scripts/testbed.sh down --name NAME).
 echo "arrival-validate: $out/arrival.csv ($(($(wc -l <"$out/arrival.csv") - 1)) rows)" >&2
