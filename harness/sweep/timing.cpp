@@ -417,6 +417,8 @@ class Sampler {
       const double elapsed = spent_s_ + seconds_since(t0);
       if (!enough(all_, plan_, elapsed) && tried_ < most_tries_) {
         next = next_batch(all_, plan_, elapsed, batch_cap_s_);
+        // A window batch's samples may all be late: never past the tries allowed.
+        if (window) next = std::min<std::int64_t>(next, most_tries_ - tried_);
         if (plan_.start == StartMethod::back_to_back) next = back_to_back_batch(next, all_, plan_);
       }
     }

@@ -14,7 +14,7 @@
 //    the max over ranks. Samples in which a rank reached the wait after the
 //    window opened are dropped and counted (a batch with such a sample
 //    doubles the margins of the next), and so are samples in which a rank
-//    that polled its wait started late all the same (window_wait.hpp);
+//    that spun its wait started late all the same (window_wait.hpp);
 //  - plan.start == back_to_back: one barrier per batch (of at least
 //    kBackToBackMinBatch), then the batch's runs back to back on each rank;
 //    each rank records its cumulative finish times, and sample i is the max

@@ -1,6 +1,5 @@
 #include "harness/sweep/window_wait.hpp"
 
-#include <sched.h>
 #include <time.h>
 
 #include <cerrno>
@@ -21,22 +20,22 @@ void sleep_until(std::int64_t t_ns) {
 }  // namespace
 
 WindowWait plan_window_wait(std::int64_t now_ns, std::int64_t target_ns, WaitPolicy policy) {
-  if (policy == WaitPolicy::sleep) return {target_ns, false};
+  if (policy != WaitPolicy::spin && policy != WaitPolicy::automatic) return {target_ns, false};
   const std::int64_t sleep_to = target_ns - kPollGuard_ns;
   return {sleep_to > now_ns ? sleep_to : now_ns, true};
 }
 
 bool started_late(std::int64_t target_ns, std::int64_t started_ns, WaitPolicy policy) {
-  return policy != WaitPolicy::sleep && started_ns - target_ns > kLateStart_ns;
+  return (policy == WaitPolicy::spin || policy == WaitPolicy::automatic) &&
+         started_ns - target_ns > kLateStart_ns;
 }
 
 void wait_until_ns(std::int64_t target_ns, WaitPolicy policy) {
   const WindowWait w = plan_window_wait(monotonic_now_ns(), target_ns, policy);
   if (monotonic_now_ns() < w.sleep_until_ns) sleep_until(w.sleep_until_ns);
   if (!w.poll) return;
-  const bool yield = policy == WaitPolicy::yield;
-  while (monotonic_now_ns() < target_ns)
-    if (yield) sched_yield();
+  while (monotonic_now_ns() < target_ns) {
+  }
 }
 
 }  // namespace cb
