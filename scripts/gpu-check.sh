@@ -66,28 +66,23 @@ finish() {
   short=$(printf '%s; ' "${all[@]:0:2}"); short=${short%; }
   [ ${#all[@]} -gt 2 ] && short="$short; $(( ${#all[@]} - 2 )) more in report.md"
   elapsed=$(( $(date +%s) - start ))
-  {
-    echo
-    echo "## Verdict"
-    echo
-    echo "$verdict after $elapsed s."
-    [ ${#all[@]} -gt 0 ] && { echo; printf -- '- %s\n' "${all[@]}"; }
-  } >>"$out/report.md"
+  printf 'verdict=%s\nelapsed_s=%s\n' "$verdict" "$elapsed" >>"$out/check.txt"
+  [ ${#all[@]} -gt 0 ] && printf '%s\n' "${all[@]}" >"$out/reasons.txt"
+  # report.md is rendered from the files above (C++ and the shell write
+  # data; Python renders every report).
+  if ! /usr/bin/python3 scripts/gpu_report.py "$out"; then
+    status=3; verdict=INCOMPLETE; short="report.md not written${short:+; $short}"
+  fi
   echo "gpu-check: $verdict: $gpus GPU(s), $rows_ok of $rows_all rows verified, $elapsed s${short:+; $short}; $out"
   exit "$status"
 }
 rows_ok=0 rows_all=0
 
 printf '%s\n' "$gpu_list" >"$out/gpus.txt"
+# The facts scripts/gpu_report.py renders beside the files named there.
+rm -f "$out/reasons.txt" "$out/version.txt" "$out/tests.log" "$out/runs.csv" "$out/refused.txt"
+printf 'host=%s\ngpus=%s\nshared_gpu=%s\n' "$(hostname -s)" "$gpus" "$([ "$gpus" -eq 1 ] && echo 1 || echo 0)" >"$out/check.txt"
 log "$gpus GPU(s): $(printf '%s\n' "$gpu_list" | head -n 1)$([ "$gpus" -gt 1 ] && echo " ...")"
-{
-  echo "# GPU check: $(hostname -s), $gpus GPU(s)"
-  echo
-  echo "Written by \`bash scripts/gpu-check.sh\` (docs/gpu.md). Devices (\`nvidia-smi -L\`):"
-  echo
-  printf '%s\n' "$gpu_list" | sed 's/^/    /'
-  echo
-} >"$out/report.md"
 
 # --- Tools: nothing is installed (no network) --------------------------------
 missing=()
@@ -114,9 +109,6 @@ grep -q '^CUDA: CUDA runtime' "$out/version.txt" ||
 nccl=no
 grep -q '^NCCL: NCCL [0-9]' "$out/version.txt" && nccl=yes
 [ "$nccl" = yes ] || incomplete+=("NCCL not built (nccl.h/libnccl not found beside CUDA)")
-{
-  echo '```'; cat "$out/version.txt"; echo '```'; echo
-} >>"$out/report.md"
 
 # --- CUDA tests ----------------------------------------------------------------
 # ipc_cuda_test: every algorithm bit-exact on device buffers through CUDA-IPC,
@@ -148,10 +140,6 @@ else
   expect_ok EveryAlgorithmMatchesReferenceBitExactly
   [ "$nccl" = yes ] && expect_ok NcclMatchesReferenceOnIntegers
 fi
-echo "## CUDA tests" >>"$out/report.md"
-echo >>"$out/report.md"
-grep -E '^\[ *(OK|FAILED|SKIPPED) *\] IpcCuda\.[A-Za-z]+ \(' "$out/tests.log" | sed 's/^/    /' >>"$out/report.md"
-echo >>"$out/report.md"
 
 # --- The sweep -----------------------------------------------------------------
 # One rank per GPU. With one GPU the schedules run on two ranks sharing it (a
@@ -180,12 +168,12 @@ sweep() {  # NAME RANKS REQUIRED ARGS...: one verified run; REQUIRED=no lets NCC
     failures+=("$name: $wrong wrong row(s) ($name.txt)")
   elif [ "$rc" -ne 0 ] || [ "$rows" -eq 0 ]; then
     if [ "$required" = yes ]; then failures+=("$name: exit status $rc, $rows rows ($name.txt)")
-    else echo "- $name: not run here: $(grep -m 1 -i 'error\|nccl' "$out/$name.txt" | cut -c 1-160)" >>"$out/refused.txt"
+    else echo "$name: not run here: $(grep -m 1 -i 'error\|nccl' "$out/$name.txt" | cut -c 1-160)" >>"$out/refused.txt"
     fi
   fi
-  echo "| $name | $ranks | $rc | $rows | $wrong |" >>"$out/runs.md"
+  echo "$name,$ranks,$rc,$rows,$wrong" >>"$out/runs.csv"
 }
-: >"$out/commands.txt"; : >"$out/runs.md"; rm -f "$out/refused.txt"
+: >"$out/commands.txt"; echo "name,ranks,exit,rows,wrong" >"$out/runs.csv"
 sweep schedules "$sched_ranks" yes --algo ring,rhd,dbtree
 if [ "$nccl" = yes ]; then
   sweep nccl "$gpus" yes --algo nccl
@@ -198,7 +186,7 @@ if [ "$nccl" = yes ]; then
   done
 fi
 
-# --- Plots and the report section ----------------------------------------------
+# --- Plots (report.md: finish) --------------------------------------------------
 csvs=()
 for f in "$out"/schedules.csv "$out"/nccl.csv; do [ -s "$f" ] && csvs+=("$f"); done
 if [ ${#csvs[@]} -gt 0 ]; then
@@ -209,21 +197,4 @@ if [ ${#csvs[@]} -gt 0 ]; then
     incomplete+=("plots failed (plot.log)")
   fi
 fi
-{
-  echo "## Sweep (\`--transport ipc --mem cuda\`, fp32 sum, 8 B-256 MiB)"
-  echo
-  echo "Commands: commands.txt. One rank per GPU$([ "$gpus" -eq 1 ] && echo "; with one GPU the schedules ran on 2 ranks sharing it")."
-  echo "Every row is verified (\`wrong\` = 0); plots of schedules + NCCL's default in plots/."
-  echo
-  echo "| run | ranks | exit | rows | wrong rows |"
-  echo "|---|---|---|---|---|"
-  cat "$out/runs.md"
-  echo
-  if [ -s "$out/refused.txt" ]; then echo "NCCL algorithms this machine does not offer:"; echo; cat "$out/refused.txt"; echo; fi
-  for name in schedules nccl; do
-    [ -s "$out/$name.csv" ] || continue
-    echo "Footer of \`$name\`:"; echo; grep -E '^# [a-z_]+ on [0-9]+ ranks?, .*:$|^#   [a-z]|^# (Wrong|Noisy|Avg)' "$out/$name.txt" | sed 's/^/    /'; echo
-  done
-} >>"$out/report.md"
-rm -f "$out/runs.md"
 finish

@@ -79,7 +79,13 @@ class GpuCheckWithoutAGpu(unittest.TestCase):
         last = result.stdout.splitlines()[-1]
         self.assertTrue(last.startswith("gpu-check: INCOMPLETE: 1 GPU(s)"), last)
         self.assertIn("missing tools: meson ninja mpiexec", last)
-        self.assertTrue(os.path.isfile(os.path.join(self.out, "report.md")))
+        # report.md rendered by scripts/gpu_report.py from what the check wrote.
+        with open(os.path.join(self.out, "report.md")) as f:
+            report = f.read()
+        self.assertTrue(report.startswith("# GPU check: "), report)
+        self.assertIn("    GPU 0: NVIDIA H100 80GB HBM3 (UUID: GPU-0)\n", report)
+        self.assertIn("## Verdict\n\nINCOMPLETE after ", report)
+        self.assertIn("- missing tools: meson ninja mpiexec", report)
         self.assertFalse(os.path.exists(self.build), "built without meson")
 
     def test_bad_arguments_exit_2_with_one_line(self):
@@ -92,6 +98,53 @@ class GpuCheckWithoutAGpu(unittest.TestCase):
                 self.assertEqual(result.stdout, "")
                 self.assertEqual(len(result.stderr.splitlines()), 1, result.stderr)
                 self.assertTrue(result.stderr.startswith("gpu-check: "), result.stderr)
+
+
+class GpuReport(unittest.TestCase):
+    """scripts/gpu_report.py on the files of a check that ran every step."""
+
+    def test_every_section_from_the_checks_files(self):
+        out = tempfile.mkdtemp(prefix="gpu-report-test-")
+        self.addCleanup(shutil.rmtree, out)
+        files = {
+            "check.txt": "host=gpu1\ngpus=1\nshared_gpu=1\nverdict=FAIL\nelapsed_s=42\n",
+            "gpus.txt": "GPU 0: NVIDIA H200 (UUID: GPU-1)\n",
+            "version.txt": "collbench 0.2.0\nCUDA: CUDA runtime 12.4\n",
+            "tests.log": "noise\n[       OK ] IpcCuda.EveryAlgorithmMatchesReferenceBitExactly (12 ms)\n",
+            "runs.csv": "name,ranks,exit,rows,wrong\nschedules,2,0,96,0\nnccl-pat,1,2,0,0\n",
+            "refused.txt": "nccl-pat: not run here: NCCL error\n",
+            "schedules.csv": "transport\nipc\n",
+            "schedules.txt": "# allreduce on 2 ranks, fp32 sum:\nother\n# Wrong rows: 0\n",
+            "reasons.txt": "nccl: exit status 1, 0 rows (nccl.txt)\n"}
+        for name, text in files.items():
+            with open(os.path.join(out, name), "w") as f:
+                f.write(text)
+        result = subprocess.run(["/usr/bin/python3", os.path.join(ROOT, "scripts", "gpu_report.py"),
+                                 out], capture_output=True, text=True, timeout=60)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        with open(os.path.join(out, "report.md")) as f:
+            report = f.read()
+        for part in ("# GPU check: gpu1, 1 GPU(s)\n", "    GPU 0: NVIDIA H200 (UUID: GPU-1)\n",
+                     "```\ncollbench 0.2.0\nCUDA: CUDA runtime 12.4\n```\n",
+                     "## CUDA tests\n\n    [       OK ] IpcCuda.EveryAlgorithm",
+                     "with one GPU the schedules ran on 2 ranks sharing it.",
+                     "| schedules | 2 | 0 | 96 | 0 |\n| nccl-pat | 1 | 2 | 0 | 0 |\n",
+                     "- nccl-pat: not run here: NCCL error\n",
+                     "Footer of `schedules`:\n\n    # allreduce on 2 ranks, fp32 sum:\n"
+                     "    # Wrong rows: 0\n",
+                     "## Verdict\n\nFAIL after 42 s.\n\n- nccl: exit status 1"):
+            self.assertIn(part, report)
+        self.assertNotIn("noise", report)
+        self.assertNotIn("Footer of `nccl`", report)
+
+    def test_a_directory_without_check_txt_is_refused(self):
+        out = tempfile.mkdtemp(prefix="gpu-report-test-")
+        self.addCleanup(shutil.rmtree, out)
+        result = subprocess.run(["/usr/bin/python3", os.path.join(ROOT, "scripts", "gpu_report.py"),
+                                 out], capture_output=True, text=True, timeout=60)
+        self.assertEqual(result.returncode, 2)
+        self.assertEqual(len(result.stderr.splitlines()), 1, result.stderr)
+        self.assertFalse(os.path.exists(os.path.join(out, "report.md")))
 
 
 if __name__ == "__main__":
