@@ -1,7 +1,7 @@
 // Everything `collbench fit` computes from a results file: per-configuration
 // lines and knees, the transport-wide alpha-beta-gamma fit, predictions of
 // every measured row, and predicted vs measured crossovers and best choices.
-// Pure computation; outputs.hpp and report.hpp turn it into files.
+// Pure computation; outputs.hpp and summary_csv.hpp turn it into CSVs.
 #pragma once
 
 #include <algorithm>

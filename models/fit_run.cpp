@@ -19,7 +19,7 @@
 #include "models/link_limits.hpp"
 #include "models/mpich_selection.hpp"
 #include "models/outputs.hpp"
-#include "models/report.hpp"
+#include "models/summary_csv.hpp"
 
 namespace cb::models {
 
@@ -42,6 +42,66 @@ std::vector<std::string> write_files_atomically(
   return finals;
 }
 
+namespace {
+
+// The --calibration files, at most one per transport.
+std::vector<CalibrationInput> read_calibrations(const std::vector<std::string>& files) {
+  std::vector<CalibrationInput> out;
+  for (const std::string& file : files) {
+    CalibrationInput c;
+    c.file = file;
+    c.params = load_model_params(file, std::nullopt, &c.transport);
+    c.terms = load_model_terms(file);
+    for (const CalibrationInput& other : out)
+      if (other.transport == c.transport)
+        throw UsageError(fmt::format("--calibration {} and {} both calibrate transport {} (give "
+                                     "one per transport)",
+                                     other.file, file, c.transport));
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+// mpich-selection.json's text, with the calibration of transport mpi, else
+// the mpi transport's global fit, else the only transport's; `used` names
+// which.
+std::string mpich_export(const FitRequest& req, const Analysis& a, std::string& used) {
+  std::optional<ModelParams> params;
+  for (const CalibrationInput& c : a.calibrations)
+    if (c.transport == "mpi") {
+      params = c.params;
+      used = fmt::format("calibration {}", c.file);
+    }
+  for (const TransportFit& tf : a.transports)
+    if (!params && tf.fit && (tf.transport == "mpi" || a.transports.size() == 1)) {
+      params = tf.fit->params;
+      used = fmt::format("global fit of transport {}", tf.transport);
+    }
+  if (!params)
+    throw UsageError(fmt::format("{}: no parameters for the MPICH export: give --calibration "
+                                 "or results with schedule rows of transport mpi (or of one "
+                                 "transport only)",
+                                 req.results_csv));
+  return mpich_selection(*req.mpich_default_tree, *params).dump(2) + "\n";
+}
+
+// An input named as one of the outputs would be replaced by what was
+// computed from it (`fit d/fit.csv --out d` once did).
+void refuse_input_as_output(const FitRequest& req, const std::vector<std::string>& names) {
+  std::vector<std::string> inputs = req.calibration_files;
+  inputs.push_back(req.results_csv);
+  for (const std::string& name : names) {
+    const std::string path = (std::filesystem::path(req.out_dir) / name).string();
+    for (const std::string& in : inputs)
+      if (io::same_output(path, in))
+        throw UsageError(fmt::format("--out {} would replace the input {} with the new {} "
+                                     "(accepted: another --out directory)",
+                                     req.out_dir, in, name));
+  }
+}
+
+}  // namespace
+
 FitRun run_fit(const FitRequest& req) {
   const ResultsFile results = read_results_csv(req.results_csv);
   // The model prices collectives whose ranks start together; a row measured
@@ -54,18 +114,7 @@ FitRun run_fit(const FitRequest& req) {
           results.file, m.line, m.arrival));
   AnalysisOptions opt;
   opt.seed = req.seed;
-  for (const std::string& file : req.calibration_files) {
-    CalibrationInput c;
-    c.file = file;
-    c.params = load_model_params(file, std::nullopt, &c.transport);
-    c.terms = load_model_terms(file);
-    for (const CalibrationInput& other : opt.calibrations)
-      if (other.transport == c.transport)
-        throw UsageError(fmt::format("--calibration {} and {} both calibrate transport {} (give "
-                                     "one per transport)",
-                                     other.file, file, c.transport));
-    opt.calibrations.push_back(std::move(c));
-  }
+  opt.calibrations = read_calibrations(req.calibration_files);
   if (req.network_file.empty() != req.overhead_calibration.empty())
     throw UsageError("--network and --stack-overhead go together: the network's setting.txt and "
                      "the calibration whose alpha is the stack's own overhead");
@@ -84,45 +133,18 @@ FitRun run_fit(const FitRequest& req) {
       {"crossovers.csv", crossovers_csv(run.analysis)},
       {"accuracy.csv", accuracy_csv(run.analysis)},
       {"errors.csv", errors_csv(run.analysis)},
-      {"model-report.md", model_report(run.analysis)},
+      {"summary.csv", summary_csv(run.analysis)},
   };
   if (net) {
     files.emplace_back("link-limited.csv", link_rows_csv(links, *net));
     files.emplace_back("network.csv", network_csv(run.analysis, *net));
   }
-  if (req.mpich_default_tree) {
-    std::optional<ModelParams> params;
-    for (const CalibrationInput& c : opt.calibrations)
-      if (c.transport == "mpi") {
-        params = c.params;
-        run.mpich_params = fmt::format("calibration {}", c.file);
-      }
-    // Else the mpi transport's global fit, else the only transport's.
-    const auto& transports = run.analysis.transports;
-    for (const TransportFit& tf : transports)
-      if (!params && tf.fit && (tf.transport == "mpi" || transports.size() == 1)) {
-        params = tf.fit->params;
-        run.mpich_params = fmt::format("global fit of transport {}", tf.transport);
-      }
-    if (!params)
-      throw UsageError(fmt::format("{}: no parameters for the MPICH export: give --calibration "
-                                   "or results with schedule rows of transport mpi (or of one transport only)",
-                                   req.results_csv));
-    files.emplace_back("mpich-selection.json",
-                       mpich_selection(*req.mpich_default_tree, *params).dump(2) + "\n");
-  }
-  // An input named as one of the outputs would be replaced by what was
-  // computed from it (`fit d/fit.csv --out d` once did).
-  for (const auto& [name, text] : files) {
-    const std::string path = (std::filesystem::path(req.out_dir) / name).string();
-    std::vector<std::string> inputs = req.calibration_files;
-    inputs.push_back(req.results_csv);
-    for (const std::string& in : inputs)
-      if (io::same_output(path, in))
-        throw UsageError(fmt::format("--out {} would replace the input {} with the new {} "
-                                     "(accepted: another --out directory)",
-                                     req.out_dir, in, name));
-  }
+  if (req.mpich_default_tree)
+    files.emplace_back("mpich-selection.json", mpich_export(req, run.analysis, run.mpich_params));
+  std::vector<std::string> names;
+  for (const auto& file : files) names.push_back(file.first);
+  names.push_back(kModelReportFile);  // rendered from these files afterwards
+  refuse_input_as_output(req, names);
   run.written = write_files_atomically(req.out_dir, files);
   return run;
 }

@@ -1,9 +1,11 @@
 // `collbench fit` without the command line: read and validate the results
 // (and the calibrations), analyse, then write fit.csv, predictions.csv,
-// crossovers.csv, accuracy.csv and model-report.md into the output directory. All input
-// problems are found before anything is written, and every file is written
-// to a temporary name first and renamed into place, so a failed run leaves
-// no partial output.
+// crossovers.csv, accuracy.csv, errors.csv and summary.csv (outputs.hpp,
+// summary_csv.hpp) into the output directory. All input problems are found
+// before anything is written, and every file is written to a temporary name
+// first and renamed into place, so a failed run leaves no partial output.
+// model-report.md is not written here: scripts/model_report.py renders it
+// from these files (C++ computes, Python renders; `collbench fit` runs it).
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -38,6 +40,10 @@ struct FitRun {
   std::vector<std::string> written;  // paths, in the order written
   std::string mpich_params;          // which parameters the MPICH export used ("" = none)
 };
+
+// The report rendered from the fit's files (scripts/model_report.py); run_fit
+// refuses an input of that name in the output directory as for its own files.
+inline constexpr const char* kModelReportFile = "model-report.md";
 
 FitRun run_fit(const FitRequest& req);
 

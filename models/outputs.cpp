@@ -135,7 +135,8 @@ std::string crossovers_csv(const Analysis& a) {
       "predicted_crossover_B,measured_crossover_B,predicted_crossings,measured_crossings,"
       "predicted_faster_below,measured_faster_below,bytes,predicted_best,measured_best,"
       "predicted_best_measured_s,measured_best_s,regret,measured_crossover_lo_B,"
-      "measured_crossover_hi_B,crossover_ratio,cpu_limited,verdict,within_interval\n";
+      "measured_crossover_hi_B,crossover_ratio,cpu_limited,verdict,within_interval,sizes,"
+      "picks_right,median_regret\n";
   const auto group = [](const GroupKey& g) {
     return fmt::format("{},{},{},{},{},{}", csv_escape(g.transport), to_string(g.coll),
                        to_string(g.dtype), g.op, g.placement, g.ranks);
@@ -149,7 +150,7 @@ std::string crossovers_csv(const Analysis& a) {
     const double ratio = both ? std::max(c.predicted_B.front() / c.measured_B.front(),
                                          c.measured_B.front() / c.predicted_B.front())
                               : NAN;
-    out += fmt::format("pair,{},{},{},{},{},{},{},{},{},{},,,,,,,{},{},{},{},{},{}\n", c.params,
+    out += fmt::format("pair,{},{},{},{},{},{},{},{},{},{},,,,,,,{},{},{},{},{},{},,,\n", c.params,
                        group(c.group), csv_escape(c.algo_a), csv_escape(c.algo_b),
                        c.predicted_B.empty() ? "" : csv_number(c.predicted_B.front()),
                        c.measured_B.empty() ? "" : csv_number(c.measured_B.front()),
@@ -161,10 +162,28 @@ std::string crossovers_csv(const Analysis& a) {
                        c.verdict.empty() ? "" : c.within_interval ? "1" : "0");
   }
   for (const BestAtSize& b : a.best) {
-    out += fmt::format("best,{},{},,,,,,,,,{},{},{},{},{},{},,,,{},,\n", b.params,
+    out += fmt::format("best,{},{},,,,,,,,,{},{},{},{},{},{},,,,{},,,,,\n", b.params,
                        group(b.group), b.bytes, csv_escape(b.predicted_best),
                        csv_escape(b.measured_best), csv_number(b.predicted_best_measured_s),
                        csv_number(b.measured_best_s), csv_number(b.regret), flag(b.cpu_limited));
+  }
+  // Per (params, group): its sizes, the model's right picks among them and
+  // the median regret; the worst size's choices and regret in the best columns.
+  std::map<std::pair<std::string, GroupKey>, std::vector<const BestAtSize*>> by;
+  for (const BestAtSize& b : a.best) by[{b.params, b.group}].push_back(&b);
+  for (const auto& [k, v] : by) {
+    std::vector<double> r;
+    std::size_t right = 0;
+    const BestAtSize* worst = v.front();
+    for (const BestAtSize* b : v) {
+      r.push_back(b->regret);
+      right += b->model_right();
+      if (b->regret > worst->regret) worst = b;
+    }
+    out += fmt::format("best_group,{},{},,,,,,,,,{},{},{},,,{},,,,,,,{},{},{}\n", k.first,
+                       group(k.second), worst->bytes, csv_escape(worst->predicted_best),
+                       csv_escape(worst->measured_best), csv_number(worst->regret), v.size(),
+                       right, csv_number(median(r)));
   }
   return out;
 }
@@ -229,8 +248,13 @@ double median_or_nan(std::vector<double> v) {
 
 struct ErrorBands {
   std::vector<double> large, small, mid, top;  // |rel_err|, |rel_err|, signed, signed
+  std::vector<double> all;                     // |rel_err| at every size
   double worst_large = NAN;
-  void add(double bytes, double e) {
+  const Prediction* worst = nullptr;  // largest |rel_err| at any size, the first of equals
+  void add(const Prediction& p) {
+    const double bytes = static_cast<double>(p.row->bytes), e = p.rel_err;
+    all.push_back(std::fabs(e));
+    if (!worst || std::fabs(e) > std::fabs(worst->rel_err)) worst = &p;
     if (bytes >= kLargeBytes) {
       large.push_back(std::fabs(e));
       if (std::isnan(worst_large) || std::fabs(e) > worst_large) worst_large = std::fabs(e);
@@ -249,26 +273,28 @@ std::string errors_csv(const Analysis& a) {
   std::map<std::tuple<std::string, std::string, std::string, std::string>, ErrorBands> by_algo;
   std::map<std::pair<std::string, std::string>, ErrorBands> by_transport;
   for (const Prediction& p : a.predictions) {
-    if (p.params == kByConfig) continue;
-    const double b = static_cast<double>(p.row->bytes);
     by_algo[{p.params, p.row->transport, std::string(to_string(p.row->scenario.coll)),
              p.row->algorithm}]
-        .add(b, p.rel_err);
-    by_transport[{p.params, p.row->transport}].add(b, p.rel_err);
+        .add(p);
+    // A configuration's own line is no parameter set of the transport.
+    if (p.params != kByConfig) by_transport[{p.params, p.row->transport}].add(p);
   }
   std::string out =
       "params,transport,collective,algorithm,rows_large,median_abs_err_large,"
       "worst_abs_err_large,median_signed_err_mid,median_signed_err_top,rows_small,"
-      "median_abs_err_small,large_from_B,mid_to_B,top_from_B\n";
+      "median_abs_err_small,large_from_B,mid_to_B,top_from_B,rows_all,median_abs_err_all,"
+      "worst_err,worst_err_bytes,worst_err_ranks\n";
   const auto row = [&](const std::string& params, const std::string& transport,
                        const std::string& coll, const std::string& algo, const ErrorBands& e) {
-    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_escape(params),
-                       csv_escape(transport), coll, csv_escape(algo), e.large.size(),
-                       csv_number(median_or_nan(e.large)), csv_number(e.worst_large),
-                       csv_number(median_or_nan(e.mid)), csv_number(median_or_nan(e.top)),
-                       e.small.size(), csv_number(median_or_nan(e.small)),
-                       csv_number(kLargeBytes), csv_number(kMidBandTopBytes),
-                       csv_number(kTopBandBytes));
+    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+                       csv_escape(params), csv_escape(transport), coll, csv_escape(algo),
+                       e.large.size(), csv_number(median_or_nan(e.large)),
+                       csv_number(e.worst_large), csv_number(median_or_nan(e.mid)),
+                       csv_number(median_or_nan(e.top)), e.small.size(),
+                       csv_number(median_or_nan(e.small)), csv_number(kLargeBytes),
+                       csv_number(kMidBandTopBytes), csv_number(kTopBandBytes), e.all.size(),
+                       csv_number(median_or_nan(e.all)), csv_number(e.worst->rel_err),
+                       e.worst->row->bytes, e.worst->row->scenario.p);
   };
   for (const auto& [k, e] : by_algo)
     row(std::get<0>(k), std::get<1>(k), std::get<2>(k), std::get<3>(k), e);

@@ -36,7 +36,11 @@
 //   measured crossing, or for best the size, is left out of the link-limited
 //   scope), verdict (pair in that scope: within, below, above or none against
 //   the crossover target) and within_interval (1 when within the factor or
-//   inside the measured crossing's interval).
+//   inside the measured crossing's interval), and sizes, picks_right and
+//   median_regret (kind = best_group only: per params and group, its sizes,
+//   how many the model picked right (BestAtSize::model_right) and the median
+//   regret; bytes, predicted_best, measured_best and regret are its worst
+//   size's).
 #pragma once
 
 #include <string>
@@ -54,12 +58,15 @@ std::string crossovers_csv(const Analysis& a);
 // (harness/report/CSV.md lists the columns).
 std::string accuracy_csv(const Analysis& a);
 // errors.csv: the model's error per (params, transport, collective,
-// algorithm) over every row (params config left out), and per (params,
+// algorithm) over every row, and per (params (config left out),
 // transport) over every algorithm (collective and algorithm empty): rows and
 // median |rel_err| at >= kLargeBytes with the worst, the median signed
 // rel_err in [kLargeBytes, kMidBandTopBytes] and at >= kTopBandBytes, rows and
-// median |rel_err| below kLargeBytes; the band edges in bytes on every row.
-// Medians are empty where a band has no rows.
+// median |rel_err| below kLargeBytes; the band edges in bytes on every row;
+// then over every size rows_all, median_abs_err_all and the worst signed
+// rel_err (largest |rel_err|, the first of equals) with its bytes and ranks.
+// Params config gets per-algorithm rows only. Medians are empty where a band
+// has no rows.
 std::string errors_csv(const Analysis& a);
 
 }  // namespace cb::models

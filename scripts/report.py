@@ -152,7 +152,8 @@ def section_error(directory):
            "| params | transport | collective | algorithm | median abs err ≥ 64 KiB | worst ≥ 64 KiB | median signed err 64 KiB–1 MiB | median signed err ≥ 2 MiB | median abs err < 64 KiB |",
            "|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
-        if not r["algorithm"]:
+        # params config (each configuration's own line) is model-report.md's.
+        if not r["algorithm"] or r["params"] == "config":
             continue
         out.append(f"| {md(r['params'])} | {md(r['transport'])} | {r['collective']} | "
                    f"{md(r['algorithm'])} | {cell(r, 'median_abs_err_large', '.0%')} | "

@@ -113,16 +113,17 @@ def header_of(path):
         raise InputError(f"{path}: cannot read: {e.strerror}")
 
 
-def read_csv(path, required):
+def read_csv(path, required, empty_ok=False):
     """Rows of `path` as dicts; InputError when missing, not a CSV, short of a column,
-    empty, or holding a bad number in a column of NUMERIC."""
+    empty (unless empty_ok: a header alone is no rows), or holding a bad number in a
+    column of NUMERIC."""
     if not os.path.isfile(path):
         raise InputError(f"{path}: missing (run the study or collbench first)")
     header, rows = rows_of(path)
     missing = [c for c in required if c not in header]
     if missing:
         raise InputError(f"{path}: malformed, missing column(s) {', '.join(missing)}")
-    if not rows:
+    if not rows and not empty_ok:
         raise InputError(f"{path}: malformed, no data rows")
     for row in rows:
         i = row["_line"]

@@ -1,11 +1,14 @@
 // `collbench fit results.csv [--calibration FILE] [--out DIR]`: fits the
 // alpha-beta-gamma model to a results CSV and grades it (models/fit_run.hpp).
-// Everything is validated before anything is written; the four output files
-// appear together or not at all.
+// Everything is validated before anything is written; the CSVs appear
+// together or not at all. model-report.md is then rendered from them by
+// scripts/model_report.py (C++ computes, Python renders), so a failure there
+// leaves the CSVs and exits with the script's status.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -13,6 +16,7 @@
 #include "harness/cli/commands.hpp"
 #include "harness/runtime/heap_reuse.hpp"
 #include "harness/cli/mpich_default_tree.hpp"
+#include "harness/cli/python_scripts.hpp"
 #include "models/csv_text.hpp"
 #include "models/fit_run.hpp"
 
@@ -35,7 +39,7 @@ std::string gbps(double s_per_B) {
   return s_per_B > 0 ? fmt::format("{:.3g} GB/s", 1e-9 / s_per_B) : std::string("unbounded");
 }
 
-void fit(const FitOptions& o) {
+int fit(const FitOptions& o) {
   keep_freed_heap_memory();
   models::FitRequest req;
   req.results_csv = o.results;
@@ -86,6 +90,12 @@ void fit(const FitOptions& o) {
                "MPIR_CVAR_DEVICE_COLLECTIVES=none)\n",
                run.mpich_params);
   for (const std::string& p : run.written) fmt::print("wrote {}\n", p);
+  std::fflush(stdout);  // before the script's own lines, if any
+  const int status = run_script("model_report.py", {req.out_dir});
+  if (status == 0)
+    fmt::print("wrote {}\n",
+               (std::filesystem::path(req.out_dir) / models::kModelReportFile).string());
+  return status;
 }
 
 }  // namespace
@@ -95,7 +105,8 @@ Command add_fit_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "fit",
       "Fit the alpha-beta-gamma model to a results CSV: fit.csv, predictions.csv, "
-      "crossovers.csv and model-report.md");
+      "crossovers.csv, accuracy.csv, errors.csv, summary.csv and model-report.md (rendered by "
+      "scripts/model_report.py)");
   cmd->add_option("results", o->results, "results CSV written by `collbench run --csv`")
       ->required();
   cmd->add_option("--calibration", o->calibrations,
@@ -119,10 +130,7 @@ Command add_fit_command(CLI::App& app) {
   cmd->add_option("--stack-overhead", o->stack_overhead,
                   "a calibration taken with the network's delay at 0: its alpha is the stack's "
                   "own per-message overhead (with --network)");
-  return {cmd, [o] {
-            fit(*o);
-            return 0;
-          }};
+  return {cmd, [o] { return fit(*o); }};
 }
 
 }  // namespace cb

@@ -1,6 +1,7 @@
 // The honest parts of the model report: tie-aware "model picks the best"
-// counting, the crossover rule (CI separation, identical-schedule groups,
-// 3 significant digits), markdown escaping and prose generated from signs.
+// counting and the crossover rule (CI separation, identical-schedule groups,
+// 3 significant digits). Markdown escaping and the sign prose of the
+// rendered report: report_test.cpp.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -11,7 +12,6 @@
 #include "models/analysis.hpp"
 #include "models/crossover.hpp"
 #include "models/outputs.hpp"
-#include "models/report.hpp"
 #include "models/schedule_model.hpp"
 
 namespace cb::models {
@@ -142,38 +142,6 @@ TEST(Groups, ComparedRanksAreAllUpTo64ThenAtMost64WithBothEnds) {
     EXPECT_EQ(r[15], 15);
     EXPECT_EQ(r[r.size() - 16], p - 16);
   }
-}
-
-TEST(Report, MarkdownIsEscaped) {
-  EXPECT_EQ(md_escape("butterfly|naive"), "butterfly\\|naive");
-  EXPECT_EQ(md_escape("a*b`c<d>[e]\\"), "a\\*b\\`c\\<d\\>\\[e\\]\\\\");
-  EXPECT_EQ(md_escape("reduce_scatter"), "reduce_scatter");
-  // A tie set in the per-size table keeps the row's cell count.
-  Analysis a;
-  BestAtSize b;
-  b.group.transport = "mpi";
-  b.group.ranks = 2;
-  b.params = kByCalibration;
-  b.bytes = 1024;
-  b.predicted_best = "butterfly|naive";
-  b.measured_best = "naive";
-  b.predicted_best_measured_s = b.measured_best_s = 1e-6;
-  a.best.push_back(b);
-  const std::string report = model_report(a);
-  const std::size_t at = report.find("| 1 KiB |");
-  ASSERT_NE(at, std::string::npos) << report;
-  const std::string row = report.substr(report.rfind('\n', at) + 1,
-                                        report.find('\n', at) - report.rfind('\n', at) - 1);
-  std::size_t cells = 0;
-  for (std::size_t i = 0; i < row.size(); ++i) cells += row[i] == '|' && (i == 0 || row[i - 1] != '\\');
-  EXPECT_EQ(cells, 7u) << row;  // 6 columns
-}
-
-TEST(Report, SignProseFollowsTheSign) {
-  EXPECT_EQ(sign_prose("≥ 2 MiB", -0.49), "≥ 2 MiB: the model under-predicts (median -49%).");
-  EXPECT_EQ(sign_prose("64 KiB–1 MiB", 0.23),
-            "64 KiB–1 MiB: the model over-predicts (median +23%).");
-  EXPECT_EQ(sign_prose("x", 0.0), "x: no bias (median 0%).");
 }
 
 }  // namespace

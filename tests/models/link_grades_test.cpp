@@ -147,8 +147,10 @@ TEST(Errors, BandsSplitAtTheTargetsSizes) {
   f.predict("ring", 2 << 20, 0.2);
   f.predict("ring", 4 << 20, 0.4);
   const std::string csv = errors_csv(f.a);
-  // large: 0.1 0.2 0.3 0.4 -> 0.25, worst 0.4; mid: 0.1 -0.3 -> -0.1; top: 0.2 0.4 -> 0.3
-  const std::string cells = ",4,0.25,0.4,-0.1,0.3,1,0.5,65536,1048576,2097152\n";
+  // large: 0.1 0.2 0.3 0.4 -> 0.25, worst 0.4; mid: 0.1 -0.3 -> -0.1; top: 0.2 0.4 -> 0.3;
+  // every size: 5 rows, median |err| 0.3, the worst -0.5 at 1 KiB, p = 4
+  const std::string cells =
+      ",4,0.25,0.4,-0.1,0.3,1,0.5,65536,1048576,2097152" + std::string(",5,0.3,-0.5,1024,4\n");
   EXPECT_NE(csv.find("calibration,mpi,allreduce,ring" + cells), std::string::npos) << csv;
   EXPECT_NE(csv.find("calibration,mpi,," + cells), std::string::npos) << csv;
 }

@@ -1,18 +1,22 @@
-// The outputs of `collbench fit`: model-report.md and the CSVs on a fixture,
-// and the whole command (run_fit) end to end on a results CSV generated from
-// the registry's closed forms.
+// The outputs of `collbench fit`: the CSVs on a fixture and model-report.md
+// rendered from them by scripts/model_report.py (as `collbench fit` runs it),
+// and the whole computation (run_fit) end to end on a results CSV generated
+// from the registry's closed forms.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "models/analysis.hpp"
 #include "models/calibration.hpp"
 #include "models/csv_text.hpp"
 #include "models/fit_run.hpp"
 #include "models/outputs.hpp"
-#include "models/report.hpp"
+#include "models/summary_csv.hpp"
 #include "tests/models/textbook.hpp"
 
 namespace cb::models {
@@ -27,6 +31,26 @@ std::vector<CsvRecord> check_rectangular(const std::string& text, const std::str
   for (const CsvRecord& r : recs)
     EXPECT_EQ(r.fields.size(), recs.front().fields.size()) << name << " line " << r.line;
   return recs;
+}
+
+// model-report.md as `collbench fit` writes it: the fit's CSVs in a scratch
+// directory, rendered by scripts/model_report.py.
+std::string model_report(const Analysis& a) {
+  const fs::path dir = fs::temp_directory_path() / fmt::format("cb-model-report-{}", ::getpid());
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::pair<const char*, std::string> files[] = {
+      {"fit.csv", fit_csv(a)},           {"crossovers.csv", crossovers_csv(a)},
+      {"accuracy.csv", accuracy_csv(a)}, {"errors.csv", errors_csv(a)},
+      {"summary.csv", summary_csv(a)}};
+  for (const auto& [name, text] : files) std::ofstream(dir / name) << text;
+  const std::string command = fmt::format("'{}' '{}/scripts/model_report.py' '{}'", CB_PYTHON,
+                                          CB_SOURCE_DIR, dir.string());
+  EXPECT_EQ(std::system(command.c_str()), 0) << command;
+  std::stringstream text;
+  text << std::ifstream(dir / "model-report.md").rdbuf();
+  fs::remove_all(dir);
+  return text.str();
 }
 
 ResultsFile fixture() {
@@ -152,7 +176,7 @@ TEST(FitCommand, EndToEndOnRegistryClosedFormsRecoversTheParameters) {
   req.calibration_files = {(dir / "calibration.csv").string()};
   req.out_dir = (dir / "out").string();
   const FitRun run = run_fit(req);
-  ASSERT_EQ(run.written.size(), 6u);  // fit, predictions, crossovers, accuracy, errors, model-report
+  ASSERT_EQ(run.written.size(), 6u);  // fit, predictions, crossovers, accuracy, errors, summary
   for (const std::string& p : run.written) EXPECT_GT(fs::file_size(p), 0u) << p;
 
   const ModelParams got = load_model_params((dir / "out" / "fit.csv").string());
@@ -166,6 +190,29 @@ TEST(FitCommand, EndToEndOnRegistryClosedFormsRecoversTheParameters) {
   // With exact times, the model's best choice is the measured best.
   for (const BestAtSize& b : run.analysis.best) EXPECT_LT(b.regret, 1e-9);
   fs::remove_all(dir);
+}
+
+TEST(Report, MarkdownIsEscaped) {
+  // A tie set in the per-size table keeps the row's cell count.
+  Analysis a;
+  BestAtSize b;
+  b.group.transport = "mpi";
+  b.group.ranks = 2;
+  b.params = kByCalibration;
+  b.bytes = 1024;
+  b.predicted_best = "butterfly|naive";
+  b.measured_best = "naive";
+  b.predicted_best_measured_s = b.measured_best_s = 1e-6;
+  a.best.push_back(b);
+  const std::string report = model_report(a);
+  const std::size_t at = report.find("| 1 KiB |");
+  ASSERT_NE(at, std::string::npos) << report;
+  const std::string row = report.substr(report.rfind('\n', at) + 1,
+                                        report.find('\n', at) - report.rfind('\n', at) - 1);
+  std::size_t cells = 0;
+  for (std::size_t i = 0; i < row.size(); ++i) cells += row[i] == '|' && (i == 0 || row[i - 1] != '\\');
+  EXPECT_EQ(cells, 7u) << row;  // 6 columns
+  EXPECT_NE(row.find("butterfly\\|naive"), std::string::npos) << row;
 }
 
 }  // namespace

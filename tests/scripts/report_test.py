@@ -18,6 +18,7 @@ import statistics
 import tempfile
 import unittest
 
+import model_report
 import report
 
 SWEEP_HEADER = ["transport", "collective", "algorithm", "datatype", "op", "placement", "ranks",
@@ -139,6 +140,23 @@ class Functions(unittest.TestCase):
         self.assertEqual(report.md("[x]<y>"), "\\[x\\]\\<y\\>")
         self.assertEqual(report.md("back\\slash"), "back\\\\slash")
         self.assertEqual(report.md("ps=tree"), "ps=tree")
+
+
+class ModelReport(unittest.TestCase):
+    """model_report.py's sentences (fit/model-report.md), generated from the sign."""
+
+    def test_sign_prose_follows_the_sign(self):
+        self.assertEqual(model_report.sign_prose("≥ 2 MiB", -0.49),
+                         "≥ 2 MiB: the model under-predicts (median -49%).")
+        self.assertEqual(model_report.sign_prose("64 KiB–1 MiB", 0.23),
+                         "64 KiB–1 MiB: the model over-predicts (median +23%).")
+        self.assertEqual(model_report.sign_prose("x", 0.0), "x: no bias (median 0%).")
+        self.assertEqual(model_report.sign_prose("x", float("nan")), "x: no rows.")
+
+    def test_md_escapes_what_would_split_or_format_a_cell(self):
+        self.assertEqual(model_report.md("butterfly|naive"), "butterfly\\|naive")
+        self.assertEqual(model_report.md("a*b`c<d>[e]\\"), "a\\*b\\`c\\<d\\>\\[e\\]\\\\")
+        self.assertEqual(model_report.md("reduce_scatter"), "reduce_scatter")
 
 
 class Report(unittest.TestCase):
