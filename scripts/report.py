@@ -11,7 +11,9 @@ the best schedule against the library's own (recommendations.csv), and a study's
 stragglers section (arrival/check/, report_arrival.py); the rest
 (bandwidth, fitted parameters, ablation, per-row errors, crossovers, plots)
 follows in an appendix. It reads sweep-*.csv (or, outside a study, every
-results CSV in DIR), calibration*.csv, fit/*.csv, spread-*/ and plots/*.png;
+results CSV in DIR), calibration*.csv, checks.csv (the calibrations' drift and
+the load, judged by `collbench report`: models/study_checks.hpp), fit/*.csv,
+spread-*/ and plots/*.png;
 a section whose input is absent says so. Nothing is measured here.
 A malformed input is one line on stderr and exit status 2; a failed write
 exit 4; report.md is replaced atomically and never written through a link.
@@ -19,7 +21,6 @@ Needs only the Python standard library.
 """
 import argparse
 import os
-import statistics
 import sys
 from collections import defaultdict
 
@@ -277,37 +278,40 @@ def section_spread(directory):
     return out
 
 
+CHECK_COLUMNS = ["kind", "transport", "quantity", "before", "after", "ratio", "median", "max",
+                 "ranks", "flag"]
+
+
+def checks(directory):
+    """checks.csv's rows (`collbench report` writes it: the calibrations' drift and the
+    load, judged in C++, models/study_checks.hpp), or None when it is absent."""
+    path = os.path.join(directory, "checks.csv")
+    if not os.path.isfile(path):
+        return None
+    return read_csv(path, CHECK_COLUMNS, empty_ok=True)
+
+
 def section_calibration_stability(directory):
-    """Calibrations taken before and after the sweeps (study.sh), side by side: a parameter
-    that moved by more than 25% is flagged, since the out-of-sample errors then say more
-    about the machine than about the model."""
-    out = []
-    for before, after in (("calibration.csv", "calibration-after.csv"),
-                          ("calibration-ipc.csv", "calibration-ipc-after.csv")):
-        paths = [os.path.join(directory, n) for n in (before, after)]
-        if not all(os.path.isfile(p) for p in paths):
-            continue
-        rows = [read_csv(p, ["alpha_s", "beta_s_per_B", "gamma_s_per_B"])[0] for p in paths]
-        if not out:
-            out = ["## Calibration before and after the sweeps", "",
-                   "| transport | parameter | before | after | after / before |",
-                   "|---|---|---|---|---|"]
-        for column, label in (("alpha_s", "α (µs)"), ("beta_s_per_B", "1/β (GB/s)"),
-                              ("gamma_s_per_B", "1/γ (GB/s)")):
-            # The shown quantity: α in µs, the others as bandwidths.
-            b, a = (float(r[column]) * 1e6 if column == "alpha_s" else
-                    (1e-9 / float(r[column]) if float(r[column]) > 0 else float("inf"))
-                    for r in rows)
-            show = lambda v: f"{v:.3g}"  # noqa: E731
-            ratio = a / b if 0 < b < float("inf") else float("nan")
-            flag = " **moved**" if not 0.8 <= ratio <= 1.25 else ""
-            out.append(f"| {md(rows[0].get('transport', '?'))} | {label} | {show(b)} | {show(a)} | "
-                       f"{ratio:.2f}{flag} |")
-    if out:
-        out += ["", "A parameter marked **moved** changed by more than 25% within the study: "
-                "the machine changed mode (latency on these virtual machines is bimodal, "
-                "and load changes bandwidth), so out-of-sample errors at those sizes measure "
-                "the machine, not the model.", ""]
+    """Calibrations taken before and after the sweeps (study.sh), side by side, with the
+    parameters checks.csv flags as moved: the out-of-sample errors then say more about the
+    machine than about the model."""
+    rows = [r for r in checks(directory) or [] if r["kind"] == "calibration"]
+    if not rows:
+        return []
+    labels = {"alpha_us": "α (µs)", "bandwidth_GBps": "1/β (GB/s)",
+              "reduce_bandwidth_GBps": "1/γ (GB/s)"}
+    out = ["## Calibration before and after the sweeps", "",
+           "| transport | parameter | before | after | after / before |",
+           "|---|---|---|---|---|"]
+    for r in rows:
+        ratio = float(r["ratio"]) if r["ratio"] else float("nan")
+        flag = " **moved**" if r["flag"] == "1" else ""
+        out.append(f"| {md(r['transport'])} | {labels[r['quantity']]} | {float(r['before']):.3g} | "
+                   f"{float(r['after']):.3g} | {ratio:.2f}{flag} |")
+    out += ["", "A parameter marked **moved** changed by more than 25% within the study: "
+            "the machine changed mode (latency on these virtual machines is bimodal, "
+            "and load changes bandwidth), so out-of-sample errors at those sizes measure "
+            "the machine, not the model.", ""]
     return out
 
 
@@ -344,17 +348,22 @@ def section_crossovers(directory):
     return out
 
 
-def section_load(rows):
-    """The machine's load while measuring (CSV columns load_avg_1m, procs_running)."""
-    loads = [float(r["load_avg_1m"]) for r in rows if r.get("load_avg_1m")]
-    running = [int(r["procs_running"]) for r in rows if r.get("procs_running")]
-    if not loads:
+def section_load(directory):
+    """The machine's load while measuring (CSV columns load_avg_1m, procs_running), as
+    checks.csv sums it up and judges it."""
+    found = checks(directory)
+    if found is None:
+        return ["Load while measuring: not checked (`collbench report DIR` checks it).", ""]
+    load = {r["quantity"]: r for r in found if r["kind"] == "load"}
+    if "load_avg_1m" not in load:
         return ["Load while measuring: not recorded (results from an older collbench).", ""]
-    ranks = max(int(r["ranks"]) for r in rows)
-    text = (f"Load while measuring: 1-minute load average median {statistics.median(loads):.2f} "
-            f"(max {max(loads):.2f}); runnable threads median {statistics.median(running):g} "
-            f"(max {max(running)}), with at most {ranks} ranks of ours.")
-    if statistics.median(loads) > ranks:
+    avg, running = load["load_avg_1m"], load.get("procs_running")
+    text = (f"Load while measuring: 1-minute load average median {float(avg['median']):.2f} "
+            f"(max {float(avg['max']):.2f})"
+            + (f"; runnable threads median {float(running['median']):g} "
+               f"(max {float(running['max']):g})" if running else "")
+            + f", with at most {float(avg['ranks']):g} ranks of ours.")
+    if avg["flag"] == "1":
         text = ("**Warning:** the machine was busy with other work while measuring. " + text +
                 " Times are inflated and noisy; compare ratios measured in the same run only.")
     return [text, ""]
@@ -387,9 +396,8 @@ def appendix(directory, rows, cal):
     memcpy_in_cache = (num(cal["_path"], cal, "memcpy_in_cache_GBps")
                        if cal.get("memcpy_in_cache_GBps") else None)
     lines = ["# Appendix: the evidence", ""]
-    measured = [r for r in rows if r["transport"] != "sim"]
-    if measured:  # a simulator's times do not depend on the machine's load
-        lines += section_load(measured)
+    if any(r["transport"] != "sim" for r in rows):  # a simulator's load means nothing
+        lines += section_load(directory)
     lines += section_bandwidth(rows, memcpy, memcpy_in_cache)
     lines += section_params(directory, cal)
     lines += section_accuracy(directory)

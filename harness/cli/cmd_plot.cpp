@@ -11,7 +11,9 @@
 
 #include "harness/cli/commands.hpp"
 #include "harness/cli/python_scripts.hpp"
+#include "models/fit_run.hpp"
 #include "models/io/output_file.hpp"
+#include "models/study_checks.hpp"
 
 namespace cb {
 
@@ -36,15 +38,21 @@ Command add_report_command(CLI::App& app) {
   auto dir = std::make_shared<std::string>();
   CLI::App* cmd = app.add_subcommand(
       "report",
-      "Write DIR/report.md (the recommendation, winners maps, how well α-β predicts them, the "
-      "library comparison; the evidence in an appendix) after drawing DIR/plots "
-      "(scripts/report.py, scripts/plot.py)");
+      "Write DIR/checks.csv (calibration drift and load, models/study_checks.hpp), draw "
+      "DIR/plots and write DIR/report.md (the recommendation, winners maps, how well α-β "
+      "predicts them, the library comparison; the evidence in an appendix) "
+      "(scripts/plot.py, scripts/report.py)");
   cmd->add_option("DIR", *dir, "A study directory or a directory of results CSVs")->required();
   return {cmd, [dir] {
             // Refused before the plots are drawn: a planted report.md must not
             // leave a "written" line ahead of the refusal (one line, exit 2).
-            if (std::filesystem::is_directory(*dir))
+            // Then the checks report.py shows (calibration drift, load), judged
+            // here in C++; a path that is no directory is report.py's to refuse.
+            if (std::filesystem::is_directory(*dir)) {
               io::check_output_path(*dir + "/report.md", "report DIR/report.md");
+              models::write_files_atomically(*dir,
+                                             {{"checks.csv", models::study_checks_csv(*dir)}});
+            }
             int status = run_script("plot.py", {*dir});
             if (status == 0) status = run_script("report.py", {*dir});
             return status;

@@ -100,6 +100,15 @@ def make_study(d):
                             48, 0),
                accuracy_row("calibration+range+copy+concurrency+overhead", "ipc-host", 0.2, 0.1,
                             "allreduce", 0.3, 45, 48, 0.01)])
+    # checks.csv as `collbench report` writes it (models/study_checks.hpp): 1/β moved,
+    # α did not, and the machine was busy.
+    write_csv(os.path.join(d, "checks.csv"),
+              ["kind", "transport", "quantity", "before", "after", "ratio", "median", "max",
+               "ranks", "flag"],
+              [["calibration", "ipc-host", "alpha_us", 2, 2.2, 1.1, "", "", "", 0],
+               ["calibration", "ipc-host", "bandwidth_GBps", 10, 5, 0.5, "", "", "", 1],
+               ["load", "", "load_avg_1m", "", "", "", 3.415, 7, 2, 1],
+               ["load", "", "procs_running", "", "", "", 2.5, 4, 2, ""]])
     # Three more pairs (study.sh's spread): one misses |err| >= 64 KiB and one
     # the picks, but the medians over the pairs meet both; the baseline's
     # median misses.
@@ -227,6 +236,14 @@ class Report(unittest.TestCase):
         line = next(l for l in self.text.splitlines() if "Targets: median" in l)
         self.assertIn("≤ 25% at ≥ 64 KiB, ≤ 30% below, worst collective ≤ 35%, picks within "
                       "the measured best's CI ≥ 90%, median regret ≤ 5%.", line)
+
+    def test_the_machine_checks_show_the_verdicts_of_checks_csv(self):
+        self.assertIn("| ipc-host | α (µs) | 2 | 2.2 | 1.10 |\n", self.text)
+        self.assertIn("| ipc-host | 1/β (GB/s) | 10 | 5 | 0.50 **moved** |\n", self.text)
+        self.assertIn("**Warning:** the machine was busy with other work while measuring. "
+                      "Load while measuring: 1-minute load average median 3.42 (max 7.00); "
+                      "runnable threads median 2.5 (max 4), with at most 2 ranks of ours.",
+                      self.text)
 
     def test_tie_sets_and_groups_appear_escaped(self):
         self.assertIn("butterfly\\|naive vs ps=tree", self.text)

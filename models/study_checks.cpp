@@ -1,0 +1,132 @@
+#include "models/study_checks.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <limits>
+#include <set>
+#include <string_view>
+#include <vector>
+
+#include "algorithms/types.hpp"
+#include "models/csv_text.hpp"
+#include "models/robust_fit.hpp"
+
+namespace cb::models {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// Full precision, so that a report rounds the value itself once.
+std::string exact(double v) { return std::isnan(v) ? "" : fmt::format("{}", v); }
+
+double number_cell(const CsvTable& t, const CsvRecord& r, std::string_view column) {
+  const std::string& cell = t.cell(r, column);
+  std::size_t used = 0;
+  double v = NAN;
+  try {
+    v = std::stod(cell, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (cell.empty() || used != cell.size() || !std::isfinite(v))
+    throw UsageError(fmt::format("{}:{}: malformed, column {} holds '{}', not a finite number",
+                                 t.file(), r.line, column, cell));
+  return v;
+}
+
+void calibration_rows(std::string& out, const fs::path& before, const fs::path& after) {
+  if (!fs::is_regular_file(before) || !fs::is_regular_file(after)) return;
+  const CsvTable b(read_written_file(before.string()), before.string());
+  const CsvTable a(read_written_file(after.string()), after.string());
+  for (const CsvTable* t : {&b, &a})
+    if (t->rows().empty()) throw UsageError(fmt::format("{}: malformed, no data rows", t->file()));
+  const std::string transport =
+      b.has("transport") ? b.cell(b.rows().front(), "transport") : std::string("?");
+  // The quantity shown: α in µs, the others as bandwidths in GB/s.
+  const auto shown = [](const CsvTable& t, std::string_view column) {
+    const double v = number_cell(t, t.rows().front(), column);
+    if (column == "alpha_s") return v * 1e6;
+    return v > 0 ? 1e-9 / v : kInf;
+  };
+  const std::pair<std::string_view, std::string_view> quantities[] = {
+      {"alpha_s", "alpha_us"},
+      {"beta_s_per_B", "bandwidth_GBps"},
+      {"gamma_s_per_B", "reduce_bandwidth_GBps"}};
+  for (const auto& [column, quantity] : quantities) {
+    const double vb = shown(b, column), va = shown(a, column);
+    const double ratio = vb > 0 && vb < kInf ? va / vb : NAN;
+    const bool moved = !(ratio >= 1 / kCalibrationMoved && ratio <= kCalibrationMoved);
+    out += fmt::format("calibration,{},{},{},{},{},,,,{}\n", csv_escape(transport), quantity,
+                       exact(vb), exact(va), exact(ratio), moved ? 1 : 0);
+  }
+}
+
+// The results CSVs report.py reads: a study's sweep-*.csv, else every CSV
+// with the columns of a results file.
+std::vector<fs::path> sweep_files(const fs::path& dir) {
+  std::set<fs::path> csvs;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec))
+    if (e.path().extension() == ".csv") csvs.insert(e.path());
+  std::vector<fs::path> study, any;
+  for (const fs::path& p : csvs) {
+    if (p.filename().string().rfind("sweep-", 0) == 0) {
+      study.push_back(p);
+      continue;
+    }
+    if (!fs::is_regular_file(p)) continue;
+    const CsvTable t(read_written_file(p.string()), p.string());
+    bool results = true;
+    for (const char* c : {"transport", "collective", "algorithm", "datatype", "op", "placement",
+                          "ranks", "bytes", "time_median_us", "ci_lo_us", "ci_hi_us",
+                          "busbw_GBps"})
+      results = results && t.has(c);
+    if (results) any.push_back(p);
+  }
+  return study.empty() ? any : study;
+}
+
+void load_rows(std::string& out, const fs::path& dir) {
+  std::vector<double> loads, running;
+  double ranks = 0;
+  for (const fs::path& p : sweep_files(dir)) {
+    const CsvTable t(read_written_file(p.string()), p.string());
+    for (const CsvRecord& r : t.rows()) {
+      // A simulator's times do not depend on the machine's load.
+      if (t.cell(r, "transport") == "sim") continue;
+      // A skipped case (its note says why) has no time; report.py reads no such row.
+      if (t.cell(r, "time_median_us").empty() && !t.cell(r, "note").empty()) continue;
+      ranks = std::max(ranks, number_cell(t, r, "ranks"));
+      if (!t.cell(r, "load_avg_1m").empty()) loads.push_back(number_cell(t, r, "load_avg_1m"));
+      if (!t.cell(r, "procs_running").empty())
+        running.push_back(number_cell(t, r, "procs_running"));
+    }
+  }
+  if (loads.empty()) return;
+  const double load_median = median(loads);
+  out += fmt::format("load,,load_avg_1m,,,,{},{},{},{}\n", exact(load_median),
+                     exact(*std::max_element(loads.begin(), loads.end())), exact(ranks),
+                     load_median > ranks ? 1 : 0);
+  if (!running.empty())
+    out += fmt::format("load,,procs_running,,,,{},{},{},\n", exact(median(running)),
+                       exact(*std::max_element(running.begin(), running.end())), exact(ranks));
+}
+
+}  // namespace
+
+std::string study_checks_csv(const std::string& dir) {
+  std::string out = "kind,transport,quantity,before,after,ratio,median,max,ranks,flag\n";
+  const fs::path d(dir);
+  calibration_rows(out, d / "calibration.csv", d / "calibration-after.csv");
+  calibration_rows(out, d / "calibration-ipc.csv", d / "calibration-ipc-after.csv");
+  load_rows(out, d);
+  return out;
+}
+
+}  // namespace cb::models
