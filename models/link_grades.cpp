@@ -79,9 +79,8 @@ void judge(PairCrossover& c) {
   c.within_interval = within || (lo <= q && q <= hi);
 }
 
-}  // namespace
-
-void grade_link_limited(Analysis& a, const std::vector<LinkRow>& rows) {
+// The rows the CPU limits (link_limits.hpp) and every group's measured sizes.
+Scope scope_of(const Analysis& a, const std::vector<LinkRow>& rows) {
   Scope s;
   for (const LinkRow& r : rows)
     if (r.cpu_limited()) {
@@ -92,7 +91,13 @@ void grade_link_limited(Analysis& a, const std::vector<LinkRow>& rows) {
     }
   for (const ConfigResult& c : a.configs)
     for (const Measurement* m : c.points) s.sizes[group_of(*m)].insert(m->bytes);
+  return s;
+}
 
+}  // namespace
+
+void grade_link_limited(Analysis& a, const std::vector<LinkRow>& rows) {
+  const Scope s = scope_of(a, rows);
   // Levels graded: the calibration's (the global fit is in sample).
   const auto graded = [](const std::string& params) {
     return params == kByCalibration || params.rfind(std::string(kByCalibration) + "+", 0) == 0;
