@@ -145,6 +145,12 @@ FitRun run_fit(const FitRequest& req) {
   for (const auto& file : files) names.push_back(file.first);
   names.push_back(kModelReportFile);  // rendered from these files afterwards
   refuse_input_as_output(req, names);
+  // A destination the report could not replace (a link, a directory, a
+  // device) is refused now, before any file is written.
+  const std::string report = (std::filesystem::path(req.out_dir) / kModelReportFile).string();
+  std::error_code ec;
+  if (std::filesystem::symlink_status(report, ec).type() != std::filesystem::file_type::not_found)
+    io::check_output_path(report, "--out");
   run.written = write_files_atomically(req.out_dir, files);
   return run;
 }

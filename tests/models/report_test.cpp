@@ -192,6 +192,31 @@ TEST(FitCommand, EndToEndOnRegistryClosedFormsRecoversTheParameters) {
   fs::remove_all(dir);
 }
 
+// model-report.md is rendered after the CSVs are written: a destination it
+// could not replace is refused before any of them is.
+TEST(FitCommand, AReportDestinationThatIsALinkIsRefusedBeforeAnyFile) {
+  const fs::path dir = fs::temp_directory_path() / fmt::format("cb-fit-link-{}", ::getpid());
+  fs::remove_all(dir);
+  fs::create_directories(dir / "out");
+  std::ofstream(dir / "results.csv")
+      << "transport,collective,algorithm,datatype,op,placement,ranks,bytes,count,time_median_us\n"
+         "sim,allreduce,ring,fp32,sum,out,2,8,2,1.5\nsim,allreduce,ring,fp32,sum,out,2,64,16,2\n"
+         "sim,allreduce,ring,fp32,sum,out,2,512,128,3\n";
+  fs::create_symlink(dir / "elsewhere.md", dir / "out" / "model-report.md");
+  FitRequest req;
+  req.results_csv = (dir / "results.csv").string();
+  req.out_dir = (dir / "out").string();
+  try {
+    run_fit(req);
+    ADD_FAILURE() << "wrote through a link";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("symbolic link"), std::string::npos) << e.what();
+  }
+  EXPECT_FALSE(fs::exists(dir / "out" / "fit.csv"));
+  EXPECT_FALSE(fs::exists(dir / "elsewhere.md"));
+  fs::remove_all(dir);
+}
+
 TEST(Report, MarkdownIsEscaped) {
   // A tie set in the per-size table keeps the row's cell count.
   Analysis a;
