@@ -17,6 +17,7 @@
 #include "models/lower_bound.hpp"
 #include "models/parallel.hpp"
 #include "models/schedule_model.hpp"
+#include "models/two_level.hpp"
 
 namespace cb::models {
 
@@ -84,10 +85,19 @@ class CostMemo {
   std::unordered_map<std::pair<const AlgorithmEntry*, std::uint64_t>, Cost, KeyHash> memo_;
 };
 
+// Rows on 2 or more nodes of 2 or more ranks under a two-level model: each
+// message at the level it crosses (two_level.hpp). The terms were measured
+// on one level (the network's pair), so these rows are priced with each
+// level's alpha, beta and gamma, whatever terms the rest get.
+bool on_two_levels(const Scenario& s, const ModelParams& m) {
+  return m.two_level() && s.ranks_per_node > 1 && s.ranks_per_node < s.p;
+}
+
 // The closed-form model under `m`, for the memo's scenario only.
 Predictor closed_form(const ModelParams& m, CostMemo& memo) {
-  return [m, &memo](const AlgorithmEntry& a, const Scenario&, std::uint64_t count,
+  return [m, &memo](const AlgorithmEntry& a, const Scenario& s, std::uint64_t count,
                     const ModeProbe&) {
+    if (on_two_levels(s, m)) return level_seconds(a, coll_params(s, count), m);
     return seconds(memo.at(a, count), m);
   };
 }
@@ -95,6 +105,7 @@ Predictor closed_form(const ModelParams& m, CostMemo& memo) {
 Predictor schedule_priced(const CalibrationInput& c, TermSet terms) {
   return [&c, terms](const AlgorithmEntry& a, const Scenario& s, std::uint64_t count,
                      const ModeProbe& probe) {
+    if (on_two_levels(s, c.params)) return level_seconds(a, coll_params(s, count), c.params);
     return priced_seconds(features_for(a, s, count), c.params, c.terms, terms, probe);
   };
 }

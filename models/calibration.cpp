@@ -479,7 +479,12 @@ ModelParams load_model_params(const std::string& path, const std::optional<std::
   if (!t.has("scope")) {
     const Calibration c = read_calibration(path);
     if (source_transport) *source_transport = c.transport;
-    return c.params;
+    ModelParams m = c.params;
+    if (c.ranks_per_node > 0) {  // two levels: predict, fit and recommend price both
+      m.intra_alpha_s = c.intra_alpha_s;
+      m.intra_beta_s_per_B = c.intra_beta_s_per_B;
+    }
+    return m;
   }
   require(t, {"scope", "transport", "alpha_s", "beta_s_per_B", "gamma_s_per_B"});
   const CsvRecord* found = nullptr;

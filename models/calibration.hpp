@@ -183,7 +183,8 @@ Calibration fit_calibration(const std::vector<double>& pingpong_bytes,
 // The file's text (header + one row).
 std::string format_calibration(const Calibration& c);
 
-// Reads a calibration file or a fit.csv. `transport` selects the global row
+// Reads a calibration file or a fit.csv; a calibration on two levels also
+// gives its intra-node alpha and beta (ModelParams::intra_*). `transport` selects the global row
 // of a fit.csv holding several; the calibration's transport is returned in
 // `source_transport` when asked. Throws UsageError naming the file and the
 // problem (missing column, not a number, negative value, ambiguous fit.csv).

@@ -11,6 +11,13 @@ struct ModelParams {
   double alpha_s = 0;        // seconds per message (latency)
   double beta_s_per_B = 0;   // seconds per byte on the wire (1 / bandwidth)
   double gamma_s_per_B = 0;  // seconds per byte reduced locally
+  // The intra-node level of a two-level model (a calibration on two levels,
+  // or the --intra-* flags): seconds per message and per byte between ranks
+  // of one node; alpha_s and beta_s_per_B are then the network's. 0 = one
+  // level (models/two_level.hpp prices by level only when both are > 0).
+  double intra_alpha_s = 0;
+  double intra_beta_s_per_B = 0;
+  bool two_level() const { return intra_alpha_s > 0 && intra_beta_s_per_B > 0; }
   friend bool operator==(const ModelParams&, const ModelParams&) = default;
 };
 
@@ -21,7 +28,8 @@ struct ModelParams {
 inline constexpr double kMaxModelSeconds = 3600;
 inline constexpr double kMaxModelSecondsPerByte = 1;
 
-// T = alpha*cost.alpha + beta*cost.beta + gamma*cost.gamma, in seconds.
+// T = alpha*cost.alpha + beta*cost.beta + gamma*cost.gamma, in seconds (one
+// level: the intra-node fields are not read; models/two_level.hpp prices both).
 inline double seconds(const Cost& cost, const ModelParams& m) {
   return m.alpha_s * cost.alpha + m.beta_s_per_B * cost.beta + m.gamma_s_per_B * cost.gamma;
 }

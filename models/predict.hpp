@@ -35,7 +35,9 @@ struct Scenario {
 CollParams coll_params(const Scenario& s, std::uint64_t count);
 // Closed-form cost coefficients of `algo` for `count` elements.
 Cost model_cost(const AlgorithmEntry& algo, const Scenario& s, std::uint64_t count);
-// Predicted seconds.
+// Predicted seconds: with a two-level `m` (ModelParams::two_level) and a
+// layout (s.ranks_per_node), every message at the level it crosses
+// (models/two_level.hpp, level_seconds); otherwise the closed form.
 double predict_seconds(const AlgorithmEntry& algo, const Scenario& s, std::uint64_t count,
                        const ModelParams& m);
 
@@ -43,13 +45,17 @@ double predict_seconds(const AlgorithmEntry& algo, const Scenario& s, std::uint6
 struct PredictedRow {
   std::uint64_t bytes = 0;
   std::uint64_t count = 0;
-  std::vector<double> seconds;  // per algorithm, in algorithms_for(coll) order
+  std::vector<double> seconds;  // per algorithm, in algorithms_for(coll) (or `algos`) order
   std::size_t best = 0;         // index of the fastest
-  double lower_bound_s = 0;
+  double lower_bound_s = 0;  // on two levels: at the cheaper level's alpha and beta
 };
 // One row per requested size S (bytes), each rounded down to a whole count;
-// sizes that round to count 0 are skipped, as are repeats.
+// sizes that round to count 0 are skipped, as are repeats. Every registered
+// algorithm of the collective, or `algos` in their order.
 std::vector<PredictedRow> predict_table(const Scenario& s, const std::vector<std::uint64_t>& sizes,
+                                        const ModelParams& m);
+std::vector<PredictedRow> predict_table(const Scenario& s, const std::vector<AlgorithmEntry>& algos,
+                                        const std::vector<std::uint64_t>& sizes,
                                         const ModelParams& m);
 
 }  // namespace cb::models

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -103,6 +104,10 @@ void predict_lines(std::vector<Recommendation>& out, const std::map<LineKey, Siz
     std::set<int> ranks;
     std::set<std::string> algorithms;
     std::set<std::uint64_t> sizes;
+    // The rows' ranks per node (Scenario::ranks_per_node) when they all share
+    // one, else 0: predicted ranks keep it (more nodes of the same size), and
+    // a two-level model prices them by level.
+    std::optional<int> ranks_per_node;
   };
   std::map<LineKey, Family> families;
   for (const auto& [k, t] : tables) {
@@ -116,8 +121,11 @@ void predict_lines(std::vector<Recommendation>& out, const std::map<LineKey, Siz
     f.ranks.insert(k.ranks);
     for (const auto& [bytes, algos] : t) {
       f.sizes.insert(bytes);
-      for (const auto& [name, m] : algos)
+      for (const auto& [name, m] : algos) {
         if (m->entry) f.algorithms.insert(name);
+        const int k = m->scenario.ranks_per_node;
+        f.ranks_per_node = !f.ranks_per_node || *f.ranks_per_node == k ? k : 0;
+      }
     }
   }
   for (const auto& [fk, f] : families) {
@@ -128,7 +136,8 @@ void predict_lines(std::vector<Recommendation>& out, const std::map<LineKey, Siz
       LineKey k = fk;
       k.ranks = p;
       const Scenario s{k.coll, p, k.dtype,
-                       k.op.empty() ? ReduceOp::sum : parse_reduce_op(k.op), k.placement == "in"};
+                       k.op.empty() ? ReduceOp::sum : parse_reduce_op(k.op), k.placement == "in",
+                       f.ranks_per_node.value_or(0)};
       std::vector<SizeContenders> sizes;
       for (std::uint64_t bytes : f.sizes) {
         const auto count = count_for_bytes(k.coll, p, k.dtype, bytes);

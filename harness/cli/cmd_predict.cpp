@@ -16,10 +16,12 @@
 #include <vector>
 
 #include "algorithms/collective.hpp"
+#include "algorithms/hierarchical/compose.hpp"
 #include "algorithms/registry.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/runtime/heap_reuse.hpp"
 #include "harness/cli/size_flags.hpp"
+#include "harness/sweep/plan.hpp"
 #include "transports/contract/arrival.hpp"
 #include "transports/contract/sizes.hpp"
 #include "transports/contract/stats.hpp"
@@ -46,6 +48,7 @@ struct PredictOptions {
   std::string csv;
   std::string arrival = "none";  // --arrival (transports/contract/arrival.hpp)
   std::uint64_t seed = 1;        // --seed: draws of --arrival uniform
+  std::string algos;             // --algo: names; empty = the flat ones (+ hierarchical with K)
 };
 
 // Under --arrival, per row and algorithm (SECONDS): the median time after the
@@ -53,6 +56,48 @@ struct PredictOptions {
 struct ArrivalColumns {
   std::vector<std::vector<double>> after_last_s, noskew_s;  // [row][algorithm]
 };
+
+// --ranks-per-node K: the intra-node level from a two-level --params
+// calibration, each part overridden by --intra-alpha / --intra-beta
+// (--intra-bandwidth); without K those flags are refused, as in the simulator.
+void add_intra_level(const SimFlags& f, models::ModelParams& m) {
+  const bool intra_flags = !f.intra_alpha.empty() || !f.intra_beta.empty() ||
+                           !f.intra_bandwidth.empty();
+  if (f.ranks_per_node < 0)
+    throw UsageError(fmt::format("--ranks-per-node {} is not >= 1 (or 0: one level)",
+                                 f.ranks_per_node));
+  if (f.ranks_per_node == 0) {
+    if (intra_flags)
+      throw UsageError("--intra-alpha/--intra-beta/--intra-bandwidth need --ranks-per-node K (the "
+                       "two-level model is off without it)");
+    m.intra_alpha_s = m.intra_beta_s_per_B = 0;  // one level, whatever the file holds
+    return;
+  }
+  if (!f.terms.empty())
+    throw UsageError(fmt::format("--terms {} prices one level (its terms were measured on the "
+                                 "network's pair) and does not combine with --ranks-per-node "
+                                 "(accepted: either)",
+                                 f.terms));
+  if (!f.intra_beta.empty() && !f.intra_bandwidth.empty())
+    throw UsageError("--intra-beta and --intra-bandwidth both give the intra-node wire cost "
+                     "(accepted: one of them)");
+  if (!f.params_file.empty())
+    if (const std::optional<models::ModelParams> intra = models::load_intra_params(f.params_file)) {
+      m.intra_alpha_s = intra->alpha_s;
+      m.intra_beta_s_per_B = intra->beta_s_per_B;
+    }
+  if (!f.intra_alpha.empty()) m.intra_alpha_s = sim::parse_seconds(f.intra_alpha, "--intra-alpha");
+  if (!f.intra_beta.empty())
+    m.intra_beta_s_per_B = sim::parse_seconds_per_byte(f.intra_beta, "--intra-beta");
+  if (!f.intra_bandwidth.empty())
+    m.intra_beta_s_per_B = 1 / sim::parse_bandwidth(f.intra_bandwidth, "--intra-bandwidth");
+  if (!m.two_level())
+    throw UsageError(fmt::format(
+        "--ranks-per-node {} prices two levels and needs the intra-node alpha and beta: a "
+        "--params calibration on two levels, or --intra-alpha and --intra-beta (or "
+        "--intra-bandwidth)",
+        f.ranks_per_node));
+}
 
 models::ModelParams resolve_params(const PredictOptions& o) {
   const SimFlags& f = o.model;
@@ -71,6 +116,7 @@ models::ModelParams resolve_params(const PredictOptions& o) {
                                 std::pair{"--gamma", m.gamma_s_per_B}})
     if (!std::isfinite(v) || v < 0)
       throw UsageError(fmt::format("{} gives {:g}, not a number >= 0", flag, v));
+  add_intra_level(f, m);
   return m;
 }
 
@@ -91,7 +137,38 @@ models::Scenario resolve_scenario(const PredictOptions& o) {
                                  "simulator)",
                                  o.ranks, sim::kMaxRanks));
   s.p = o.ranks;
+  s.ranks_per_node = o.model.ranks_per_node;
   return s;
+}
+
+// --algo: the names given (hierarchical ones included; a layout one refuses
+// is refused in one line); without it every registered (flat) algorithm,
+// and with --ranks-per-node every hierarchical one the layout runs too.
+std::vector<AlgorithmEntry> predicted_algorithms(const PredictOptions& o,
+                                                 const models::Scenario& s) {
+  std::vector<AlgorithmEntry> out;
+  CollParams layout = models::coll_params(s, 1);
+  if (!o.algos.empty()) {
+    for (const std::string& name : split_list(o.algos, "--algo")) {
+      const AlgorithmEntry& e = find_algorithm(s.coll, name);
+      (void)hierarchy_note(e, layout);  // throws the refusal of a layout it cannot run on
+      out.push_back(e);
+    }
+    return out;
+  }
+  const auto flat = algorithms_for(s.coll);
+  out.assign(flat.begin(), flat.end());
+  if (s.ranks_per_node == 0) return out;
+  for (const std::string& name : all_composite_names(s.coll)) {
+    const AlgorithmEntry& e = find_algorithm(s.coll, name);
+    try {
+      (void)hierarchy_note(e, layout);
+    } catch (const UsageError&) {
+      continue;  // e.g. hier2d on nodes of different sizes: not offered unasked
+    }
+    out.push_back(e);
+  }
+  return out;
 }
 
 // --terms as the CSVs spell it: the names of its terms (the flag also takes
@@ -163,6 +240,12 @@ void print_header(const PredictOptions& o, const models::Scenario& s,
              s.in_place ? ", in place" : "", m.alpha_s, m.beta_s_per_B,
              m.beta_s_per_B > 0 ? 1e-9 / m.beta_s_per_B : INFINITY, m.gamma_s_per_B,
              m.gamma_s_per_B > 0 ? 1e-9 / m.gamma_s_per_B : INFINITY);
+  if (s.ranks_per_node > 0)
+    fmt::print("# two levels: {} ranks per node ({} nodes); between the ranks of a node alpha "
+               "{:.4g} s, beta {:.4g} s/B ({:.3g} GB/s), across nodes the alpha and beta above; "
+               "each message priced at the level it crosses (models/two_level.hpp)\n",
+               s.ranks_per_node, (s.p + s.ranks_per_node - 1) / s.ranks_per_node, m.intra_alpha_s,
+               m.intra_beta_s_per_B, 1e-9 / m.intra_beta_s_per_B);
   fmt::print("# model: {}\n", o.model.terms.empty()
                                  ? std::string("alpha-beta-gamma closed forms")
                                  : "schedule-priced with terms " + terms_text(o));
@@ -228,7 +311,7 @@ void write_csv(const PredictOptions& o, const models::Scenario& s,
   std::string text =
       "collective,algorithm,datatype,op,placement,ranks,bytes,count,predicted_us,best,"
       "lower_bound_us,model,arrival,after_last_us,noskew_us,rounds,messages,bytes_sent,"
-      "bytes_reduced\n";
+      "bytes_reduced,ranks_per_node\n";
   const std::string model = o.model.terms.empty() ? "abg" : "terms:" + terms_text(o);
   for (std::size_t k = 0; k < rows.size(); ++k) {
     const models::PredictedRow& r = rows[k];
@@ -242,7 +325,8 @@ void write_csv(const PredictOptions& o, const models::Scenario& s,
                                     arrival->after_last_s[k][i] * 1e6,
                                     arrival->noskew_s[k][i] * 1e6)
                       : std::string(",,,");
-      text += fmt::format(",{}\n", count_cells(algos[i], s, r.count));
+      text += fmt::format(",{},{}\n", count_cells(algos[i], s, r.count),
+                          s.ranks_per_node > 0 ? std::to_string(s.ranks_per_node) : std::string());
     }
   }
   const std::filesystem::path out(o.csv);
@@ -259,9 +343,9 @@ void predict(const PredictOptions& o) {
   const models::ModelParams m = resolve_params(o);
   std::vector<std::uint64_t> sizes;
   for (std::size_t b : requested_sizes(o.sizes)) sizes.push_back(b);
-  const auto algos = algorithms_for(s.coll);
+  const std::vector<AlgorithmEntry> algos = predicted_algorithms(o, s);
   if (algos.empty()) throw UsageError(fmt::format("no algorithm is registered for {}", o.coll));
-  std::vector<models::PredictedRow> rows = models::predict_table(s, sizes, m);
+  std::vector<models::PredictedRow> rows = models::predict_table(s, algos, sizes, m);
   apply_terms(o, s, m, algos, rows);
   const std::optional<ArrivalColumns> arrival = apply_arrival(o, s, algos, rows);
   print_header(o, s, m);
@@ -285,6 +369,21 @@ Command add_predict_command(CLI::App& app) {
   cmd->add_option("-o,--op", o->op, "reduction op")->capture_default_str();
   cmd->add_flag("--in-place", o->in_place, "predict the in-place variant");
   add_model_param_flags(*cmd, o->model, "");
+  cmd->add_option("--algo", o->algos,
+                  "algorithms, ',' separated, hierarchical ones included (hier:INNER/OUTER, "
+                  "hier2d:...; `collbench list`); default: every registered one, and with "
+                  "--ranks-per-node every hierarchical one the layout runs");
+  cmd->add_option("--ranks-per-node", o->model.ranks_per_node,
+                  "two levels: K consecutive ranks share a node; every message is priced at the "
+                  "level it crosses (needs --params from a two-level calibrate, or --intra-alpha "
+                  "and --intra-beta); default 0: one level");
+  cmd->add_option("--intra-alpha", o->model.intra_alpha,
+                  "with --ranks-per-node: intra-node seconds per message (overrides --params)");
+  cmd->add_option("--intra-beta", o->model.intra_beta,
+                  "with --ranks-per-node: intra-node seconds per byte (overrides --params)");
+  cmd->add_option("--intra-bandwidth", o->model.intra_bandwidth,
+                  "with --ranks-per-node: intra-node bandwidth instead of --intra-beta, e.g. "
+                  "50GB/s");
   cmd->add_option("--arrival", o->arrival,
                   "arrival pattern (as in run; docs/arrival.md): price each rank's clock from its "
                   "arrival; times become first arrival to last completion")

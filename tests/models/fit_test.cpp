@@ -289,7 +289,12 @@ TEST(Calibration, TwoLevelColumnsRoundTrip) {
   EXPECT_EQ(back.intra_beta_s_per_B, 1e-10);
   EXPECT_EQ(back.intra_pingpong_s, c.intra_pingpong_s);
   EXPECT_NEAR(back.params.alpha_s, c.params.alpha_s, 1e-9 * c.params.alpha_s);  // the network's
-  EXPECT_EQ(load_model_params(path), back.params);
+  // load_model_params gives both levels (predict, fit and recommend price them).
+  ModelParams both = back.params;
+  both.intra_alpha_s = 3e-6;
+  both.intra_beta_s_per_B = 1e-10;
+  EXPECT_EQ(load_model_params(path), both);
+  EXPECT_TRUE(load_model_params(path).two_level());
   const std::optional<ModelParams> intra = load_intra_params(path);
   ASSERT_TRUE(intra.has_value());
   EXPECT_EQ(intra->alpha_s, 3e-6);

@@ -31,7 +31,7 @@ TEST(PredictCli, CsvHasSixSignificantDigits) {
   const std::string text = slurp(csv);
   EXPECT_EQ(text.rfind("collective,algorithm,datatype,op,placement,ranks,bytes,count,predicted_us,"
                        "best,lower_bound_us,model,arrival,after_last_us,noskew_us,rounds,"
-                       "messages,bytes_sent,bytes_reduced\n",
+                       "messages,bytes_sent,bytes_reduced,ranks_per_node\n",
                        0),
             0u)
       << text;
@@ -41,7 +41,7 @@ TEST(PredictCli, CsvHasSixSignificantDigits) {
   EXPECT_NE(slurp(dir / "out").find("7.56101"), std::string::npos);
   // Its counts: 2(p-1) = 6 rounds and 6 messages from each rank, 2(p-1)/p * 1024 = 1536 B
   // sent and (p-1)/p * 1024 = 768 B reduced on the critical path.
-  EXPECT_NE(text.find(",abg,,,,6,6,1536,768\n"), std::string::npos) << text;
+  EXPECT_NE(text.find(",abg,,,,6,6,1536,768,\n"), std::string::npos) << text;
   const std::string bad = std::string(bin) +
                           " predict --coll allreduce --ranks 4 --alpha 1us --beta 0 --gamma 0 "
                           "--terms xyz --csv " +
@@ -49,6 +49,45 @@ TEST(PredictCli, CsvHasSixSignificantDigits) {
   const int rc = std::system(bad.c_str());
   EXPECT_EQ(WEXITSTATUS(rc), 2);
   EXPECT_FALSE(fs::exists(dir / "q.csv"));
+  fs::remove_all(dir);
+}
+
+// --ranks-per-node K prices each message at the level it crosses, needs the
+// intra-node level, and adds the hierarchical algorithms to the table.
+TEST(PredictCli, RanksPerNodePricesBothLevels) {
+  const char* bin = std::getenv("COLLBENCH");
+  ASSERT_NE(bin, nullptr) << "COLLBENCH must name the collbench binary";
+  const fs::path dir = fs::temp_directory_path() / ("cb-predict2-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const std::string base = std::string(bin) +
+                           " predict --coll allreduce --ranks 4 --ranks-per-node 2 -b 1024 -e 1024 "
+                           "--alpha 1us --beta 1e-10 --gamma 0";
+  const std::string out = " >" + (dir / "out").string() + " 2>&1";
+  // No intra-node level: one line, exit 2, no CSV.
+  int rc = std::system((base + " --csv " + (dir / "q.csv").string() + out).c_str());
+  EXPECT_EQ(WEXITSTATUS(rc), 2);
+  EXPECT_NE(slurp(dir / "out").find("--ranks-per-node 2 prices two levels"), std::string::npos)
+      << slurp(dir / "out");
+  EXPECT_FALSE(fs::exists(dir / "q.csv"));
+  const fs::path csv = dir / "p.csv";
+  rc = std::system(
+      (base + " --intra-alpha 0.1us --intra-beta 1e-11 --csv " + csv.string() + out).c_str());
+  ASSERT_EQ(WEXITSTATUS(rc), 0) << slurp(dir / "out");
+  EXPECT_NE(slurp(dir / "out").find("# two levels: 2 ranks per node (2 nodes)"), std::string::npos)
+      << slurp(dir / "out");
+  const std::string text = slurp(csv);
+  // hier2d:ring/ring on 2 x 2, 1024 B: 2 intra-node messages of 512 B and 2
+  // inter-node ones of 256 B: 2 (0.1 + 0.00512) + 2 (1 + 0.0256) = 2.26144 us.
+  EXPECT_NE(text.find("allreduce,hier2d:ring/ring,fp32,sum,out,4,1024,256,2.26144,"),
+            std::string::npos)
+      << text;
+  // Flat ring: every step has a message across the node boundary, 6 (1 + 0.0256) us.
+  EXPECT_NE(text.find("allreduce,ring,fp32,sum,out,4,1024,256,6.1536,"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find(",2\n"), std::string::npos) << text;
+  // --terms prices one level: refused with --ranks-per-node.
+  rc = std::system((base + " --intra-alpha 0.1us --intra-beta 1e-11 --terms range" + out).c_str());
+  EXPECT_EQ(WEXITSTATUS(rc), 2);
   fs::remove_all(dir);
 }
 

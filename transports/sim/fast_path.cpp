@@ -2,6 +2,7 @@
 
 #include "algorithms/common/partition.hpp"
 #include "algorithms/hierarchical/compose.hpp"
+#include "models/two_level.hpp"
 
 namespace cb::sim {
 
@@ -56,14 +57,14 @@ double predicted_wall_s(const AlgorithmEntry& algo, const CollParams& params,
 
 double closed_form_seconds(const AlgorithmEntry& algo, const CollParams& params,
                            const NetworkParams& net) {
-  if (net.ranks_per_node > 0 && algo.composition != nullptr && params.count > 0 && params.p > 1) {
-    const TwoLevelCost c = two_level_cost(*algo.composition, params);
-    return net.intra_alpha_s * c.intra.alpha + net.intra_beta_s_per_B * c.intra.beta +
-           net.alpha_s * c.inter.alpha + net.beta_s_per_B * c.inter.beta +
-           net.gamma_s_per_B * (c.intra.gamma + c.inter.gamma);
+  models::ModelParams m{net.alpha_s, net.beta_s_per_B, net.gamma_s_per_B};
+  CollParams q = params;
+  if (net.ranks_per_node > 0) {  // messages cross the network's levels, not the schedule's
+    m.intra_alpha_s = net.intra_alpha_s;
+    m.intra_beta_s_per_B = net.intra_beta_s_per_B;
+    q.ranks_per_node = net.ranks_per_node;
   }
-  const Cost c = closed_form_cost(algo, params);
-  return net.alpha_s * c.alpha + net.beta_s_per_B * c.beta + net.gamma_s_per_B * c.gamma;
+  return models::level_seconds(algo, q, m);
 }
 
 }  // namespace cb::sim

@@ -51,9 +51,11 @@ double estimated_events(const AlgorithmEntry& algo, const CollParams& params);
 double predicted_wall_s(const AlgorithmEntry& algo, const CollParams& params,
                         const NetworkParams& net, bool fast_path);
 
-// alpha*A + beta*B + gamma*C of the closed form, seconds; for a hierarchical
-// algorithm on a two-level network, the intra-node phases' A and B priced
-// with the intra-node alpha, beta and the inter-node ones with alpha, beta.
+// alpha*A + beta*B + gamma*C of the closed form, seconds; on a two-level
+// network models::level_seconds on the network's layout (the one pricing by
+// level that predict, fit and recommend use): a hierarchical algorithm's
+// intra-node phases' A and B priced with the intra-node alpha, beta and the
+// inter-node ones with alpha, beta.
 double closed_form_seconds(const AlgorithmEntry& algo, const CollParams& params,
                            const NetworkParams& net);
 
