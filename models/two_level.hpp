@@ -3,7 +3,7 @@
 // layout CollParams::ranks_per_node, the network's otherwise). The one
 // function predict, fit, recommend and the simulator's exact fast path (and
 // so map) all price with, so they agree by construction; the simulator's
-// discrete-event model agrees with it exactly where tests/models/
+// discrete-event model agrees with it exactly where transports/sim/tests/
 // two_level_test.cpp says (every hierarchical algorithm on its own layout,
 // both timing models; the flat algorithms it names in round-synchronous mode).
 #pragma once
