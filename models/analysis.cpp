@@ -564,7 +564,12 @@ TransportFit predict_transport(Analysis& a, const std::string& tr, const Results
                     closed_form_of(tf.fit->params));
   const CalibrationInput* c = calibration_for(a, tr);
   if (!c) return tf;
-  add_predictions(a, rows, c->params, kByCalibration, opt.threads, closed_form_of(c->params));
+  add_predictions(a, rows, c->params, kByCalibration, opt.threads, [&](std::size_t i) {
+    const Measurement& m = *rows[i];
+    if (on_two_levels(m.scenario, c->params))  // by level (two_level.hpp)
+      return level_seconds(*m.entry, coll_params(m.scenario, m.count), c->params);
+    return seconds(basis[i], c->params);
+  });
   const std::vector<ModeProbe> probes = row_probes(a, rows);
   for (const TermSet used : measured_levels(c->terms)) {
     const Predictor predict = schedule_priced(*c, used);
