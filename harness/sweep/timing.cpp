@@ -415,10 +415,11 @@ class Sampler {
         all_.insert(all_.end(), batch_times_.begin(), batch_times_.end());
       }
       const double elapsed = spent_s_ + seconds_since(t0);
-      if (!enough(all_, plan_, elapsed) && tried_ < most_tries_) {
+      const int tries = tries_allowed(elapsed);
+      if (!enough(all_, plan_, elapsed) && tried_ < tries) {
         next = next_batch(all_, plan_, elapsed, batch_cap_s_);
         // A window batch's samples may all be late: never past the tries allowed.
-        if (window) next = std::min<std::int64_t>(next, most_tries_ - tried_);
+        if (window) next = std::min<std::int64_t>(next, tries - tried_);
         if (plan_.start == StartMethod::back_to_back) next = back_to_back_batch(next, all_, plan_);
       }
     }
@@ -470,6 +471,16 @@ class Sampler {
     }
     sort_window_batch(steps, n, w_, all_, late_times_);
     w_.last_max_s = longest_on_time(batch_times_, n);
+  }
+
+  // Samples that may be tried: kMaxTriesPerSample per wanted sample + 16;
+  // under a time budget, once it is spent, per min_iterations only (a
+  // budget asks for time, not for samples: where nearly every sample is
+  // late, e.g. spinning ranks that keep losing their cores, sampling would
+  // otherwise go on for max_iterations).
+  int tries_allowed(double elapsed_s) const {
+    if (plan_.iterations > 0 || elapsed_s < plan_.budget_s) return most_tries_;
+    return std::min(most_tries_, kMaxTriesPerSample * plan_.min_iterations + 16);
   }
 
   Operation& op_;
