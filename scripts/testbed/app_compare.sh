@@ -17,7 +17,9 @@
 # swaps every round), so a drift of the machine reaches both variants.
 # Writes DIR/rounds-BENCH.csv (round,variant,bytes,time_us: OSU's average
 # latency), DIR/ratios-BENCH.csv (compare-rounds), DIR/app_compare.csv (all
-# benchmarks: bench,ranks + compare-rounds' columns), DIR/summary.txt and
+# benchmarks: bench,ranks + compare-rounds' columns), DIR/calls-BENCH.csv
+# (round,collective,ran,size,calls: the library's COLLBENCH_REPORT counters of
+# rank 0, ran = the algorithm or "fallback: REASON"), DIR/summary.txt and
 # each run's output under DIR/logs. Bad arguments: one line, exit 2.
 set -Eeuo pipefail
 
@@ -74,7 +76,11 @@ ranks=$(testbed_ranks "$testbed" "$name" "$np")
 # One OSU run; its data lines (size, average latency) as CSV rows.
 run_one() {  # bench variant round
   local b=$1 v=$2 r=$3 log=$out/logs/$1-$2-round$3.log env=() type=()
-  [ "$v" = mpich ] || env=(--env "LD_PRELOAD=$pmpi" --env "COLLBENCH_SELECTION=$selection")
+  # COLLBENCH_REPORT=1: rank 0's counters at MPI_Finalize say which algorithm
+  # ran per size and which calls fell back (two clock reads per call, against
+  # calls of milliseconds here).
+  [ "$v" = mpich ] || env=(--env "LD_PRELOAD=$pmpi" --env "COLLBENCH_SELECTION=$selection"
+    --env COLLBENCH_REPORT=1)
   # Reductions in fp32 (collbench's PMPI library reduces MPI_FLOAT; OSU's
   # default MPI_CHAR it leaves to MPI); data movement needs no type.
   case $b in osu_allreduce|osu_reduce_scatter) type=(-T mpi_float) ;; esac
@@ -83,9 +89,20 @@ run_one() {  # bench variant round
     { echo "app_compare: $b ($v, round $r) failed; its output: $log" >&2; tail -5 "$log" >&2; exit 1; }
   awk -v r="$r" -v v="$v" '$1 ~ /^[0-9]+$/ && NF >= 2 { print r "," v "," $1 "," $2 }' "$log" \
     >>"$out/rounds-$b.csv"
+  [ "$v" = mpich ] || awk -v r="$r" '
+    /^# collective +algorithm/ { t = "alg"; next }
+    /^# calls that went to the MPI library/ { t = "fb"; next }
+    !/^  [a-z_]+ / { t = ""; next }  # the table rows are indented by two
+    t == "alg" && NF >= 7 { print r "," $1 "," $2 "," $3 " " $4 "," $5 }
+    t == "fb" && NF >= 5 {
+      reason = $2; for (i = 3; i <= NF - 4; i++) reason = reason " " $i
+      print r "," $1 ",fallback: " reason ",," $(NF - 3) }' "$log" >>"$out/calls-$b.csv"
 }
 
-for b in "${bench_list[@]}"; do echo "round,variant,bytes,time_us" >"$out/rounds-$b.csv"; done
+for b in "${bench_list[@]}"; do
+  echo "round,variant,bytes,time_us" >"$out/rounds-$b.csv"
+  echo "round,collective,ran,size,calls" >"$out/calls-$b.csv"
+done
 for r in $(seq 1 "$rounds"); do
   if [ $((r % 2)) = 1 ]; then order=(mpich collbench); else order=(collbench mpich); fi
   for b in "${bench_list[@]}"; do
@@ -99,7 +116,12 @@ done
 : >"$out/summary.txt"
 for b in "${bench_list[@]}"; do
   { echo "## $b, p = $ranks"; "$collbench" compare-rounds "$out/rounds-$b.csv" --base mpich \
-      --new collbench --csv "$out/ratios-$b.csv"; echo; } >>"$out/summary.txt"
+      --new collbench --csv "$out/ratios-$b.csv"
+    echo "# with the library, round 1 (rank 0's COLLBENCH_REPORT; size = S, the library's size):"
+    awk -F, 'NR > 1 && $1 == 1 { printf "#   %s %s: %s (%s calls)\n", $2, $4, $3, $5 }' \
+      "$out/calls-$b.csv"
+    grep -q ',fallback: ' "$out/calls-$b.csv" || echo "#   no call fell back to the MPI library"
+    echo; } >>"$out/summary.txt"
 done
 {
   echo "bench,ranks,$(head -1 "$out/ratios-${bench_list[0]}.csv")"
