@@ -28,6 +28,23 @@ TimeCI ci_of(const Measurement& m) {
   return {m.time_s, std::min(m.ci_lo_s, m.time_s), std::max(m.ci_hi_s, m.time_s)};
 }
 
+// Whether the decision at the smallest measured size S0 may stand for the
+// sizes below it (a rank count whose smallest whole count lies below the
+// sweep's first size: OSU's 4 B reduce-scatter at p = 8 is 32 B in all).
+// A time never falls as the message grows, so below S0 the chosen schedule
+// takes at most its time at S0; the library's own time could fall further,
+// but not by more than the minimum effect when it did not rise significantly
+// from S0 to the next measured size S1 >= 2 S0 (the same CI rule): its
+// per-byte part is then that small. Needs the library measured at both.
+bool library_flat_at_start(const SizeTable& t, double min_effect) {
+  if (t.size() < 2 || std::next(t.begin())->first < 2 * t.begin()->first) return false;
+  const auto& first = t.begin()->second;
+  const auto& second = std::next(t.begin())->second;
+  const auto a = first.find("mpi"), b = second.find("mpi");
+  if (a == first.end() || b == second.end()) return false;
+  return !significantly_faster(ci_of(*a->second), ci_of(*b->second), min_effect);
+}
+
 std::map<LineKey, SizeTable> measured_tables(const std::vector<RecommendInput>& inputs) {
   std::map<LineKey, SizeTable> out;
   for (const RecommendInput& in : inputs)
@@ -340,13 +357,15 @@ nlohmann::ordered_json recommended_selection(const nlohmann::ordered_json& defau
     const auto it = chosen.find({coll, p});
     if (it == chosen.end()) return "";
     const SizeTable& t = *it->second;
-    // The measured size nearest to S in log scale, within the measured span.
-    if (t.empty() || S < t.begin()->first || S > t.rbegin()->first) return "";
+    if (t.empty() || S > t.rbegin()->first) return "";
+    // The measured size nearest to S in log scale, within the measured span;
+    // below it, the smallest measured size where the library is flat there.
+    if (S < t.begin()->first && !library_flat_at_start(t, min_effect)) return "";
     const auto above = t.lower_bound(S);
     auto near = above;
-    if (above == t.end() || (above != t.begin() && above->first != S &&
-                             std::log(static_cast<double>(above->first) / S) >
-                                 std::log(S / static_cast<double>(std::prev(above)->first))))
+    if (above != t.begin() && above->first != S &&
+        std::log(static_cast<double>(above->first) / S) >
+            std::log(S / static_cast<double>(std::prev(above)->first)))
       near = std::prev(above);
     const Measurement* best = nullptr;
     const Measurement* library = nullptr;

@@ -98,7 +98,11 @@ std::vector<std::string> mpi_settings(const std::vector<Recommendation>& recs);
 // grid size, the measured size nearest in log scale within the measured span;
 // there, the fastest candidate MPICH can run wins unless the library's own
 // `mpi` row is not significantly slower (then MPICH's default stays).
-// Comm sizes and sizes not measured keep MPICH's default.
+// Sizes below the smallest measured one S0 take S0's decision when the
+// library's `mpi` row did not rise significantly from S0 to the next measured
+// size (at least 2 S0): there no time can fall by more than the minimum
+// effect as the message shrinks. Other sizes and comm sizes not measured keep
+// MPICH's default.
 // With `collbench_leaves` the tree is collbench's own (SelectionGrid): every
 // registered algorithm competes (naive, ring ... that MPICH lacks), and
 // wherever none is significantly faster than the library's `mpi` row, or no

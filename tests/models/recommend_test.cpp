@@ -171,9 +171,9 @@ TEST(Recommend, SelectionFollowsTheSameRuleWithinWhatMpichCanRun) {
   const Json out = recommended_selection(default_tree(), {input(rows)}, "", 0.05);
   const Json& yes = out["collective=allreduce"]["comm_type=intra"]["is_commutative=yes"];
   const Json& p2 = yes["comm_size<=2"];
-  // Below the smallest measured size (64 B): MPICH's default.
-  EXPECT_EQ(p2.begin().key(), "avg_msg_size<=32");
-  EXPECT_EQ(p2["avg_msg_size<=32"], def);
+  // Below the smallest measured size (64 B), where mpi is flat from 64 B to
+  // 1 KiB: the 64 B decision, so the first bucket covers everything up to 4 KiB.
+  EXPECT_EQ(p2.begin().key(), "avg_msg_size<=4096");
   EXPECT_TRUE(p2["avg_msg_size<=4096"].contains("algorithm=MPIR_Allreduce_intra_recursive_doubling"))
       << p2.dump();
   EXPECT_EQ(p2["avg_msg_size=any"], def);
@@ -199,7 +199,8 @@ TEST(Recommend, CollbenchSelectionNamesAnyAlgorithmAndKeepsTheLibraryOnTies) {
   const Json out = recommended_selection(default_tree(), {input(rows)}, "", 0.05, true);
   const Json& yes = out["collective=allreduce"]["comm_type=intra"]["is_commutative=yes"];
   const Json& p2 = yes["comm_size<=2"];
-  EXPECT_EQ(p2["avg_msg_size<=32"], mpi) << p2.dump();
+  // Flat mpi at 64 B and 1 KiB: naive from the smallest grid size on.
+  EXPECT_EQ(p2.begin().key(), "avg_msg_size<=4096") << p2.dump();
   EXPECT_EQ(p2["avg_msg_size<=4096"], Json({{"algorithm=naive", Json::object()}})) << p2.dump();
   EXPECT_EQ(p2["avg_msg_size=any"], mpi) << p2.dump();
   EXPECT_EQ(yes["comm_size<=3"], Json({{"avg_msg_size=any", mpi}})) << yes.dump();
@@ -211,6 +212,33 @@ TEST(Recommend, CollbenchSelectionNamesAnyAlgorithmAndKeepsTheLibraryOnTies) {
   EXPECT_EQ(out.dump().find("DEFAULT_"), std::string::npos) << out.dump();
   EXPECT_EQ(out["collective=alltoall"]["comm_type=intra"]["is_sendbuf_inplace=no"]["comm_size=any"],
             mpi);
+}
+
+// Below the smallest measured size the decision there stands only where the
+// library's time is flat from it to the next measured size: a library that
+// rises significantly (a per-byte part that could shrink below S0) or a
+// next size closer than 2x keeps the library below the measured span.
+TEST(Recommend, BelowTheMeasuredSizesOnlyWhereTheLibraryIsFlat) {
+  const Json mpi = Json{{"algorithm=mpi", Json::object()}};
+  const Json naive = Json{{"algorithm=naive", Json::object()}};
+  const auto p2_of = [](const std::string& rows) {
+    const Json out = recommended_selection(default_tree(), {input(rows)}, "", 0.05, true);
+    return out["collective=allreduce"]["comm_type=intra"]["is_commutative=yes"]["comm_size<=2"];
+  };
+  std::string flat, rising, close;
+  for (std::uint64_t b : {64u, 256u}) flat += row("naive", 2, b, 5) + row("mpi", 2, b, 20);
+  rising = row("naive", 2, 64, 5) + row("mpi", 2, 64, 20) + row("naive", 2, 256, 6) +
+           row("mpi", 2, 256, 23);
+  close = row("naive", 2, 64, 5) + row("mpi", 2, 64, 20) + row("naive", 2, 96, 5) +
+          row("mpi", 2, 96, 20);
+  Json p2 = p2_of(flat);
+  EXPECT_EQ(p2.begin().key(), "avg_msg_size<=256") << p2.dump();
+  EXPECT_EQ(p2.begin().value(), naive) << p2.dump();
+  for (const std::string& rows : {rising, close}) {
+    p2 = p2_of(rows);
+    EXPECT_EQ(p2.begin().key(), "avg_msg_size<=32") << p2.dump();
+    EXPECT_EQ(p2.begin().value(), mpi) << p2.dump();
+  }
 }
 
 }  // namespace
