@@ -119,7 +119,7 @@ for b in "${bench_list[@]}"; do
       --new collbench --csv "$out/ratios-$b.csv"
     echo "# with the library, round 1 (rank 0's COLLBENCH_REPORT; size = S, the library's size):"
     awk -F, 'NR > 1 && $1 == 1 { printf "#   %s %s: %s (%s calls)\n", $2, $4, $3, $5 }' \
-      "$out/calls-$b.csv"
+      "$out/calls-$b.csv" | sort -s -k3,3n
     grep -q ',fallback: ' "$out/calls-$b.csv" || echo "#   no call fell back to the MPI library"
     echo; } >>"$out/summary.txt"
 done
