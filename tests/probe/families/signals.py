@@ -147,9 +147,11 @@ def cases(ctx):
     out.append(Case("SIGTERM to the group during IPC set-up (2 ranks)", ipc_setup))
 
     def sim_phase(ctx, d):
+        # --max-events above the default's 2e8: without it the configuration
+        # is skipped as too large and the run ends before the signal.
         argv = ctx.cb("run", "--quiet", "--transport", "sim", "--ranks", "16384", "--sim-des",
-                      "-b", "64M", "-e", "64M", "--algo", "ring", "--csv",
-                      os.path.join(d, "s.csv"))
+                      "--max-events", "1e9", "--coll", "allreduce", "-b", "1M", "-e", "1M",
+                      "--algo", "ring", "--placement", "out", "--csv", os.path.join(d, "s.csv"))
 
         def act(proc):
             time.sleep(2)
