@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "algorithms/check.hpp"
-#include "transports/ipc/common/fuse.hpp"
+#include "algorithms/fuse.hpp"
 #include "transports/common/poll.hpp"
 #include "transports/watchdog.hpp"
 
@@ -127,10 +127,24 @@ IpcExecutor::IpcExecutor(const Schedule& s, const BufferLayout& layout, Group& g
       out.ack_after_locals = out.ack_after_locals || g.ack_after_locals;
     }
 
-    for (const Local& local : in.locals)
-      out.locals.push_back({local.kind, local.kind == LocalKind::average ? nullptr : local_ptr(local.src),
+    // The compiled op (and whether it is the fused reduce's source) of each local.
+    std::vector<std::pair<std::size_t, bool>> compiled(in.locals.size());
+    for (std::size_t l = 0; l < in.locals.size(); ++l) {
+      const Local& local = in.locals[l];
+      compiled[l] = {out.locals.size(), false};
+      out.locals.push_back({local.kind,
+                            local.kind == LocalKind::average ? nullptr : local_ptr(local.src),
                             local_ptr(local.dst), local.dst.count});
-    for (const auto& [local, peer_src] : fused) out.locals[local].src = peer_src;
+      if (copy_then_reduce(in, l)) {
+        ++l;  // the reduce joins the copy: dst = src op then
+        compiled[l] = {out.locals.size() - 1, true};
+        out.locals.back().then = local_ptr(in.locals[l].src);
+      }
+    }
+    for (const auto& [local, peer_src] : fused) {
+      LocalOp& op = out.locals[compiled[local].first];
+      (compiled[local].second ? op.then : op.src) = peer_src;
+    }
   }
   for (int a = 0; a < p; ++a)
     CB_CHECK(next_from[a] == from[a].size(), "rank {}: rank {} sends {} messages but {} are received",
@@ -199,7 +213,12 @@ void IpcExecutor::run() {
     receive(step, run);
     for (const LocalOp& op : step.locals) {
       switch (op.kind) {
-        case LocalKind::copy: mover_.copy(op.dst, op.src, op.count * elem_size_); break;
+        case LocalKind::copy:
+          if (op.then != nullptr)
+            mover_.copy_reduce(op.dst, op.src, op.then, op.count, elem_size_);
+          else
+            mover_.copy(op.dst, op.src, op.count * elem_size_);
+          break;
         case LocalKind::reduce: mover_.reduce(op.dst, op.src, op.count); break;
         case LocalKind::average: mover_.divide(op.dst, op.count); break;
       }

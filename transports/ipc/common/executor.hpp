@@ -23,7 +23,9 @@
 // copy-receive regions overlap nothing else written in the step, so their
 // order is immaterial. A copy-receive into scratch that is only consumed by a
 // local reduce is not copied at all: the local reduce reads the sender's
-// region directly and that sender is acked after the local ops (fuse.hpp).
+// region directly and that sender is acked after the local ops, and a local
+// copy followed by a reduce into the same region runs as one pass D = A op X
+// (algorithms/fuse.hpp).
 // Counters are cumulative over runs, so back-to-back runs
 // need no reset and a fast rank may start the next run while peers finish.
 //
@@ -55,6 +57,14 @@ class DataMover {
   virtual void copy(std::byte* dst, const std::byte* src, std::size_t bytes) = 0;
   // dst = dst (op) src with the schedule's op (avg reduces as sum).
   virtual void reduce(std::byte* dst, const std::byte* src, std::size_t count) = 0;
+  // dst = a (op) b: a local copy and the reduce after it as one pass
+  // (algorithms/fuse.hpp's copy_then_reduce); dst overlaps neither a nor b.
+  // This default runs them one after the other.
+  virtual void copy_reduce(std::byte* dst, const std::byte* a, const std::byte* b,
+                           std::size_t count, std::size_t elem_size) {
+    copy(dst, a, count * elem_size);
+    reduce(dst, b, count);
+  }
   // dst = dst / p (the final step of avg).
   virtual void divide(std::byte* dst, std::size_t count) = 0;
   // Returns once every copy/reduce/divide issued so far has finished and its
@@ -110,6 +120,9 @@ class IpcExecutor {
     const std::byte* src;
     std::byte* dst;
     std::size_t count;
+    // A copy fused with the reduce after it (dst = src op then): that
+    // reduce's source, else null.
+    const std::byte* then = nullptr;
   };
   struct CompiledStep {
     std::vector<SendGroup> sends;

@@ -1,14 +1,27 @@
 #include "transports/ipc/shm/host_operation.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 #include "algorithms/check.hpp"
 #include "transports/ipc/common/agree.hpp"
 #include "transports/ipc/common/control.hpp"
 #include "transports/kernels/reduce.hpp"
+#include "transports/kernels/stream_copy.hpp"
 
 namespace cb::ipc {
 namespace {
+
+// Copies of at least this many bytes stream (non-temporal stores,
+// kernels/stream_copy.hpp): on the project's 2-vCPU VM, two ranks copying
+// at once, memcpy was faster up to 4 MiB (the buffers stay in the cache, and
+// what a peer reads next is there) and streaming from 16 MiB up, where the
+// write-allocate reads of memcpy's stores cost memory bandwidth
+// (docs/speed.md, "IPC over host shared memory").
+constexpr std::size_t kStreamBytes = std::size_t{8} << 20;
+// The piece of a fused copy-reduce done in the rank's cache: small enough
+// that the copy and the reduce of one piece stay in L1.
+constexpr std::size_t kPieceBytes = std::size_t{16} << 10;
 
 // Plain CPU copies and the shared reduction kernels. A reduce-receive reads
 // the peer's mapped memory directly as `src`: no staging copy.
@@ -16,10 +29,31 @@ class HostMover final : public DataMover {
  public:
   HostMover(DataType dtype, ReduceOp op, int p) : dtype_(dtype), op_(op), p_(p) {}
   void copy(std::byte* dst, const std::byte* src, std::size_t bytes) override {
-    std::memcpy(dst, src, bytes);
+    if (bytes >= kStreamBytes)
+      stream_copy(dst, src, bytes);
+    else
+      std::memcpy(dst, src, bytes);
   }
   void reduce(std::byte* dst, const std::byte* src, std::size_t count) override {
     reduce_inplace(dtype_, op_, dst, src, count);
+  }
+  // Large: piece by piece through a buffer in L1 (piece = a, piece op= b,
+  // then streamed to dst), so memory sees a and b read and dst written once;
+  // copy-then-reduce in dst itself would write dst, read it back and write
+  // it again. Each element gets the same op on the same operands either way.
+  void copy_reduce(std::byte* dst, const std::byte* a, const std::byte* b, std::size_t count,
+                   std::size_t elem_size) override {
+    const std::size_t bytes = count * elem_size;
+    if (bytes < kStreamBytes) return DataMover::copy_reduce(dst, a, b, count, elem_size);
+    const std::size_t piece_elems = kPieceBytes / elem_size;
+    for (std::size_t at = 0; at < count; at += piece_elems) {
+      const std::size_t n = std::min(piece_elems, count - at);
+      const std::size_t off = at * elem_size;
+      std::memcpy(piece_, a + off, n * elem_size);
+      reduce_inplace(dtype_, op_, piece_, b + off, n);
+      stream_copy_unfenced(dst + off, piece_, n * elem_size);
+    }
+    stream_fence();
   }
   void divide(std::byte* dst, std::size_t count) override { divide_inplace(dtype_, dst, count, p_); }
   void complete() override {}
@@ -28,6 +62,7 @@ class HostMover final : public DataMover {
   DataType dtype_;
   ReduceOp op_;
   int p_;
+  alignas(64) std::byte piece_[kPieceBytes];
 };
 
 // What every rank publishes about its segment.

@@ -1,6 +1,6 @@
-#include "transports/ipc/common/fuse.hpp"
+#include "algorithms/fuse.hpp"
 
-namespace cb::ipc {
+namespace cb {
 namespace {
 
 bool overlaps(const Region& a, const Region& b) {
@@ -82,4 +82,12 @@ std::optional<std::size_t> fusable_local_reduce(const Schedule& s, std::size_t s
   return std::nullopt;
 }
 
-}  // namespace cb::ipc
+bool copy_then_reduce(const Step& step, std::size_t local) {
+  if (local + 1 >= step.locals.size()) return false;
+  const Local& copy = step.locals[local];
+  const Local& reduce = step.locals[local + 1];
+  return copy.kind == LocalKind::copy && reduce.kind == LocalKind::reduce && copy.dst.count > 0 &&
+         reduce.dst == copy.dst && !overlaps(reduce.src, copy.dst);
+}
+
+}  // namespace cb

@@ -1,11 +1,12 @@
-// Receive-reduce fusion (transports/ipc/common/fuse.hpp) only fires when the
-// staged message is never read again; the transport tests prove results stay
-// bit-exact, these pin down when it may and may not fire.
+// Receive-reduce fusion (algorithms/fuse.hpp) only fires when the
+// staged message is never read again, copy-reduce fusion only on a copy and a
+// reduce of one region in a row; the transport tests prove results stay
+// bit-exact, these pin down when each may and may not fire.
 #include <gtest/gtest.h>
 
-#include "transports/ipc/common/fuse.hpp"
+#include "algorithms/fuse.hpp"
 
-namespace cb::ipc {
+namespace cb {
 namespace {
 
 const BufferId kX = kScratch0;
@@ -65,5 +66,32 @@ TEST(Fuse, NotWhenTheReduceConsumesOnlyPartOfX) {
   EXPECT_EQ(fusable_local_reduce(s, 0, 0), std::nullopt);
 }
 
+// staged_reduce()'s locals: copy input into the output, then reduce X into it.
+TEST(CopyThenReduce, ACopyFollowedByAReduceIntoTheSameRegionIsOnePass) {
+  const Schedule s = staged_reduce();
+  EXPECT_TRUE(copy_then_reduce(s.steps[0], 0));
+  EXPECT_FALSE(copy_then_reduce(s.steps[0], 1));  // the reduce is last: no pair starts there
+}
+
+TEST(CopyThenReduce, NotOverOtherRegionsNorWhenTheReduceReadsWhatTheCopyWrote) {
+  Schedule s = staged_reduce();
+  s.steps[0].locals[1].dst = {kOutput, 0, 4};  // reduces only part of D
+  s.steps[0].locals[1].src = {kX, 0, 4};
+  EXPECT_FALSE(copy_then_reduce(s.steps[0], 0));
+
+  Schedule t = staged_reduce();
+  t.steps[0].locals[1].src = {kOutput, 0, 8};  // X is D itself: the copy changes it
+  EXPECT_FALSE(copy_then_reduce(t.steps[0], 0));
+
+  Schedule u = staged_reduce();
+  std::swap(u.steps[0].locals[0], u.steps[0].locals[1]);  // reduce first, then copy
+  EXPECT_FALSE(copy_then_reduce(u.steps[0], 0));
+
+  Schedule v = staged_reduce();
+  v.steps[0].locals.insert(v.steps[0].locals.begin() + 1,
+                           {LocalKind::copy, {kInput, 0, 8}, {kScratch0, 0, 8}});
+  EXPECT_FALSE(copy_then_reduce(v.steps[0], 0));  // not adjacent
+}
+
 }  // namespace
-}  // namespace cb::ipc
+}  // namespace cb
