@@ -17,6 +17,7 @@
 #include "models/calibration.hpp"
 #include "models/link_grades.hpp"
 #include "models/link_limits.hpp"
+#include "models/memory_rows.hpp"
 #include "models/mpich_selection.hpp"
 #include "models/outputs.hpp"
 #include "models/summary_csv.hpp"
@@ -115,6 +116,10 @@ FitRun run_fit(const FitRequest& req) {
   AnalysisOptions opt;
   opt.seed = req.seed;
   opt.calibrations = read_calibrations(req.calibration_files);
+  // The shared-memory transport's calibration gives the memory bound its bandwidth.
+  double shared_memory_memcpy_GBps = 0;
+  for (const CalibrationInput& c : opt.calibrations)
+    if (c.transport == kSharedMemoryTransport) shared_memory_memcpy_GBps = copy_GBps_of(c.file);
   if (req.network_file.empty() != req.overhead_calibration.empty())
     throw UsageError("--network and --stack-overhead go together: the network's setting.txt and "
                      "the calibration whose alpha is the stack's own overhead");
@@ -135,6 +140,8 @@ FitRun run_fit(const FitRequest& req) {
       {"errors.csv", errors_csv(run.analysis)},
       {"summary.csv", summary_csv(run.analysis)},
   };
+  if (const auto memory = memory_rows(results, shared_memory_memcpy_GBps); !memory.empty())
+    files.emplace_back("memory-bound.csv", memory_rows_csv(memory));
   if (net) {
     files.emplace_back("link-limited.csv", link_rows_csv(links, *net));
     files.emplace_back("network.csv", network_csv(run.analysis, *net));

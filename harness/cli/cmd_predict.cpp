@@ -28,6 +28,7 @@
 #include "models/calibration.hpp"
 #include "models/csv_text.hpp"
 #include "models/fit_run.hpp"
+#include "models/memory_bound.hpp"
 #include "models/predict.hpp"
 #include "models/schedule_model.hpp"
 #include "transports/sim/arrival_price.hpp"
@@ -302,6 +303,25 @@ std::string count_cells(const AlgorithmEntry& algo, const models::Scenario& s,
                      c.gamma);
 }
 
+// The memory-traffic bound's cells (models/memory_bound.hpp): the busiest
+// rank's bytes read and written, and their time at `memory_Bps` (empty
+// without a bandwidth); all empty above kMaxPricedRanks, as messages_cell.
+std::string memory_cells(const AlgorithmEntry& algo, const models::Scenario& s,
+                         std::uint64_t count, double memory_Bps) {
+  if (s.p > models::kMaxPricedRanks) return ",,";
+  const models::MemoryTraffic t = models::busiest_rank_traffic(algo, s, count);
+  const double bound = models::memory_bound_s(t, memory_Bps);
+  return fmt::format("{:.6g},{:.6g},{}", t.read_B, t.written_B,
+                     std::isnan(bound) ? std::string() : fmt::format("{:.6g}", bound * 1e6));
+}
+
+// The memory bandwidth of --params when it is a calibration with a copy
+// figure (BYTES per second), else 0: a fit.csv has none.
+double params_memory_Bps(const PredictOptions& o) {
+  if (o.model.params_file.empty()) return 0;
+  return models::memory_Bps_of_copy(models::copy_GBps_of(o.model.params_file));
+}
+
 // One row per (size, algorithm), like the results CSV, so the simulator's
 // rows can be joined on (collective, algorithm, ranks, bytes).
 void write_csv(const PredictOptions& o, const models::Scenario& s,
@@ -311,7 +331,8 @@ void write_csv(const PredictOptions& o, const models::Scenario& s,
   std::string text =
       "collective,algorithm,datatype,op,placement,ranks,bytes,count,predicted_us,best,"
       "lower_bound_us,model,arrival,after_last_us,noskew_us,rounds,messages,bytes_sent,"
-      "bytes_reduced,ranks_per_node\n";
+      "bytes_reduced,ranks_per_node,memory_read_B,memory_written_B,memory_bound_us\n";
+  const double memory_Bps = params_memory_Bps(o);
   const std::string model = o.model.terms.empty() ? "abg" : "terms:" + terms_text(o);
   for (std::size_t k = 0; k < rows.size(); ++k) {
     const models::PredictedRow& r = rows[k];
@@ -325,8 +346,9 @@ void write_csv(const PredictOptions& o, const models::Scenario& s,
                                     arrival->after_last_s[k][i] * 1e6,
                                     arrival->noskew_s[k][i] * 1e6)
                       : std::string(",,,");
-      text += fmt::format(",{},{}\n", count_cells(algos[i], s, r.count),
-                          s.ranks_per_node > 0 ? std::to_string(s.ranks_per_node) : std::string());
+      text += fmt::format(",{},{},{}\n", count_cells(algos[i], s, r.count),
+                          s.ranks_per_node > 0 ? std::to_string(s.ranks_per_node) : std::string(),
+                          memory_cells(algos[i], s, r.count, memory_Bps));
     }
   }
   const std::filesystem::path out(o.csv);

@@ -31,7 +31,8 @@ TEST(PredictCli, CsvHasSixSignificantDigits) {
   const std::string text = slurp(csv);
   EXPECT_EQ(text.rfind("collective,algorithm,datatype,op,placement,ranks,bytes,count,predicted_us,"
                        "best,lower_bound_us,model,arrival,after_last_us,noskew_us,rounds,"
-                       "messages,bytes_sent,bytes_reduced,ranks_per_node\n",
+                       "messages,bytes_sent,bytes_reduced,ranks_per_node,memory_read_B,"
+                       "memory_written_B,memory_bound_us\n",
                        0),
             0u)
       << text;
@@ -41,7 +42,11 @@ TEST(PredictCli, CsvHasSixSignificantDigits) {
   EXPECT_NE(slurp(dir / "out").find("7.56101"), std::string::npos);
   // Its counts: 2(p-1) = 6 rounds and 6 messages from each rank, 2(p-1)/p * 1024 = 1536 B
   // sent and (p-1)/p * 1024 = 768 B reduced on the critical path.
-  EXPECT_NE(text.find(",abg,,,,6,6,1536,768,\n"), std::string::npos) << text;
+  // Its memory traffic (models/memory_bound.hpp), per rank: 3 reduce-scatter steps that
+  // copy the own 256 B block and reduce the peer's into it in one pass (read 512 B, write
+  // 256 B), and 3 all-gather steps that copy 256 B from the peer (read 256 B, write 256 B);
+  // no bound without a calibration's bandwidth.
+  EXPECT_NE(text.find(",abg,,,,6,6,1536,768,,2304,1536,\n"), std::string::npos) << text;
   const std::string bad = std::string(bin) +
                           " predict --coll allreduce --ranks 4 --alpha 1us --beta 0 --gamma 0 "
                           "--terms xyz --csv " +
@@ -84,7 +89,8 @@ TEST(PredictCli, RanksPerNodePricesBothLevels) {
   // Flat ring: every step has a message across the node boundary, 6 (1 + 0.0256) us.
   EXPECT_NE(text.find("allreduce,ring,fp32,sum,out,4,1024,256,6.1536,"), std::string::npos)
       << text;
-  EXPECT_NE(text.find(",2\n"), std::string::npos) << text;
+  // ranks_per_node, then the ring's memory traffic (as on one level) and no bound.
+  EXPECT_NE(text.find(",768,2,2304,1536,\n"), std::string::npos) << text;
   // --terms prices one level: refused with --ranks-per-node.
   rc = std::system((base + " --intra-alpha 0.1us --intra-beta 1e-11 --terms range" + out).c_str());
   EXPECT_EQ(WEXITSTATUS(rc), 2);
