@@ -28,6 +28,7 @@ from output_file import (EXIT_BAD_INPUT, EXIT_WRITE_FAILED, BadOutput, WriteFail
                          prepare_directory, write_atomically)
 from report_answer import answer_first, md
 from report_arrival import section_arrival
+from report_memory import section_memory
 from model_spread_summary import over_pairs, pair_rows, targets
 from results_csv import InputError, find_sweeps, load_sweep_files, num, read_csv, size_label
 
@@ -399,6 +400,7 @@ def appendix(directory, rows, cal):
     if any(r["transport"] != "sim" for r in rows):  # a simulator's load means nothing
         lines += section_load(directory)
     lines += section_bandwidth(rows, memcpy, memcpy_in_cache)
+    lines += section_memory(directory)
     lines += section_params(directory, cal)
     lines += section_accuracy(directory)
     lines += section_spread(directory)

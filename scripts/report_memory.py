@@ -1,0 +1,45 @@
+"""report.md's "IPC at the memory limit" section: the rows `collbench fit`
+wrote to fit/memory-bound.csv (models/memory_rows.hpp: each shared-memory row's
+schedule's memory-traffic bound, the measured fraction of it, the target and
+whether it is met, all computed in C++). Nothing here computes a figure or
+judges a target. Standard library only.
+"""
+import os
+
+from report_answer import md
+from results_csv import num, read_csv, size_label
+
+COLUMNS = ["transport", "collective", "algorithm", "placement", "ranks", "bytes",
+           "memory_read_B", "memory_written_B", "memory_GBps", "memory_bound_us",
+           "time_median_us", "fraction_of_bound", "out_of_cache", "target_fraction", "met_target"]
+
+
+def section_memory(directory):
+    """## IPC at the memory limit; [] when fit wrote no memory-bound.csv."""
+    path = os.path.join(directory, "fit", "memory-bound.csv")
+    if not os.path.isfile(path):
+        return []
+    rows = [r for r in read_csv(path, COLUMNS) if r["out_of_cache"] == "1"]
+    out = ["## IPC at the memory limit", "",
+           "Each schedule's memory-traffic bound over host shared memory: the bytes the busiest "
+           "rank must read and write (copies and reductions, the IPC transport's fusions "
+           "applied; models/memory_bound.hpp) at the memory bandwidth of the IPC calibration's "
+           "out-of-cache copy. The fraction is the bound over the measured median time "
+           "(1 = at the memory limit).", ""]
+    if not rows:
+        return out + ["No row out of cache in fit/memory-bound.csv (the sweep stops below "
+                      "the size the bound is judged from).", ""]
+    bw = num(path, rows[0], "memory_GBps")
+    out += [f"Memory bandwidth: {bw:.3g} GB/s read + written per rank.", "",
+            "| collective | algorithm | placement | ranks | size | read + written (MiB) | "
+            "bound (µs) | measured (µs) | fraction | target |",
+            "|---|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        traffic = (num(path, r, "memory_read_B") + num(path, r, "memory_written_B")) / 2**20
+        verdict = {"1": "met", "0": "missed"}.get(r["met_target"], "–")
+        out.append(f"| {md(r['collective'])} | {md(r['algorithm'])} | {md(r['placement'])} | "
+                   f"{r['ranks']} | {size_label(num(path, r, 'bytes'))} | {traffic:.4g} | "
+                   f"{num(path, r, 'memory_bound_us'):.4g} | {num(path, r, 'time_median_us'):.4g} | "
+                   f"{num(path, r, 'fraction_of_bound'):.2f} | ≥ {r['target_fraction']} {verdict} |")
+    out.append("")
+    return out
