@@ -27,30 +27,19 @@ def mode(pair_dir):
             f"{statistics.median(large):.0f} ({min(large):.0f}–{max(large):.0f}) µs")
 
 
-# The figures judged over the pairs: label, column of a pair row (None:
-# picks), the accuracy.csv column of its target, and whether the target is
-# an upper bound. The targets themselves are `collbench fit`'s
-# (models/targets.hpp), read from each pair's accuracy.csv.
-FIGURES = (("median \\|err\\| ≥ 64 KiB", 3, "target_median_abs_err_large", True),
-           ("median \\|err\\| < 64 KiB", 4, "target_median_abs_err_small", True),
-           ("worst collective", 6, "target_worst_collective", True),
-           ("picks right", None, "target_picks", False),
-           ("median regret", 9, "target_median_regret", True))
+# The figures judged over the pairs, in the order shown: over-pairs.csv's
+# figure and its label.
+FIGURES = (("median_abs_err_large", "median \\|err\\| ≥ 64 KiB"),
+           ("median_abs_err_small", "median \\|err\\| < 64 KiB"),
+           ("worst_collective", "worst collective"),
+           ("picks", "picks right"),
+           ("median_regret", "median regret"))
 
 
 def accuracy_rows(path):
     """A fit's accuracy.csv over every row (scope all), by params."""
     with open(path) as f:
         return {r["params"]: r for r in csv.DictReader(f) if r.get("scope") == "all"}
-
-
-def targets(out):
-    """{target column: percent} from pair 1's fit (every pair's fit writes the same)."""
-    row = next(iter(accuracy_rows(f"{out}/pair-1/fit/accuracy.csv").values()), None)
-    if row is None or any(not row.get(c) for _, _, c, _ in FIGURES):
-        sys.exit(f"model_spread.sh: {out}/pair-1/fit/accuracy.csv has no targets "
-                 "(refit it: bash scripts/model_spread.sh DIR --refit)")
-    return {c: 100 * float(row[c]) for _, _, c, _ in FIGURES}
 
 
 def pair_rows(out, pairs, levels):
@@ -76,19 +65,29 @@ def pair_rows(out, pairs, levels):
     return rows
 
 
-def over_pairs(rows, name, target):
-    """For one level: (label, median, min, max, target text, met) per figure;
-    `target` as targets() gives it. The median over the pairs is judged
-    against the fit's target in the fit's direction (at most, or at least
-    for picks)."""
-    sel = [r for r in rows if r[2] == name]
+def judged(out):
+    """over-pairs.csv's rows by (level, figure): `collbench report --spread` judges the
+    medians over the pairs against the fit's targets (models/spread_judge.hpp)."""
+    path = f"{out}/over-pairs.csv"
+    try:
+        with open(path) as f:
+            return {(r["level"], r["figure"]): r for r in csv.DictReader(f)}
+    except OSError:
+        sys.exit(f"model_spread.sh: {path} is missing (collbench report --spread {out} writes it)")
+
+
+def over_pairs(judged_rows, name):
+    """For one level: (label, median, min, max, target text, met) per figure, in
+    percent, as `collbench report --spread` judged them; none for a level no pair has."""
     out = []
-    for label, col, column, at_most in FIGURES if sel else ():
-        v = [100 * r[7] / r[8] for r in sel] if col is None else [r[col] for r in sel]
-        med = statistics.median(v)
-        t = target[column]
-        text = f"{'≤' if at_most else '≥'} {t:g}%"
-        out.append((label, med, min(v), max(v), text, med <= t if at_most else med >= t))
+    for figure, label in FIGURES:
+        r = judged_rows.get((name, figure))
+        if r is None:
+            return []
+        t = 100 * float(r["target"])
+        text = f"{'≤' if r['bound'] == 'at_most' else '≥'} {t:g}%"
+        out.append((label, 100 * float(r["median"]), 100 * float(r["min"]),
+                    100 * float(r["max"]), text, r["met"] == "1"))
     return out
 
 
@@ -106,8 +105,9 @@ def main(out, pairs, level):
     print()
     print("| level | figure | median over pairs | min | max | target |")
     print("|---|---|---|---|---|---|")
+    judged_rows = judged(out)
     for name in levels:
-        for label, med, lo, hi, target, _ in over_pairs(rows, name, targets(out)):
+        for label, med, lo, hi, target, _ in over_pairs(judged_rows, name):
             print(f"| {name} | {label} | {med:.1f}% | {lo:.1f}% | {hi:.1f}% | {target} |")
 
 

@@ -29,7 +29,7 @@ from output_file import (EXIT_BAD_INPUT, EXIT_WRITE_FAILED, BadOutput, WriteFail
 from report_answer import answer_first, md
 from report_arrival import section_arrival
 from report_memory import section_memory
-from model_spread_summary import over_pairs, pair_rows, targets
+from model_spread_summary import judged, over_pairs
 from results_csv import InputError, find_sweeps, load_sweep_files, num, read_csv, size_label
 
 BASELINES = {"mpi", "nccl"}
@@ -270,9 +270,9 @@ def section_spread(directory):
     for t, d, n in found:
         levels = ["calibration", "calibration+range+copy+concurrency+overhead+forward+staged+flight",
                   "calibration+range+copy+concurrency+overhead+forward+staged+flight+probe"]
-        rows = pair_rows(d, n, levels)
+        judged_rows = judged(d)
         for name in levels:
-            for label, med, lo, hi, target, met in over_pairs(rows, name, targets(d)):
+            for label, med, lo, hi, target, met in over_pairs(judged_rows, name):
                 out.append(f"| {t} ({n} pairs) | {md(name)} | {label} | {med:.1f}% | "
                            f"{lo:.1f}–{hi:.1f}% | {target} | {'met' if met else '**missed**'} |")
     out.append("")

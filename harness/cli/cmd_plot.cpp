@@ -1,4 +1,4 @@
-// `collbench plot FILE.csv|DIR [--out DIR]` and `collbench report DIR`: the
+// `collbench plot FILE.csv|DIR [--out DIR]` and `collbench report DIR [--spread]`: the
 // plotting and report scripts reached from the CLI, for one run's CSV as well
 // as a whole study directory (python_scripts.hpp finds them). The scripts
 // exit with the CLI's statuses (2 bad input, 4 a failed write: commands.hpp)
@@ -13,6 +13,7 @@
 #include "harness/cli/python_scripts.hpp"
 #include "models/fit_run.hpp"
 #include "models/io/output_file.hpp"
+#include "models/spread_judge.hpp"
 #include "models/study_checks.hpp"
 
 namespace cb {
@@ -35,26 +36,47 @@ Command add_plot_command(CLI::App& app) {
 }
 
 Command add_report_command(CLI::App& app) {
-  auto dir = std::make_shared<std::string>();
+  struct Options {
+    std::string dir;
+    bool spread = false;
+  };
+  auto o = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand(
       "report",
-      "Write DIR/checks.csv (calibration drift and load, models/study_checks.hpp), draw "
-      "DIR/plots and write DIR/report.md (the recommendation, winners maps, how well α-β "
-      "predicts them, the library comparison; the evidence in an appendix) "
-      "(scripts/plot.py, scripts/report.py)");
-  cmd->add_option("DIR", *dir, "A study directory or a directory of results CSVs")->required();
-  return {cmd, [dir] {
+      "Write DIR/checks.csv (calibration drift and load, models/study_checks.hpp) and each "
+      "DIR/spread-T/over-pairs.csv (the medians over a model spread's pairs judged against the "
+      "targets, models/spread_judge.hpp), draw DIR/plots and write DIR/report.md (the "
+      "recommendation, winners maps, how well α-β predicts them, the library comparison; the "
+      "evidence in an appendix) (scripts/plot.py, scripts/report.py)");
+  cmd->add_option("DIR", o->dir, "A study directory or a directory of results CSVs")->required();
+  cmd->add_flag("--spread", o->spread,
+                "DIR is a model spread (scripts/model_spread.sh): write DIR/over-pairs.csv only");
+  return {cmd, [o] {
+            const std::string& dir = o->dir;
+            if (o->spread) {
+              // Judged whole before anything is written: a bad pair leaves no file.
+              models::write_files_atomically(dir,
+                                             {{"over-pairs.csv", models::spread_judge_csv(dir)}});
+              return 0;
+            }
             // Refused before the plots are drawn: a planted report.md must not
             // leave a "written" line ahead of the refusal (one line, exit 2).
-            // Then the checks report.py shows (calibration drift, load), judged
-            // here in C++; a path that is no directory is report.py's to refuse.
-            if (std::filesystem::is_directory(*dir)) {
-              io::check_output_path(*dir + "/report.md", "report DIR/report.md");
-              models::write_files_atomically(*dir,
-                                             {{"checks.csv", models::study_checks_csv(*dir)}});
+            // Then the checks report.py shows (calibration drift, load, the
+            // spread's medians), judged here in C++; a path that is no
+            // directory is report.py's to refuse.
+            if (std::filesystem::is_directory(dir)) {
+              io::check_output_path(dir + "/report.md", "report DIR/report.md");
+              models::write_files_atomically(dir,
+                                             {{"checks.csv", models::study_checks_csv(dir)}});
+              for (const char* t : {"spread-mpi", "spread-ipc"}) {
+                const std::string spread = dir + "/" + t;
+                if (std::filesystem::exists(spread + "/pair-1/fit/accuracy.csv"))
+                  models::write_files_atomically(
+                      spread, {{"over-pairs.csv", models::spread_judge_csv(spread)}});
+              }
             }
-            int status = run_script("plot.py", {*dir});
-            if (status == 0) status = run_script("report.py", {*dir});
+            int status = run_script("plot.py", {dir});
+            if (status == 0) status = run_script("report.py", {dir});
             return status;
           }};
 }

@@ -122,6 +122,28 @@ def make_study(d):
                                 "ipc-host", large, 0.1, "allreduce", 0.3, picks, 48, 0)])
         with open(os.path.join(pair, "load-before.txt"), "w") as f:
             f.write("1.50 1.40 1.30\n")
+    # over-pairs.csv as `collbench report` writes it from these pairs
+    # (models/spread_judge.hpp): per level and figure the median over the
+    # pairs, its range, the target and the verdict.
+    flight = "calibration+range+copy+concurrency+overhead+forward+staged+flight"
+    levels = {"calibration": ([0.6] * 3, [0.5] * 3, [0.9] * 3, [44 / 48] * 3),
+              flight: ([0.3] * 3, [0.4] * 3, [0.4] * 3, [40 / 48] * 3),
+              flight + "+probe": ([0.10, 0.25, 0.15], [0.1] * 3, [0.3] * 3,
+                                  [44 / 48, 46 / 48, 40 / 48])}
+    judged = []
+    for level, (large, small, worst, picks) in levels.items():
+        for figure, v, target, bound in (
+                ("median_abs_err_large", large, TARGETS["large"], "at_most"),
+                ("median_abs_err_small", small, TARGETS["small"], "at_most"),
+                ("worst_collective", worst, TARGETS["worst"], "at_most"),
+                ("picks", picks, TARGETS["picks"], "at_least"),
+                ("median_regret", [0.0] * 3, TARGETS["regret"], "at_most")):
+            m = statistics.median(v)
+            met = m <= target if bound == "at_most" else m >= target
+            judged.append([level, figure, 3, m, min(v), max(v), target, bound, int(met)])
+    write_csv(os.path.join(d, "spread-ipc", "over-pairs.csv"),
+              ["level", "figure", "pairs", "median", "min", "max", "target", "bound", "met"],
+              judged)
 
 
 class Functions(unittest.TestCase):

@@ -1,0 +1,107 @@
+#include "models/spread_judge.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <string_view>
+#include <vector>
+
+#include "algorithms/types.hpp"
+#include "models/csv_text.hpp"
+#include "models/robust_fit.hpp"
+
+namespace cb::models {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// A judged figure: its accuracy.csv value column (picks: picks_right over
+// picks), its target column, and whether the target is an upper bound.
+struct Figure {
+  std::string_view name, value, target;
+  bool at_most;
+};
+constexpr Figure kFigures[] = {
+    {"median_abs_err_large", "median_abs_err_large", "target_median_abs_err_large", true},
+    {"median_abs_err_small", "median_abs_err_small", "target_median_abs_err_small", true},
+    {"worst_collective", "worst_collective_median_abs_err", "target_worst_collective", true},
+    {"picks", "picks_right", "target_picks", false},
+    {"median_regret", "median_regret", "target_median_regret", true},
+};
+
+double number_cell(const CsvTable& t, const CsvRecord& r, std::string_view column) {
+  const std::string& cell = t.cell(r, column);
+  std::size_t used = 0;
+  double v = NAN;
+  try {
+    v = std::stod(cell, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (cell.empty() || used != cell.size() || !std::isfinite(v))
+    throw UsageError(fmt::format("{}:{}: malformed, column {} holds '{}', not a finite number",
+                                 t.file(), r.line, column, cell));
+  return v;
+}
+
+double figure_value(const CsvTable& t, const CsvRecord& r, const Figure& f) {
+  if (f.name != "picks") return number_cell(t, r, f.value);
+  const double picks = number_cell(t, r, "picks");
+  if (!(picks > 0))
+    throw UsageError(fmt::format("{}:{}: malformed, column picks holds '{}', not a count > 0",
+                                 t.file(), r.line, t.cell(r, "picks")));
+  return number_cell(t, r, "picks_right") / picks;
+}
+
+// Full precision, so that a report rounds the value itself once.
+std::string exact(double v) { return fmt::format("{}", v); }
+
+}  // namespace
+
+std::string spread_judge_csv(const std::string& dir) {
+  std::vector<std::string> order;                          // levels as first seen
+  std::map<std::string, std::vector<std::vector<double>>> values;  // level -> figure -> pairs
+  std::vector<double> targets;                             // pair 1's, per figure
+  int pairs = 0;
+  for (;; ++pairs) {
+    const fs::path p = fs::path(dir) / fmt::format("pair-{}", pairs + 1) / "fit" / "accuracy.csv";
+    if (!fs::exists(p)) break;
+    const CsvTable t(read_written_file(p.string()), p.string());
+    for (const CsvRecord& r : t.rows()) {
+      if (t.cell(r, "scope") != "all") continue;
+      // Every pair's fit writes the same targets (models/targets.hpp): pair 1's judge.
+      if (targets.empty())
+        for (const Figure& f : kFigures) targets.push_back(number_cell(t, r, f.target));
+      const std::string& level = t.cell(r, "params");
+      auto [it, fresh] = values.try_emplace(level, std::size(kFigures));
+      if (fresh) order.push_back(level);
+      for (std::size_t i = 0; i < std::size(kFigures); ++i)
+        it->second[i].push_back(figure_value(t, r, kFigures[i]));
+    }
+  }
+  if (pairs == 0)
+    throw UsageError(fmt::format("spread '{}': no pair-1/fit/accuracy.csv (accepted: a "
+                                 "directory scripts/model_spread.sh wrote)", dir));
+  if (targets.empty())
+    throw UsageError(fmt::format("{}/pair-1/fit/accuracy.csv: no row of scope all with targets",
+                                 dir));
+  std::string out = "level,figure,pairs,median,min,max,target,bound,met\n";
+  for (const std::string& level : order) {
+    for (std::size_t i = 0; i < std::size(kFigures); ++i) {
+      const std::vector<double>& v = values.at(level)[i];
+      const double m = median(v), t = targets[i];
+      const bool met = kFigures[i].at_most ? m <= t : m >= t;
+      out += fmt::format("{},{},{},{},{},{},{},{},{}\n", csv_escape(level), kFigures[i].name,
+                         v.size(), exact(m), exact(*std::min_element(v.begin(), v.end())),
+                         exact(*std::max_element(v.begin(), v.end())), exact(t),
+                         kFigures[i].at_most ? "at_most" : "at_least", met ? 1 : 0);
+    }
+  }
+  return out;
+}
+
+}  // namespace cb::models
