@@ -72,28 +72,19 @@ def link_rows(d):
             for r in read_csv(path)}
 
 
-def latency_rounds(d, rows, alpha_exp, ps=(2, 3)):
+def latency_rounds(d):
     """Smallest size at small p: each algorithm's measured time in units of
     the expected α next to the latencies the model charges it (its rounds),
-    to show where the model's count of latencies, not α itself, is off."""
-    small = {}
-    for r in rows:
-        p = int(r["ranks"])
-        if p not in ps:
-            continue
-        key = (r["collective"], r["algorithm"], p)
-        if key not in small or int(r["bytes"]) < int(small[key]["bytes"]):
-            small[key] = r
-    if not small:
+    to show where the model's count of latencies, not α itself, is off;
+    fit/latency-rounds.csv as `collbench fit --network` judged it
+    (models/latency_rounds.hpp)."""
+    path = os.path.join(d, "fit", "latency-rounds.csv")
+    table = read_csv(path) if os.path.isfile(path) else []
+    rows = [r for r in table if r["kind"] == "row"]
+    if not rows:
         return []
-    cells = {}
-    links = link_rows(d)
-    for (coll, algo, p), r in small.items():
-        t = links.get((coll, p, int(r["bytes"]), algo))
-        if t is not None:
-            cells[(coll, algo, p)] = (float(t["rounds"]),
-                                      float(r["time_median_us"]) * 1e-6 / alpha_exp,
-                                      float(r["time_min_us"]) * 1e-6 / alpha_exp)
+    ps = [int(r["ranks"]) for r in table if r["kind"] == "ranks"]
+    cells = {(r["collective"], r["algorithm"], int(r["ranks"])): r for r in rows}
     head = " | ".join(f"p = {p}: model / median / fastest" for p in ps)
     out = ["<details><summary>Latencies at the smallest size: the model's rounds against the "
            "measured time in units of the expected α</summary>\n",
@@ -101,35 +92,33 @@ def latency_rounds(d, rows, alpha_exp, ps=(2, 3)):
            "time at the smallest size in units of the expected α (median, fastest sample) "
            "next to those rounds. Where they differ, the model's count of latencies, not α, "
            "is off, and one α fitted across these rows absorbs the difference. "
-           + latency_summary(cells) + "\n",
+           + latency_summary(ps, cells, [r for r in table if r["kind"] == "rounds"]) + "\n",
            f"| collective | algorithm | {head} |", "|---|---|" + "---|" * len(ps)]
     for coll, algo in sorted({(c, a) for c, a, _ in cells}):
         row = []
         for p in ps:
             c = cells.get((coll, algo, p))
-            row.append("–" if c is None else f"{c[0]:.0f} / {c[1]:.2f} / {c[2]:.2f}")
+            row.append("–" if c is None else f"{float(c['rounds']):.0f} / "
+                       f"{float(c['median_alpha']):.2f} / {float(c['fastest_alpha']):.2f}")
         out.append(f"| {coll} | {algo} | " + " | ".join(row) + " |")
     out.append("\n</details>\n")
     return out
 
 
-def latency_summary(cells):
-    """One sentence per p from the table's own numbers: the median measured
-    latencies per model round count, and the algorithms off by 1.5x or more."""
+def latency_summary(ps, cells, rounds_rows):
+    """One sentence per p: the median measured latencies per model round count
+    and the algorithms off by the factor, both as the CSV gives them."""
     parts = []
     for p in sorted({k[2] for k in cells}):
-        by = {}
-        off = []
-        for (coll, algo, pp), (rounds, med, _) in sorted(cells.items()):
-            if pp != p or rounds <= 0:
-                continue
-            by.setdefault(round(rounds), []).append(med)
-            if med / rounds >= 1.5 or med / rounds <= 1 / 1.5:
-                off.append(f"{coll} {algo} {med:.1f} for {rounds:.0f}")
-        counts = "; ".join(f"{k} round(s): {statistics.median(v):.2f} (median of {len(v)})"
-                           for k, v in sorted(by.items()))
-        parts.append(f"At p = {p}, measured per model rounds — {counts}. Off by 1.5× or more: "
-                     f"{', '.join(off) if off else 'none'}.")
+        off = [f"{c} {a} {float(r['median_alpha']):.1f} for {float(r['rounds']):.0f}"
+               for (c, a, pp), r in sorted(cells.items()) if pp == p and r["off"] == "1"]
+        counts = "; ".join(f"{r['rounds']} round(s): {float(r['median_alpha']):.2f} "
+                           f"(median of {r['count']})"
+                           for r in sorted((r for r in rounds_rows if int(r["ranks"]) == p),
+                                           key=lambda r: int(r["rounds"])))
+        factor = next(float(r["off_factor"]) for r in cells.values())
+        parts.append(f"At p = {p}, measured per model rounds — {counts}. Off by {factor:g}× or "
+                     f"more: {', '.join(off) if off else 'none'}.")
     return " ".join(parts)
 
 
@@ -334,7 +323,7 @@ def report_setting(d, name, out):
                "the expected α is the configured latency plus the stack's own per-message "
                "overhead, measured by the same ping-pong with the delay at 0.\n")
     out.append(start_line(sweep) + "\n")
-    out.extend(latency_rounds(d, schedule_rows, alpha_exp))
+    out.extend(latency_rounds(d))
     dpath = os.path.join(d, "durations.txt")
     if os.path.exists(dpath):
         with open(dpath) as f:

@@ -182,6 +182,26 @@ class Golden(unittest.TestCase):
                 self.assertEqual((c[6], c[7]), (ratio, "yes" if r["verdict"] == "within" else "no"),
                                  f"{s}: {c}")
 
+    def test_the_latency_sentence_equals_latency_rounds_csv(self):
+        # The latency table's sentence per p: the medians per round count and
+        # the rows called off are latency-rounds.csv's (models/latency_rounds.hpp).
+        for s in self.settings:
+            text = self.section(s)
+            rows = rows_of(os.path.join(self.testbed, s, "fit", "latency-rounds.csv"))
+            for p in sorted({r["ranks"] for r in rows if r["kind"] == "row"}, key=int):
+                m = re.search(rf"At p = {p}, measured per model rounds — (.*?)\. Off by "
+                              rf"([0-9.]+)× or more: (.*?)\.(?= At p|\n)", text)
+                self.assertIsNotNone(m, f"{s}: no latency sentence for p = {p}")
+                counts = [f"{r['rounds']} round(s): {float(r['median_alpha']):.2f} "
+                          f"(median of {r['count']})"
+                          for r in rows if r["kind"] == "rounds" and r["ranks"] == p]
+                self.assertEqual(m.group(1), "; ".join(counts), f"{s} p = {p}")
+                judged = [r for r in rows if r["kind"] == "row" and r["ranks"] == p]
+                self.assertEqual(float(m.group(2)), float(judged[0]["off_factor"]))
+                off = [f"{r['collective']} {r['algorithm']} {float(r['median_alpha']):.1f} for "
+                       f"{float(r['rounds']):.0f}" for r in judged if r["off"] == "1"]
+                self.assertEqual(m.group(3), ", ".join(off) if off else "none", f"{s} p = {p}")
+
 
 if __name__ == "__main__":
     unittest.main(argv=[sys.argv[0], "-v"])

@@ -1,0 +1,84 @@
+#include "models/latency_rounds.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <tuple>
+
+#include "algorithms/types.hpp"
+#include "models/csv_text.hpp"
+#include "models/robust_fit.hpp"
+
+namespace cb::models {
+
+namespace {
+
+// Full precision, so that a report rounds the value itself once; "" for NaN.
+std::string exact(double v) { return std::isnan(v) ? "" : fmt::format("{}", v); }
+
+// time_min_us of each record of `file` by its line, seconds (NaN when empty).
+std::map<std::size_t, double> fastest_by_line(const std::string& file) {
+  const CsvTable t(read_written_file(file), file);
+  std::map<std::size_t, double> out;
+  for (const CsvRecord& r : t.rows()) {
+    const std::string& cell = t.cell(r, "time_min_us");
+    double v = NAN;
+    if (!cell.empty()) {
+      std::size_t used = 0;
+      try {
+        v = std::stod(cell, &used);
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      if (used != cell.size() || !(v > 0) || !std::isfinite(v))
+        throw UsageError(fmt::format("{}:{}: malformed, column time_min_us holds '{}', not a "
+                                     "time > 0",
+                                     file, r.line, cell));
+    }
+    out[r.line] = v * 1e-6;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string latency_rounds_csv(const ResultsFile& results, const std::vector<LinkRow>& rows,
+                               const NetworkSetting& net) {
+  const double alpha = net.latency_s + net.stack_overhead_s;
+  const std::map<std::size_t, double> fastest_s = fastest_by_line(results.file);
+  // The smallest size per (ranks, collective, algorithm); the first row of equal sizes.
+  std::map<std::tuple<int, std::string, std::string>, const LinkRow*> smallest;
+  for (const LinkRow& l : rows) {
+    const int p = l.row->scenario.p;
+    if (std::find(std::begin(kLatencyRanks), std::end(kLatencyRanks), p) ==
+        std::end(kLatencyRanks))
+      continue;
+    const std::string coll(to_string(l.row->scenario.coll));
+    auto [it, fresh] = smallest.try_emplace({p, coll, l.row->algorithm}, &l);
+    if (!fresh && l.row->bytes < it->second->row->bytes) it->second = &l;
+  }
+  std::string out =
+      "kind,ranks,rounds,collective,algorithm,bytes,median_alpha,fastest_alpha,off,off_factor,"
+      "count\n";
+  for (const int p : kLatencyRanks) out += fmt::format("ranks,{},,,,,,,,,\n", p);
+  std::map<std::pair<int, long long>, std::vector<double>> by_rounds;
+  for (const auto& [key, l] : smallest) {
+    const auto& [p, coll, algo] = key;
+    const double med = l->row->time_s / alpha, fastest = fastest_s.at(l->row->line) / alpha;
+    const bool counted = l->rounds > 0;
+    const double ratio = med / l->rounds;
+    const bool off = counted && (ratio >= kLatencyOff || ratio <= 1 / kLatencyOff);
+    if (counted) by_rounds[{p, std::llround(l->rounds)}].push_back(med);
+    out += fmt::format("row,{},{},{},{},{},{},{},{},{},\n", p, exact(l->rounds), csv_escape(coll),
+                       csv_escape(algo), l->row->bytes, exact(med), exact(fastest), off ? 1 : 0,
+                       kLatencyOff);
+  }
+  for (const auto& [key, v] : by_rounds)
+    out += fmt::format("rounds,{},{},,,,{},,,,{}\n", key.first, key.second, exact(median(v)),
+                       v.size());
+  return out;
+}
+
+}  // namespace cb::models
