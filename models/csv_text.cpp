@@ -105,6 +105,21 @@ std::string csv_escape(std::string_view field) {
   return out;
 }
 
+double finite_number(const CsvTable& t, const CsvRecord& row, std::string_view column) {
+  const std::string& cell = t.cell(row, column);
+  std::size_t used = 0;
+  double v = NAN;
+  try {
+    v = std::stod(cell, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (cell.empty() || used != cell.size() || !std::isfinite(v))
+    throw UsageError(fmt::format("{}:{}: malformed, column {} holds '{}', not a finite number",
+                                 t.file(), row.line, column, cell));
+  return v;
+}
+
 std::string csv_number(double v) {
   if (std::isnan(v)) return "";
   return fmt::format("{:.10g}", v);

@@ -39,6 +39,11 @@ class CsvTable {
   std::vector<CsvRecord> rows_;
 };
 
+// The cell of `column` in `row` read whole as a finite number; throws
+// UsageError "<file>:<line>: malformed, column C holds 'X', not a finite
+// number" for an empty, partly numeric, NaN or infinite cell.
+double finite_number(const CsvTable& t, const CsvRecord& row, std::string_view column);
+
 // Reads a whole file; throws UsageError "cannot read <file>: <reason>", also
 // for a file that is not regular, too large or has an overlong line
 // (io::read_input_file's limits).

@@ -33,28 +33,13 @@ constexpr Figure kFigures[] = {
     {"median_regret", "median_regret", "target_median_regret", true},
 };
 
-double number_cell(const CsvTable& t, const CsvRecord& r, std::string_view column) {
-  const std::string& cell = t.cell(r, column);
-  std::size_t used = 0;
-  double v = NAN;
-  try {
-    v = std::stod(cell, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (cell.empty() || used != cell.size() || !std::isfinite(v))
-    throw UsageError(fmt::format("{}:{}: malformed, column {} holds '{}', not a finite number",
-                                 t.file(), r.line, column, cell));
-  return v;
-}
-
 double figure_value(const CsvTable& t, const CsvRecord& r, const Figure& f) {
-  if (f.name != "picks") return number_cell(t, r, f.value);
-  const double picks = number_cell(t, r, "picks");
+  if (f.name != "picks") return finite_number(t, r, f.value);
+  const double picks = finite_number(t, r, "picks");
   if (!(picks > 0))
     throw UsageError(fmt::format("{}:{}: malformed, column picks holds '{}', not a count > 0",
                                  t.file(), r.line, t.cell(r, "picks")));
-  return number_cell(t, r, "picks_right") / picks;
+  return finite_number(t, r, "picks_right") / picks;
 }
 
 // Full precision, so that a report rounds the value itself once.
@@ -75,7 +60,7 @@ std::string spread_judge_csv(const std::string& dir) {
       if (t.cell(r, "scope") != "all") continue;
       // Every pair's fit writes the same targets (models/targets.hpp): pair 1's judge.
       if (targets.empty())
-        for (const Figure& f : kFigures) targets.push_back(number_cell(t, r, f.target));
+        for (const Figure& f : kFigures) targets.push_back(finite_number(t, r, f.target));
       const std::string& level = t.cell(r, "params");
       auto [it, fresh] = values.try_emplace(level, std::size(kFigures));
       if (fresh) order.push_back(level);

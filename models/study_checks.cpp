@@ -25,21 +25,6 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 // Full precision, so that a report rounds the value itself once.
 std::string exact(double v) { return std::isnan(v) ? "" : fmt::format("{}", v); }
 
-double number_cell(const CsvTable& t, const CsvRecord& r, std::string_view column) {
-  const std::string& cell = t.cell(r, column);
-  std::size_t used = 0;
-  double v = NAN;
-  try {
-    v = std::stod(cell, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (cell.empty() || used != cell.size() || !std::isfinite(v))
-    throw UsageError(fmt::format("{}:{}: malformed, column {} holds '{}', not a finite number",
-                                 t.file(), r.line, column, cell));
-  return v;
-}
-
 void calibration_rows(std::string& out, const fs::path& before, const fs::path& after) {
   if (!fs::is_regular_file(before) || !fs::is_regular_file(after)) return;
   const CsvTable b(read_written_file(before.string()), before.string());
@@ -50,7 +35,7 @@ void calibration_rows(std::string& out, const fs::path& before, const fs::path& 
       b.has("transport") ? b.cell(b.rows().front(), "transport") : std::string("?");
   // The quantity shown: α in µs, the others as bandwidths in GB/s.
   const auto shown = [](const CsvTable& t, std::string_view column) {
-    const double v = number_cell(t, t.rows().front(), column);
+    const double v = finite_number(t, t.rows().front(), column);
     if (column == "alpha_s") return v * 1e6;
     return v > 0 ? 1e-9 / v : kInf;
   };
@@ -102,10 +87,10 @@ void load_rows(std::string& out, const fs::path& dir) {
       if (t.cell(r, "transport") == "sim") continue;
       // A skipped case (its note says why) has no time; report.py reads no such row.
       if (t.cell(r, "time_median_us").empty() && !t.cell(r, "note").empty()) continue;
-      ranks = std::max(ranks, number_cell(t, r, "ranks"));
-      if (!t.cell(r, "load_avg_1m").empty()) loads.push_back(number_cell(t, r, "load_avg_1m"));
+      ranks = std::max(ranks, finite_number(t, r, "ranks"));
+      if (!t.cell(r, "load_avg_1m").empty()) loads.push_back(finite_number(t, r, "load_avg_1m"));
       if (!t.cell(r, "procs_running").empty())
-        running.push_back(number_cell(t, r, "procs_running"));
+        running.push_back(finite_number(t, r, "procs_running"));
     }
   }
   if (loads.empty()) return;
