@@ -23,7 +23,7 @@ import sys
 from output_file import (EXIT_BAD_INPUT, EXIT_WRITE_FAILED, BadOutput, WriteFailed,
                          prepare_directory, write_atomically)
 from report_answer import md
-from results_csv import InputError, read_csv
+from results_csv import InputError, read_csv, size_label
 
 REPORT = "model-report.md"
 
@@ -51,14 +51,7 @@ def pct(r):
 
 
 def size(b, digits=4):
-    if math.isnan(b):
-        return "–"
-    units = ["B", "KiB", "MiB", "GiB"]
-    u = 0
-    while b >= 1024 and u < 3:
-        b /= 1024
-        u += 1
-    return f"{b:.{digits}g} {units[u]}"
+    return "–" if math.isnan(b) else size_label(b, digits=digits)
 
 
 def sizes(cell):

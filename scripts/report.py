@@ -48,12 +48,7 @@ def sign_sentence(what, value):
 
 def size3(b):
     """A crossover size with 3 significant digits."""
-    units = ["B", "KiB", "MiB", "GiB"]
-    u = 0
-    while b >= 1024 and u < 3:
-        b /= 1024
-        u += 1
-    return f"{b:.3g} {units[u]}"
+    return size_label(b, digits=3)
 
 
 def fmt_bw(gbps):

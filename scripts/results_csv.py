@@ -153,11 +153,12 @@ def num(path, row, column):
     return v
 
 
-def size_label(b, _pos=None):
+def size_label(b, _pos=None, digits=4):
+    """Bytes in B/KiB/MiB/GiB to `digits` significant digits (also a matplotlib formatter)."""
     for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
         if b >= scale:
-            return f"{b / scale:.4g} {unit}"
-    return f"{b:.4g} B"
+            return f"{b / scale:.{digits}g} {unit}"
+    return f"{b:.{digits}g} B"
 
 
 def time_label(us, _pos=None):
