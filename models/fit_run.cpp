@@ -146,7 +146,7 @@ FitRun run_fit(const FitRequest& req) {
   if (net) {
     files.emplace_back("link-limited.csv", link_rows_csv(links, *net));
     files.emplace_back("network.csv", network_csv(run.analysis, *net));
-    files.emplace_back("latency-rounds.csv", latency_rounds_csv(results, links, *net));
+    files.emplace_back("latency-rounds.csv", latency_rounds_csv(links, *net));
   }
   if (req.mpich_default_tree)
     files.emplace_back("mpich-selection.json", mpich_export(req, run.analysis, run.mpich_params));

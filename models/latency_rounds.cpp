@@ -18,36 +18,10 @@ namespace {
 // Full precision, so that a report rounds the value itself once; "" for NaN.
 std::string exact(double v) { return std::isnan(v) ? "" : fmt::format("{}", v); }
 
-// time_min_us of each record of `file` by its line, seconds (NaN when empty).
-std::map<std::size_t, double> fastest_by_line(const std::string& file) {
-  const CsvTable t(read_written_file(file), file);
-  std::map<std::size_t, double> out;
-  for (const CsvRecord& r : t.rows()) {
-    const std::string& cell = t.cell(r, "time_min_us");
-    double v = NAN;
-    if (!cell.empty()) {
-      std::size_t used = 0;
-      try {
-        v = std::stod(cell, &used);
-      } catch (const std::exception&) {
-        used = 0;
-      }
-      if (used != cell.size() || !(v > 0) || !std::isfinite(v))
-        throw UsageError(fmt::format("{}:{}: malformed, column time_min_us holds '{}', not a "
-                                     "time > 0",
-                                     file, r.line, cell));
-    }
-    out[r.line] = v * 1e-6;
-  }
-  return out;
-}
-
 }  // namespace
 
-std::string latency_rounds_csv(const ResultsFile& results, const std::vector<LinkRow>& rows,
-                               const NetworkSetting& net) {
+std::string latency_rounds_csv(const std::vector<LinkRow>& rows, const NetworkSetting& net) {
   const double alpha = net.latency_s + net.stack_overhead_s;
-  const std::map<std::size_t, double> fastest_s = fastest_by_line(results.file);
   // The smallest size per (ranks, collective, algorithm); the first row of equal sizes.
   std::map<std::tuple<int, std::string, std::string>, const LinkRow*> smallest;
   for (const LinkRow& l : rows) {
@@ -66,7 +40,7 @@ std::string latency_rounds_csv(const ResultsFile& results, const std::vector<Lin
   std::map<std::pair<int, long long>, std::vector<double>> by_rounds;
   for (const auto& [key, l] : smallest) {
     const auto& [p, coll, algo] = key;
-    const double med = l->row->time_s / alpha, fastest = fastest_s.at(l->row->line) / alpha;
+    const double med = l->row->time_s / alpha, fastest = l->row->time_min_s / alpha;
     const bool counted = l->rounds > 0;
     const double ratio = med / l->rounds;
     const bool off = counted && (ratio >= kLatencyOff || ratio <= 1 / kLatencyOff);

@@ -32,11 +32,8 @@ inline constexpr int kLatencyRanks[] = {2, 3};
 // rounds before the row is called off.
 inline constexpr double kLatencyOff = 1.5;
 
-// `rows` are link_rows() of `results`; the fastest times are the time_min_us
-// column of results.file, read again by line (Measurement keeps the median
-// only). Throws UsageError naming the file for an unreadable or malformed
-// time_min_us.
-std::string latency_rounds_csv(const ResultsFile& results, const std::vector<LinkRow>& rows,
-                               const NetworkSetting& net);
+// `rows` are link_rows() of a results file; the fastest times are their
+// Measurement::time_min_s (the time_min_us column).
+std::string latency_rounds_csv(const std::vector<LinkRow>& rows, const NetworkSetting& net);
 
 }  // namespace cb::models

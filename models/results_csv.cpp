@@ -164,6 +164,9 @@ Measurement parse_row(const CsvTable& t, const CsvRecord& r) {
   m.time_s = t_us * 1e-6;
   m.ci_lo_s = optional_real(t.cell(r, "ci_lo_us"), "ci_lo_us", fail) * 1e-6;
   m.ci_hi_s = optional_real(t.cell(r, "ci_hi_us"), "ci_hi_us", fail) * 1e-6;
+  m.time_min_s = optional_real(t.cell(r, "time_min_us"), "time_min_us", fail) * 1e-6;
+  if (m.time_min_s <= 0)
+    fail(fmt::format("time_min_us is {} (times must be > 0)", t.cell(r, "time_min_us")));
   const std::string& wrong = t.cell(r, "wrong");
   if (!wrong.empty()) m.wrong = parse_integer<std::int64_t>(wrong, "wrong", fail);
   const std::string& over = t.cell(r, "oversubscribed");

@@ -36,6 +36,7 @@ struct Measurement {
   std::uint64_t count = 0;                // elements, MPI meaning
   double time_s = 0;                      // median time per iteration, seconds
   double ci_lo_s = 0, ci_hi_s = 0;        // CI of the median (NaN if absent)
+  double time_min_s = 0;                  // fastest sample, seconds (NaN if absent)
   std::optional<std::int64_t> wrong;      // wrong elements; nullopt = not checked
   bool oversubscribed = false;            // ranks outnumbered cores (column optional)
   // The mode probe taken right before the row's configuration (term `probe`;

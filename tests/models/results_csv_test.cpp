@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 
@@ -87,6 +88,20 @@ TEST_F(BadInput, NonPositiveTimes) {
             csv() + ":5: time_median_us is -2.5 (times must be > 0)");
 }
 
+// The fastest sample (optional column) is read with the row, so a fit that
+// reports it (latency-rounds.csv) never re-reads the file.
+TEST_F(BadInput, FastestTimeIsCheckedWithTheRow) {
+  std::string text(kHeader);
+  text.insert(text.size() - 1, ",time_min_us");
+  const std::pair<std::uint64_t, const char*> rows[] = {{8, "4"}, {64, "3"}, {1024, "0"}};
+  for (const auto& [bytes, fastest] : rows) {
+    std::string r = row("mpi", bytes);
+    r.insert(r.size() - 1, std::string(",") + fastest);
+    text += r;
+  }
+  EXPECT_EQ(fit_error(text), csv() + ":4: time_min_us is 0 (times must be > 0)");
+}
+
 TEST_F(BadInput, UnparsableValuesAndUnknownNames) {
   EXPECT_EQ(fit_error(kHeader + row("mpi", 8, "fast")),
             csv() + ":2: time_median_us 'fast' is not a number");
@@ -139,6 +154,7 @@ TEST(ResultsCsv, ReadsValidRowsInSiUnits) {
   EXPECT_DOUBLE_EQ(m.time_s, 3.5e-6);
   EXPECT_FALSE(m.wrong.has_value());
   EXPECT_EQ(f.rows[1].wrong, 0);
+  EXPECT_TRUE(std::isnan(m.time_min_s));  // no time_min_us column
 }
 
 }  // namespace
