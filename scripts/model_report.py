@@ -20,8 +20,7 @@ import math
 import os
 import sys
 
-from output_file import (EXIT_BAD_INPUT, EXIT_WRITE_FAILED, BadOutput, WriteFailed,
-                         prepare_directory, write_atomically)
+from output_file import prepare_directory, write_atomically
 from report_answer import md
 from results_csv import InputError, read_csv, size_label
 
@@ -366,19 +365,12 @@ def main(argv):
     parser.add_argument("fit_dir", metavar="FIT_DIR", help="the --out directory of collbench fit")
     args = parser.parse_args(argv)
     target = os.path.join(args.fit_dir, REPORT)
-    try:
-        if not os.path.isdir(args.fit_dir):
-            raise InputError(f"{args.fit_dir}: not a directory (accepted: the --out directory "
-                             "of collbench fit)")
-        prepare_directory(args.fit_dir, f"{REPORT} into")
-        text = build(args.fit_dir)
-        write_atomically(target, lambda out: out.write(text), binary=False)
-    except (InputError, BadOutput) as e:
-        print(f"model_report.py: {e}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    except WriteFailed as e:
-        print(f"model_report.py: {e}", file=sys.stderr)
-        return EXIT_WRITE_FAILED
+    if not os.path.isdir(args.fit_dir):
+        raise InputError(f"{args.fit_dir}: not a directory (accepted: the --out directory "
+                         "of collbench fit)")
+    prepare_directory(args.fit_dir, f"{REPORT} into")
+    text = build(args.fit_dir)
+    write_atomically(target, lambda out: out.write(text), binary=False)
     return 0
 
 

@@ -30,8 +30,7 @@ import sys
 from collections import defaultdict
 
 import plot_arrival
-from output_file import (EXIT_BAD_INPUT, EXIT_WRITE_FAILED, BadOutput, WriteFailed,
-                         prepare_directory, remove_output, write_atomically)
+from output_file import prepare_directory, remove_output, write_atomically
 from results_csv import (InputError, MAP_COLUMNS, find_maps, kind_of, load_fit_params,
                          load_predictions, load_sweep_files, load_sweeps, memcpy_ceiling, num,
                          params_text, read_csv)
@@ -604,25 +603,18 @@ def main(argv):
                         help="a study/results directory, or one results or map CSV")
     parser.add_argument("--out", help="where the PNGs go (default: plots/ next to the input)")
     args = parser.parse_args(argv)
-    try:
-        if os.path.isdir(args.input):
-            out = args.out or os.path.join(args.input, "plots")
-        elif os.path.isfile(args.input):
-            out = args.out or os.path.join(os.path.dirname(args.input) or ".", "plots")
-        else:
-            raise InputError(f"{args.input}: no such file or directory")
-        load_matplotlib()
-        prepare_directory(out, "--out" if args.out else "the plots directory")
-        if os.path.isdir(args.input):
-            written = plot_directory(args.input, out)
-        else:
-            written = plot_file(args.input, out)
-    except (InputError, BadOutput) as e:
-        print(f"plot.py: {e}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    except WriteFailed as e:
-        print(f"plot.py: {e}", file=sys.stderr)
-        return EXIT_WRITE_FAILED
+    if os.path.isdir(args.input):
+        out = args.out or os.path.join(args.input, "plots")
+    elif os.path.isfile(args.input):
+        out = args.out or os.path.join(os.path.dirname(args.input) or ".", "plots")
+    else:
+        raise InputError(f"{args.input}: no such file or directory")
+    load_matplotlib()
+    prepare_directory(out, "--out" if args.out else "the plots directory")
+    if os.path.isdir(args.input):
+        written = plot_directory(args.input, out)
+    else:
+        written = plot_file(args.input, out)
     print(f"plots written to {out}: {', '.join(os.path.basename(w) for w in written)}",
           file=sys.stderr)
     return 0

@@ -24,8 +24,7 @@ import os
 import sys
 from collections import defaultdict
 
-from output_file import (EXIT_BAD_INPUT, EXIT_WRITE_FAILED, BadOutput, WriteFailed,
-                         prepare_directory, write_atomically)
+from output_file import prepare_directory, write_atomically
 from report_answer import answer_first, md
 from report_arrival import section_arrival
 from report_memory import section_memory
@@ -447,17 +446,10 @@ def main(argv):
     args = parser.parse_args(argv)
     directory = args.results_dir
     target = os.path.join(directory, "report.md")
-    try:
-        if os.path.isdir(directory):  # refused before any work, as collbench's outputs are
-            prepare_directory(directory, "report.md into")
-        text = "\n".join(build(directory))
-        write_atomically(target, lambda f: f.write(text), binary=False)
-    except (InputError, BadOutput) as e:
-        print(f"report.py: {e}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    except WriteFailed as e:
-        print(f"report.py: {e}", file=sys.stderr)
-        return EXIT_WRITE_FAILED
+    if os.path.isdir(directory):  # refused before any work, as collbench's outputs are
+        prepare_directory(directory, "report.md into")
+    text = "\n".join(build(directory))
+    write_atomically(target, lambda f: f.write(text), binary=False)
     print(f"report written to {target}", file=sys.stderr)
     return 0
 

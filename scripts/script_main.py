@@ -1,17 +1,26 @@
-"""How plot.py and report.py end, as the C++ CLI does (harness/cli/main.cpp):
-every failure is one line on stderr and an exit status, never a traceback.
-2 bad input, 3 an internal error (a bug: set COLLBENCH_TRACEBACK=1 to see
-where), 4 a failed write, 130 interrupted."""
+"""How the scripts end, as the C++ CLI does (harness/cli/main.cpp): every
+failure is one line on stderr and an exit status, never a traceback. 2 bad
+input (InputError, BadOutput), 3 an internal error (a bug: set
+COLLBENCH_TRACEBACK=1 to see where), 4 a failed write (WriteFailed), 130
+interrupted. A script's main raises; only this module turns that into a
+status."""
 import os
 import sys
 import traceback
 
-from results_csv import shown
+from output_file import EXIT_BAD_INPUT, EXIT_WRITE_FAILED, BadOutput, WriteFailed
+from results_csv import InputError, shown
 
 
 def run(prog, main, argv):
     try:
         return main(argv)
+    except (InputError, BadOutput) as e:
+        print(f"{prog}: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except WriteFailed as e:
+        print(f"{prog}: {e}", file=sys.stderr)
+        return EXIT_WRITE_FAILED
     except KeyboardInterrupt:
         print(f"{prog}: interrupted (signal 2); no file half-written", file=sys.stderr)
         return 130

@@ -32,8 +32,7 @@ import sys
 # scripts/ for the shared readers and writers; appended, so that `report` stays
 # this file for the testbed scripts that import it (refine_sizes.py, ...).
 sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from output_file import (EXIT_BAD_INPUT, EXIT_WRITE_FAILED, BadOutput,  # noqa: E402
-                         WriteFailed, write_atomically)
+from output_file import EXIT_BAD_INPUT, write_atomically  # noqa: E402
 import report_answer  # noqa: E402
 import results_csv  # noqa: E402
 
@@ -500,6 +499,9 @@ def answers(d, settings):
 def build(d):
     settings = sorted(x for x in os.listdir(d)
                       if os.path.exists(os.path.join(d, x, "fit", "fit.csv")))
+    if not settings:
+        raise results_csv.InputError(f"{d}: no setting with fit/fit.csv in it (accepted: the "
+                                     "folder scripts/testbed/study.sh writes)")
     out = ["# Testbed study: the model against the configured network\n",
            "Each setting below is a testbed of network namespaces on this machine "
            "(scripts/testbed.sh) with a configured one-way latency and bandwidth; collbench "
@@ -512,31 +514,25 @@ def build(d):
     return out
 
 
-def main():
-    if len(sys.argv) != 2 or not os.path.isdir(sys.argv[1]):
+def main(argv):
+    if len(argv) != 1 or not os.path.isdir(argv[0]):
         print("usage: report.py DIR (a testbed study folder)", file=sys.stderr)
-        sys.exit(EXIT_BAD_INPUT)
-    d = sys.argv[1]
+        return EXIT_BAD_INPUT
+    d = argv[0]
     path = os.path.join(d, "report.md")
     try:
         text = "\n".join(build(d)) + "\n"
-        write_atomically(path, lambda f: f.write(text), binary=False)
-    except (results_csv.InputError, BadOutput) as e:
-        print(f"report.py: {e}", file=sys.stderr)
-        sys.exit(EXIT_BAD_INPUT)
     except (KeyError, ValueError, IndexError, StopIteration, ZeroDivisionError) as e:
         # A file short of a column or a row the testbed study always writes.
-        print(f"report.py: {d}: malformed testbed study ({type(e).__name__}: "
-              f"{results_csv.shown(e)})", file=sys.stderr)
-        sys.exit(EXIT_BAD_INPUT)
-    except WriteFailed as e:
-        print(f"report.py: {e}", file=sys.stderr)
-        sys.exit(EXIT_WRITE_FAILED)
+        raise results_csv.InputError(f"{d}: malformed testbed study ({type(e).__name__}: "
+                                     f"{results_csv.shown(e)})")
     except OSError as e:  # an input file the study writes is missing or unreadable
-        print(f"report.py: cannot read {e.filename or d}: {e.strerror}", file=sys.stderr)
-        sys.exit(EXIT_BAD_INPUT)
+        raise results_csv.InputError(f"cannot read {e.filename or d}: {e.strerror}")
+    write_atomically(path, lambda f: f.write(text), binary=False)
     print(f"wrote {path}")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    import script_main
+    sys.exit(script_main.run("report.py", main, sys.argv[1:]))

@@ -20,6 +20,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "scripts"))
 
 import plot  # noqa: E402
+import script_main  # noqa: E402
 
 MAX_WIDTH = 2400
 MIN_TICKS = 3
@@ -125,7 +126,7 @@ def main(argv):
         return savefig(fig, fname, *a, **kw)
 
     Figure.savefig = checked_savefig
-    status = plot.main([args.results_dir, "--out", args.out_dir])
+    status = script_main.run("plot.py", plot.main, [args.results_dir, "--out", args.out_dir])
     if status != 0:
         print(f"check_plots.py: plot.py exited {status}")
         return 1

@@ -105,11 +105,12 @@ class Outputs(Case):
 
     def test_plot_on_a_full_disk_exits_4_with_nothing_written(self):
         import plot
+        import script_main
         out = os.path.join(self.tmp.name, "p")
         err = io.StringIO()
         full = OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
         with mock.patch.object(output_file.os, "fsync", side_effect=full), redirect_stderr(err):
-            status = plot.main([self.d, "--out", out])
+            status = script_main.run("plot.py", plot.main, [self.d, "--out", out])
         self.one_line(status, err.getvalue(), 4, "No space left on device")
         self.assertEqual(os.listdir(out), [])
 

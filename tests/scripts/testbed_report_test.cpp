@@ -5,6 +5,8 @@
 // at p = 8; classify_crossovers.py and repeat_agreement.py on the same slice.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -371,6 +373,23 @@ TEST(TestbedReport, FitNetworkWritesTheRuleAndRefusesBadSettings) {
   refused(" --network " + (dir / "setting.txt").string() + probe, "latency_us=fast is not a number > 0");
   std::ofstream(dir / "setting.txt") << "latency_us=500\n";
   refused(" --network " + (dir / "setting.txt").string() + probe, "no bandwidth_bps= line");
+  fs::remove_all(dir);
+}
+
+// A folder with no fitted setting is bad input, not an empty report.
+TEST(TestbedReport, FolderWithoutSettingsIsRefused) {
+  const fs::path dir = fs::temp_directory_path() / ("cb-testbed-empty-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir / "notasetting");
+  std::string out;
+  EXPECT_EQ(run(std::string(CB_PYTHON) + " " + CB_SOURCE_DIR + "/scripts/testbed/report.py " +
+                    dir.string(),
+                out),
+            2 << 8)
+      << out;
+  EXPECT_EQ(lines_of(out).size(), 1u) << out;
+  EXPECT_NE(out.find("no setting with fit/fit.csv"), std::string::npos) << out;
+  EXPECT_FALSE(fs::exists(dir / "report.md"));
   fs::remove_all(dir);
 }
 
