@@ -9,7 +9,11 @@
 #   bash scripts/arrival/validate.sh OUT --transport mpi|ipc|testbed --ranks "2 3 4" \
 #       -b 64K -e 256K [-f 4] [--scales "0.5 1 2 5"] [--kinds "one-late uniform"]
 #       [--colls "allreduce ..."] [-n N] [--latency 2ms --bandwidth 200Mbit] [--hosts N]
-#       [--cal-max 4M] [--time-budget S] [--name TESTBED]
+#       [--cal-max 4M] [--time-budget S] [--name TESTBED] [--algos "ps,tree"]
+#
+# --algos measures only the given algorithms of each collective (a skew
+# crossover between a few of them, docs/stragglers.md); default: every
+# schedule algorithm, and T0 is the fastest of those measured.
 #
 # Writes OUT/calibration.csv (2 ranks on the host, every host on the testbed;
 # one already there is used: the study copies its own),
@@ -24,7 +28,7 @@ die() { echo "arrival-validate: $*" >&2; exit 2; }
 out=$1; shift
 transport=""; ranks=""; min_b=""; max_b=""; factor=4; scales="0.5 1 2 5"; kinds="one-late uniform"
 colls="allreduce reduce_scatter allgather alltoall"; iters=0; latency=2ms; bandwidth=200Mbit
-cal_max=4M; hosts=""; budget=0.2; tb_name=sg
+cal_max=4M; hosts=""; budget=0.2; tb_name=sg; algos=""
 while [ $# -gt 0 ]; do
   [ $# -ge 2 ] || die "$1 needs a value"
   case $1 in
@@ -43,6 +47,7 @@ while [ $# -gt 0 ]; do
     --hosts) hosts=$2 ;;
     --time-budget) budget=$2 ;;
     --name) tb_name=$2 ;;
+    --algos) algos=$2 ;;
     *) die "unknown argument '$1'" ;;
   esac
   shift 2
@@ -99,8 +104,9 @@ else
     launch 2 calibrate "${calflags[@]}" -e "$cal_max" --out "$out/calibration.csv" >"$out/calibration.txt"
 fi
 
-# The schedule algorithms of a collective (collbench list's matrix).
+# The schedule algorithms of a collective (collbench list's matrix), or --algos.
 algos_of() {  # collective
+  [ -n "$algos" ] && { echo "$algos"; return; }
   "$collbench" list | awk -v c="$1" '
     /^algorithm / { for (i = 2; i <= NF; i++) col[$i] = i; next }
     col[c] && NF >= col[c] && $(col[c]) == "yes" { s = s (s ? "," : "") $1 }
