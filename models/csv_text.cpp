@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cerrno>
+#include <charconv>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -105,19 +106,31 @@ std::string csv_escape(std::string_view field) {
   return out;
 }
 
-double finite_number(const CsvTable& t, const CsvRecord& row, std::string_view column) {
-  const std::string& cell = t.cell(row, column);
+std::optional<double> whole_finite(std::string_view text) {
+  const std::string cell(text);  // stod needs a terminated string
   std::size_t used = 0;
   double v = NAN;
   try {
     v = std::stod(cell, &used);
   } catch (const std::exception&) {
-    used = 0;
+    return std::nullopt;
   }
-  if (cell.empty() || used != cell.size() || !std::isfinite(v))
-    throw UsageError(fmt::format("{}:{}: malformed, column {} holds '{}', not a finite number",
-                                 t.file(), row.line, column, cell));
+  if (cell.empty() || used != cell.size() || !std::isfinite(v)) return std::nullopt;
   return v;
+}
+
+std::optional<long long> whole_integer(std::string_view text) {
+  long long v = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return v;
+}
+
+double finite_number(const CsvTable& t, const CsvRecord& row, std::string_view column) {
+  const std::string& cell = t.cell(row, column);
+  if (const auto v = whole_finite(cell)) return *v;
+  throw UsageError(fmt::format("{}:{}: malformed, column {} holds '{}', not a finite number",
+                               t.file(), row.line, column, cell));
 }
 
 std::string csv_number(double v) {

@@ -39,6 +39,12 @@ class CsvTable {
   std::vector<CsvRecord> rows_;
 };
 
+// `text` read whole as a finite real, or as a whole number (decimal digits,
+// optional '-'); nullopt when empty, partly numeric, NaN, infinite or out of
+// range. The readers below, and any that words its own message, use these.
+std::optional<double> whole_finite(std::string_view text);
+std::optional<long long> whole_integer(std::string_view text);
+
 // The cell of `column` in `row` read whole as a finite number; throws
 // UsageError "<file>:<line>: malformed, column C holds 'X', not a finite
 // number" for an empty, partly numeric, NaN or infinite cell.

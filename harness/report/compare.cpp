@@ -2,11 +2,9 @@
 
 #include <fmt/format.h>
 
-#include <charconv>
 #include <cmath>
 #include <limits>
 #include <map>
-#include <stdexcept>
 
 #include "algorithms/types.hpp"
 #include "models/csv_text.hpp"
@@ -20,25 +18,18 @@ constexpr const char* kTimeColumns[] = {"time_median_us", "ci_lo_us", "ci_hi_us"
 
 double number(const models::CsvTable& t, const models::CsvRecord& r, const char* column) {
   const std::string& text = t.cell(r, column);
-  std::size_t used = 0;
-  double v = NAN;
-  try {
-    v = std::stod(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (text.empty() || used != text.size() || !std::isfinite(v) || v < 0)
+  const auto v = models::whole_finite(text);
+  if (!v || *v < 0)
     throw UsageError(fmt::format("{}:{}: column {} holds '{}', not a time >= 0 in us", t.file(),
                                  r.line, column, text));
-  return v;
+  return *v;
 }
 
 void check_whole(const models::CsvTable& t, const models::CsvRecord& r, const char* column,
                  long long lo, long long hi) {
   const std::string& text = t.cell(r, column);
-  long long v = -1;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (text.empty() || ec != std::errc() || end != text.data() + text.size() || v < lo || v > hi)
+  const auto v = models::whole_integer(text);
+  if (!v || *v < lo || *v > hi)
     throw UsageError(fmt::format("{}:{}: column {} holds '{}', not a whole number in {}..{}",
                                  t.file(), r.line, column, text, lo, hi));
 }

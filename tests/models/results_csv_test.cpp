@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "algorithms/types.hpp"
+#include "models/csv_text.hpp"
 #include "models/fit_run.hpp"
 #include "models/results_csv.hpp"
 
@@ -155,6 +156,19 @@ TEST(ResultsCsv, ReadsValidRowsInSiUnits) {
   EXPECT_FALSE(m.wrong.has_value());
   EXPECT_EQ(f.rows[1].wrong, 0);
   EXPECT_TRUE(std::isnan(m.time_min_s));  // no time_min_us column
+}
+
+// The cell readers every CSV consumer shares (csv_text.hpp): the whole cell
+// or nothing.
+TEST(CsvCells, WholeReadersTakeTheWholeCellOrNothing) {
+  EXPECT_EQ(whole_finite("2.5"), 2.5);
+  EXPECT_EQ(whole_finite("-1e3"), -1000.0);
+  for (const char* bad : {"", "2.5x", "nan", "inf", "1e999", "x"})
+    EXPECT_FALSE(whole_finite(bad).has_value()) << bad;
+  EXPECT_EQ(whole_integer("42"), 42);
+  EXPECT_EQ(whole_integer("-7"), -7);
+  for (const char* bad : {"", "4.0", "1e3", "12a", "99999999999999999999"})
+    EXPECT_FALSE(whole_integer(bad).has_value()) << bad;
 }
 
 }  // namespace
