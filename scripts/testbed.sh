@@ -146,6 +146,16 @@ state=$state_base/$name
 ns_bridge=$name-br
 ns_host() { echo "$name-h$1"; }
 in_ns() { local ns=$1; shift; ip netns exec "$ns" "$@"; }
+# For a process that outlives the script (the delay daemon): close every
+# descriptor above 2 of the calling (sub)shell.
+close_fds_above_2() {
+  local fd
+  for fd in /proc/self/fd/*; do
+    fd=${fd##*/}
+    [ "$fd" -gt 2 ] 2>/dev/null && eval "exec $fd>&-"
+  done
+  return 0
+}
 
 # The testbed's namespaces that exist now (also half-built ones).
 our_namespaces() {
@@ -303,8 +313,13 @@ if [ "$cmd" = up ]; then
     # per packet between two hosts: exactly one delay per direction.
     in_ns "$ns_bridge" sysctl -qw net.bridge.bridge-nf-call-iptables=1 2>/dev/null ||
       die "the kernel lacks br_netfilter (net.bridge.bridge-nf-call-iptables) and netem: no way to delay packets"
-    ip netns exec "$ns_bridge" setsid "$daemon" --queue 0 --delay-us "$latency" --rate-bps "$bandwidth" --realtime \
-      </dev/null >"$state/delay.log" 2>&1 &
+    # The daemon outlives `up`, so it must keep none of the caller's descriptors
+    # above 2: started under `flock LOCK scripts/testbed.sh up ...`, it would
+    # otherwise hold LOCK for as long as the testbed stays up, and every other
+    # command waiting on LOCK would wait for this testbed's `down`.
+    ( close_fds_above_2
+      exec ip netns exec "$ns_bridge" setsid "$daemon" --queue 0 --delay-us "$latency" \
+        --rate-bps "$bandwidth" --realtime ) </dev/null >"$state/delay.log" 2>&1 &
     echo $! >"$state/delay.pid"
     for _ in $(seq 50); do
       grep -q . <(in_ns "$ns_bridge" cat /proc/net/netfilter/nfnetlink_queue 2>/dev/null) && break

@@ -288,6 +288,23 @@ TEST_F(Testbed, UpTwiceIsRefusedAndDownLeavesNothing) {
   for (int pid : pids) EXPECT_FALSE(alive(pid)) << "process " << pid << " survived down";
 }
 
+// `up` run under a lock (`flock LOCK scripts/testbed.sh up ...`, as measurements
+// are serialised) releases the lock when it returns: the delay daemon, which
+// stays up, holds none of the caller's descriptors.
+TEST_F(Testbed, UpUnderALockLeavesTheLockFree) {
+  need_namespaces();
+  const std::string lock = (dir_ / "measure.lock").string();
+  const Result up = shell("flock " + lock + " env CB_BUILD_DIR=" + std::string(CB_BUILD_DIR) +
+                              " bash " + script_ + " up --name " + name_ +
+                              " --hosts 2 --latency 1ms --bandwidth 100Mbit",
+                          dir_ / "log");
+  ASSERT_EQ(up.status, 0) << up.out;
+  EXPECT_FALSE(processes_in_namespaces().empty()) << "the delay daemon should run";
+  const Result free = shell("flock -n " + lock + " true", dir_ / "lock.log");
+  EXPECT_EQ(free.status, 0) << "the lock is still held while the testbed is up";
+  EXPECT_EQ(testbed("down").status, 0);
+}
+
 TEST_F(Testbed, SignalDuringUpOrRunLeavesNothing) {
   need_namespaces();
   // TERM once the bridge namespace exists, in the middle of building links.
