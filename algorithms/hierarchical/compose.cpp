@@ -5,6 +5,7 @@
 #include <deque>
 #include <mutex>
 
+#include "algorithms/check.hpp"
 #include "algorithms/hierarchical/layout.hpp"
 #include "algorithms/hierarchical/plan.hpp"
 #include "algorithms/hierarchical/rooted.hpp"
@@ -446,6 +447,25 @@ std::vector<PhaseAlgorithm> phase_algorithms(const Composition& c, const CollPar
           a = &find_algorithm(a->coll, a->name.substr(0, a->name.find('-')));
       }
       for (int size : ph->group_sizes) out.push_back({a, size});
+    }
+  return out;
+}
+
+std::vector<LevelPhase> level_phases(const Composition& c, const CollParams& params) {
+  CollParams q = params;
+  q.rank = 0;
+  std::vector<LevelPhase> out;
+  for (const auto& item : make_plan(c, q).items)
+    if (const auto* ph = std::get_if<Phase>(&item)) {
+      // The groups of an inter-node phase that has several (the lanes) are
+      // all of one size on the uniform layouts hier2d: runs on.
+      if (ph->inter_node)
+        for (int size : ph->group_sizes)
+          CB_CHECK(size == ph->sub.p, "{}: inter-node groups of {} and {} ranks", c.name, size,
+                   ph->sub.p);
+      CollParams sub = ph->sub;
+      sub.rank = 0;
+      out.push_back({ph->algo, sub, ph->inter_node, static_cast<int>(ph->group_sizes.size())});
     }
   return out;
 }

@@ -98,6 +98,22 @@ struct PhaseAlgorithm {
 };
 std::vector<PhaseAlgorithm> phase_algorithms(const Composition& c, const CollParams& params);
 
+// The phases on params' layout, in order: the algorithm, its sub-collective
+// (sub.p the size of rank 0's group, sub.rank 0), whether it crosses nodes,
+// and how many groups run it at once. An inter-node phase's groups each have
+// one rank on every node (the K lanes of hier2d:, the one group of leaders
+// of hier:), so that a node's link carries `groups` copies of one group
+// rank's messages. For the two-level model's shared node link
+// (models/two_level.hpp) and the simulator's fast path. Throws like
+// make_schedule.
+struct LevelPhase {
+  const AlgorithmEntry* algo;
+  CollParams sub;
+  bool inter_node;
+  int groups;
+};
+std::vector<LevelPhase> level_phases(const Composition& c, const CollParams& params);
+
 // What registry.cpp calls for entries with a composition.
 void generate_composite(const Composition& c, const CollParams& params, ScheduleBuilder& b);
 Cost composite_cost(const Composition& c, const CollParams& params);

@@ -38,7 +38,10 @@ bool rounds_may_beat_cost(const AlgorithmEntry& algo);
 // two-level network (--ranks-per-node K dividing p) and a hierarchical
 // algorithm composed on that layout whose phases' algorithms have no slack:
 // its phases are pure intra- or inter-node, and closed_form_seconds prices
-// each level with its own alpha, beta (tests/sim/fast_path_test.cpp).
+// each level with its own alpha, beta and the lanes' shared node links
+// (tests/sim/two_level_test.cpp). Asynchronous, where lanes share the links,
+// also only when each intra-node phase lets a node's ranks leave it together
+// (else the first lane has the link alone for a while: the DES is faster).
 bool cost_is_exact(const AlgorithmEntry& algo, const CollParams& params, const NetworkParams& net);
 
 // Message events a discrete-event simulation of (algo, params) costs, about:

@@ -9,6 +9,7 @@
 #include <optional>
 #include <utility>
 
+#include "models/node_links.hpp"
 #include "models/parallel.hpp"
 #include "transports/contract/counter_random.hpp"
 #include "transports/sim/data_mover.hpp"
@@ -106,6 +107,7 @@ class Engine {
     const std::uint32_t base = w.send_off[w.slot(0, s)];
     out_end_.resize(w.send_off[w.slot(0, s + 1)] - base);
     post_sends(w, s, gs, base);
+    price_node_links(w, s);
     serve_receives(w, s, gs, base);
     end_step(w, s, gs);
   }
@@ -133,11 +135,49 @@ class Engine {
     }
   }
 
+  // When a matched receive of step s by a rank that reached it at r can
+  // start: the sender reached the step too (and its CPU posted the message).
+  double enable_time(const Window& w, std::uint64_t s, const RecvOp& rv, double r) const {
+    double enable = ready_[static_cast<std::size_t>(rv.peer)];
+    if (net_.overhead_s > 0)
+      enable += static_cast<double>(rv.match - w.send_off[w.slot(rv.peer, s)] + 1) * net_.overhead_s;
+    return std::max(enable, r);
+  }
+
+  // With nodes of several ranks: when each network message of step s has
+  // crossed its nodes' shared links (models/node_links.hpp, the rule the
+  // two-level model walks with), into link_at_ by receive index; 0 for the
+  // others, which no link delays.
+  void price_node_links(const Window& w, std::uint64_t s) {
+    const int k = net_.ranks_per_node;
+    const std::uint32_t first = w.recv_off[w.slot(0, s)];
+    link_at_.assign(w.recv_off[w.slot(0, s + 1)] - first, 0.0);
+    if (k < 2) return;
+    link_msgs_.clear();
+    link_index_.clear();
+    for (int b = 0; b < p_; ++b) {
+      const auto ub = static_cast<std::size_t>(b);
+      if (!live_[ub]) continue;
+      const std::size_t slot = w.slot(b, s);
+      for (std::uint32_t i = w.recv_off[slot]; i < w.recv_off[slot + 1]; ++i) {
+        const RecvOp& rv = w.recvs[i];
+        if (rv.match == kUnmatched || !live_[static_cast<std::size_t>(rv.peer)] ||
+            rv.peer / k == b / k)
+          continue;
+        link_msgs_.push_back({rv.peer / k, b / k, enable_time(w, s, rv, ready_[ub]),
+                              static_cast<double>(rv.bytes)});
+        link_index_.push_back(i - first);
+      }
+    }
+    if (link_msgs_.empty()) return;
+    const std::vector<double> at = models::node_link_deliveries(link_msgs_, net_.alpha_s, net_.beta_s_per_B);
+    for (std::size_t j = 0; j < at.size(); ++j) link_at_[link_index_[j]] = at[j];
+  }
+
   // Rank b's matched receives of step s as (enable time, index) in order_:
   // a message is enabled once both ends reached the step (and the sender's
   // CPU posted it). Unmatched ones and those from stalled peers stall b.
   void order_receives(const Window& w, std::uint64_t s, std::uint64_t gs, int b) {
-    const double o = net_.overhead_s;
     const std::size_t slot = w.slot(b, s);
     const double r = ready_[static_cast<std::size_t>(b)];
     order_.clear();
@@ -152,9 +192,7 @@ class Engine {
         stall(b, gs, rv.peer, WaitReason::peer_stalled);
         continue;
       }
-      double enable = ready_[ua];
-      if (o > 0) enable += static_cast<double>(rv.match - w.send_off[w.slot(rv.peer, s)] + 1) * o;
-      order_.emplace_back(std::max(enable, r), i);
+      order_.emplace_back(enable_time(w, s, rv, r), i);
     }
     if (order_.size() > 1) std::sort(order_.begin(), order_.end());
   }
@@ -174,7 +212,8 @@ class Engine {
       for (const auto& [enable, i] : order_) {
         const RecvOp& rv = w.recvs[i];
         t = std::max(t, enable) + duration(rv.peer, b, rv.bytes);
-        const double delivered = std::max(t, out_end_[rv.match - base]);
+        const double delivered =
+            std::max(std::max(t, out_end_[rv.match - base]), link_at_[i - w.recv_off[w.slot(0, s)]]);
         cpu = std::max(cpu, delivered) + o;
         auto& sender_end = comm_end_[static_cast<std::size_t>(rv.peer)];
         sender_end = std::max(sender_end, delivered);
@@ -216,6 +255,9 @@ class Engine {
   bool any_stall_ = false;
   std::vector<double> out_end_;  // per send of the current step: outgoing port done
   std::vector<std::pair<double, std::uint32_t>> order_;
+  std::vector<double> link_at_;  // per receive of the current step: node links done
+  std::vector<models::NodeMessage> link_msgs_;
+  std::vector<std::uint32_t> link_index_;
 };
 
 SimResult run(int p, const ScheduleSource& source, const NetworkParams& net,

@@ -7,6 +7,12 @@
 //    receiver's incoming port; each rank has one full-duplex port: its sends
 //    of a step are served one after another in list order, its receives one
 //    after another in the order they become enabled (ties: list order).
+//  - With nodes of K >= 2 ranks (NetworkParams::ranks_per_node), a message
+//    between nodes also crosses its sender node's egress link and its
+//    receiver node's ingress link, which the node's ranks share: per step,
+//    the rule of models/node_links.hpp (processor sharing from when the
+//    message is enabled; delivered no earlier than alpha after both links
+//    carried it), the one models::level_seconds walks with.
 //  - A message enters the sender's port once the sender has reached its step
 //    (and its CPU posted it, with overhead o); the receiver's port serves it
 //    once the receiver has reached that step too, i.e. ports only ever work

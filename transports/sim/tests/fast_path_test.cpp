@@ -174,7 +174,8 @@ TEST(SimFastPath, TwoLevelHierarchicalEqualsTheDes) {
 TEST(SimFastPath, TwoLevelClosedFormPricesEachLevel) {
   // hier2d:ring/ring, 4 nodes x 4, n = 4096 fp32 (16 KiB): ring reduce-scatter
   // and all-gather inside the node on 4 KiB blocks, ring all-reduce across
-  // nodes on 4 KiB (1 KiB blocks).
+  // nodes on 4 KiB (1 KiB blocks) in each of the 4 lanes at once, which
+  // share each node's link: 4 KiB on it per step.
   const AlgorithmEntry& e = find_algorithm(Collective::allreduce, "hier2d:ring/ring");
   CollParams params;
   params.p = 16;
@@ -182,7 +183,7 @@ TEST(SimFastPath, TwoLevelClosedFormPricesEachLevel) {
   params.ranks_per_node = 4;
   const NetworkParams net = two_level(false, 4);
   const double intra = 6 * (net.intra_alpha_s + 4096 * net.intra_beta_s_per_B);
-  const double inter = 6 * (net.alpha_s + 1024 * net.beta_s_per_B);
+  const double inter = 6 * (net.alpha_s + 4 * 1024 * net.beta_s_per_B);
   const double gamma = (3 * 4096 + 3 * 1024) * net.gamma_s_per_B;
   EXPECT_EQ(closed_form_seconds(e, params, net), intra + inter + gamma);
   EXPECT_TRUE(simulate(e, params, net).from_cost);

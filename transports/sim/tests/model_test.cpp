@@ -194,12 +194,22 @@ TEST(SimModel, TwoLevelTopologyUsesIntraNodeParametersWithinANode) {
     b.recv(r ^ 1, {kOutput, 0, 1000});
   });
   EXPECT_EQ(simulate(4, pairs, net).time_s, net.intra_alpha_s + 4000 * net.intra_beta_s_per_B);
+  // Across: both ranks of a node send 1000 fp32 over its one link (and
+  // receive as many over it) at once, so they share it: alpha + 8000 B beta.
   auto across = make_source(4, [](ScheduleBuilder& b, int r, int) {  // 0<->2, 1<->3
     b.step();
     b.send(r ^ 2, {kInput, 0, 1000});
     b.recv(r ^ 2, {kOutput, 0, 1000});
   });
-  EXPECT_EQ(simulate(4, across, net).time_s, msg(1000));
+  EXPECT_EQ(simulate(4, across, net).time_s, net.alpha_s + 8000 * net.beta_s_per_B);
+  // One rank of each node across: its port's alpha + 4000 B beta, as alone.
+  auto one = make_source(4, [](ScheduleBuilder& b, int r, int) {  // 0<->2
+    b.step();
+    if (r % 2 != 0) return;
+    b.send(r ^ 2, {kInput, 0, 1000});
+    b.recv(r ^ 2, {kOutput, 0, 1000});
+  });
+  EXPECT_EQ(simulate(4, one, net).time_s, msg(1000));
 }
 
 TEST(SimModel, SkewAndNoiseAreSeededAndSlowTheCollectiveDown) {

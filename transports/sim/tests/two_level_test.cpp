@@ -127,6 +127,58 @@ TEST(TwoLevelPricing, RingCrossesTheNetworkEveryStep) {
             6 * (net.intra_alpha_s + 4 * net.intra_beta_s_per_B) + 3 * 4 * net.gamma_s_per_B);
 }
 
+// Contention by hand: a host's ranks share its one link (models/
+// node_links.hpp). Pairwise all-to-all on 2 nodes x 2 ranks, 4 fp32 per peer
+// (16 B blocks), pairs r with r XOR i: round 1 stays inside the nodes, rounds
+// 2 and 3 send both ranks of each node across at once, so each node's egress
+// and ingress carry 32 B in those rounds: alpha + 32 beta, where one port per
+// rank would give alpha + 16 beta. The DES, round-synchronous and not, agrees.
+TEST(TwoLevelPricing, RanksOfANodeShareItsLink) {
+  const AlgorithmEntry& pw = find_algorithm(Collective::alltoall, "pairwise");
+  const CollParams params = at(Collective::alltoall, 2, 2, 4);
+  for (bool rounds : {true, false}) {
+    const NetworkParams net = two_level_net(rounds, 2);
+    const double expected = (net.intra_alpha_s + 16 * net.intra_beta_s_per_B) +
+                            2 * (net.alpha_s + 32 * net.beta_s_per_B);
+    EXPECT_EQ(models::level_seconds(pw, params, model_of(net)), expected);
+    EXPECT_EQ(des_s(pw, params, net), expected) << (rounds ? "rounds" : "async");
+  }
+}
+
+// hier2d:ring/ring all-reduce on 3 nodes x 2 ranks, 96 fp32: the two lanes
+// run ring all-reduces of 48 elements (blocks of 16 fp32, 64 B) across the
+// 3 nodes at once, so each of their 4 steps puts two 64 B blocks on every
+// node's link: alpha + 128 beta a step, plus 64 B reduced in the first 2;
+// the intra-node phases keep their closed form at the node's alpha, beta.
+TEST(TwoLevelPricing, LanesShareTheNodeLink) {
+  const AlgorithmEntry& h = find_algorithm(Collective::allreduce, "hier2d:ring/ring");
+  const CollParams params = at(Collective::allreduce, 3, 2, 96);
+  const NetworkParams net = two_level_net(true, 2);
+  const TwoLevelCost c = two_level_cost(*h.composition, params);
+  const double intra = net.intra_alpha_s * c.intra.alpha + net.intra_beta_s_per_B * c.intra.beta +
+                       net.gamma_s_per_B * c.intra.gamma;
+  const double inter = 4 * (net.alpha_s + 128 * net.beta_s_per_B) + 2 * 64 * net.gamma_s_per_B;
+  EXPECT_EQ(models::level_seconds(h, params, model_of(net)), intra + inter);
+  // One lane's own closed form, the price without a shared link, is lower.
+  EXPECT_EQ(c.inter.beta, 4 * 64);
+  EXPECT_LT(intra + net.alpha_s * c.inter.alpha + net.beta_s_per_B * c.inter.beta +
+                net.gamma_s_per_B * c.inter.gamma,
+            intra + inter);
+  EXPECT_EQ(des_s(h, params, net), intra + inter);
+}
+
+// Asynchronous, lanes whose intra-node phase lets the node's ranks leave it
+// apart (linear ps on 4 ranks) do not enter the shared link together: the
+// fast path leaves them to the DES, which is then faster than the price.
+TEST(TwoLevelPricing, LanesThatDesynchroniseTakeTheDes) {
+  const AlgorithmEntry& h = find_algorithm(Collective::allreduce, "hier2d:ps/ring");
+  const CollParams params = at(Collective::allreduce, 2, 4, 96);
+  const NetworkParams async = two_level_net(false, 4);
+  EXPECT_FALSE(cost_is_exact(h, params, async));
+  EXPECT_LT(des_s(h, params, async), models::level_seconds(h, params, model_of(async)));
+  EXPECT_TRUE(cost_is_exact(h, params, two_level_net(true, 4)));
+}
+
 // predict's pricing is level_seconds on the scenario's layout, and the
 // hierarchical schedule it prices wins where the network is slow: with a
 // network 8x slower per byte, hier2d:ring/ring beats flat ring at a large
@@ -155,10 +207,13 @@ TEST(TwoLevelPricing, FlatWalkRefusesAboveItsLimit) {
   m.intra_beta_s_per_B = 1e-10;
   CollParams params = at(Collective::allreduce, 2 * models::kMaxLevelRanks / 8, 8, 64);
   EXPECT_THROW((void)models::level_seconds(ring, params, m), UsageError);
-  // Hierarchical algorithms take their closed forms at any scale.
+  // Hierarchical algorithms walk one lane's schedules only: 1024 nodes of
+  // any size, not 1025.
   const AlgorithmEntry& hier = find_algorithm(Collective::allreduce, "hier2d:ring/ring");
-  params = at(Collective::allreduce, 1024, 8, 8192);
+  params = at(Collective::allreduce, models::kMaxLevelRanks, 8, 8192);
   EXPECT_GT(models::level_seconds(hier, params, m), 0);
+  params = at(Collective::allreduce, models::kMaxLevelRanks + 1, 2, 8192);
+  EXPECT_THROW((void)models::level_seconds(hier, params, m), UsageError);
 }
 
 }  // namespace
