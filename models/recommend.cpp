@@ -45,6 +45,27 @@ bool library_flat_at_start(const SizeTable& t, double min_effect) {
   return !significantly_faster(ci_of(*a->second), ci_of(*b->second), min_effect);
 }
 
+// Whether a candidate that only ties the library at a measured size may still
+// replace it there: its median is lower by more than the minimum effect, and at
+// the measured sizes just below and just above it is significantly faster than
+// the library (the rule above). A schedule's time between two sizes grows by
+// its per-byte part alone (the same rounds), so a difference that favours the
+// candidate at both ends and at the median between them does not turn; the tie
+// is then one slow sample widening an interval (allgather p = 4 at 64 KiB in
+// the 2 ms testbed run: naive 4.42 ms against 6.71 ms, naive's five samples
+// reaching 6.99 ms, significantly faster at 32 and 128 KiB).
+bool faster_on_both_sides(const SizeTable& t, SizeTable::const_iterator at, const Measurement& best,
+                          const Measurement& library, double min_effect) {
+  if (!(library.time_s > best.time_s * (1 + min_effect))) return false;
+  if (at == t.begin() || std::next(at) == t.end()) return false;
+  for (const auto side : {std::prev(at), std::next(at)}) {
+    const auto c = side->second.find(best.algorithm), l = side->second.find("mpi");
+    if (c == side->second.end() || l == side->second.end()) return false;
+    if (!significantly_faster(ci_of(*c->second), ci_of(*l->second), min_effect)) return false;
+  }
+  return true;
+}
+
 std::map<LineKey, SizeTable> measured_tables(const std::vector<RecommendInput>& inputs) {
   std::map<LineKey, SizeTable> out;
   for (const RecommendInput& in : inputs)
@@ -384,8 +405,8 @@ nlohmann::ordered_json recommended_selection(const nlohmann::ordered_json& defau
     // The library's own stays unless the candidate is faster beyond the
     // noise; collbench's file also keeps it where the library was not measured.
     if (!library) return collbench_leaves ? "" : best->algorithm;
-    if (!significantly_faster(ci_of(*best), ci_of(*library), min_effect)) return "";
-    return best->algorithm;
+    if (significantly_faster(ci_of(*best), ci_of(*library), min_effect)) return best->algorithm;
+    return faster_on_both_sides(t, near, *best, *library, min_effect) ? best->algorithm : "";
   };
   SelectionGrid grid;
   grid.comm_sizes.assign(comm_sizes.begin(), comm_sizes.end());

@@ -241,5 +241,38 @@ TEST(Recommend, BelowTheMeasuredSizesOnlyWhereTheLibraryIsFlat) {
   }
 }
 
+// A size where the best candidate only ties the library (one slow sample
+// widens its interval) takes the candidate when its median is lower by more
+// than the minimum effect and it is significantly faster than the library at
+// the measured sizes on both sides; one side alone, or a median within the
+// minimum effect, keeps the library there.
+TEST(Recommend, ATieBetweenTwoSignificantSizesTakesTheCandidate) {
+  const Json mpi = Json{{"algorithm=mpi", Json::object()}};
+  const Json naive = Json{{"algorithm=naive", Json::object()}};
+  // naive at 1 KiB: median `us`, interval up to 30 (above mpi's 19.8).
+  const auto wide = [](double us) {
+    return fmt::format("mpi,allreduce,naive,fp32,sum,out,2,1024,256,{},{},30\n", us, us * 0.99);
+  };
+  const auto at_1k = [&](const std::string& rows) {
+    const Json out = recommended_selection(default_tree(), {input(rows)}, "", 0.05, true);
+    const Json& p2 = out["collective=allreduce"]["comm_type=intra"]["is_commutative=yes"]["comm_size<=2"];
+    // The first bucket whose bound holds 1 KiB ("avg_msg_size<=N", N >= 1024).
+    for (const auto& [key, leaf] : p2.items()) {
+      const auto le = key.find("<=");
+      if (le == std::string::npos || std::stoull(key.substr(le + 2)) >= 1024) return leaf;
+    }
+    return Json(p2.dump());
+  };
+  const std::string sides = row("naive", 2, 64, 5) + row("mpi", 2, 64, 20) +
+                            row("naive", 2, 16384, 8) + row("mpi", 2, 16384, 30);
+  EXPECT_EQ(at_1k(sides + wide(6) + row("mpi", 2, 1024, 20)), naive);
+  // Only one side significant (mpi as fast as naive at 16 KiB): the library.
+  const std::string one_side = row("naive", 2, 64, 5) + row("mpi", 2, 64, 20) +
+                               row("naive", 2, 16384, 8) + row("mpi", 2, 16384, 8.1);
+  EXPECT_EQ(at_1k(one_side + wide(6) + row("mpi", 2, 1024, 20)), mpi);
+  // The median at 1 KiB within the minimum effect of the library's: the library.
+  EXPECT_EQ(at_1k(sides + wide(19.5) + row("mpi", 2, 1024, 20)), mpi);
+}
+
 }  // namespace
 }  // namespace cb::models
