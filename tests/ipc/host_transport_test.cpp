@@ -90,7 +90,7 @@ TEST(IpcHost, EveryWaitPolicyGivesTheSameResult) {
 }
 
 // Copies and fused copy-reduces of 8 MiB and more take the host backend's
-// streaming paths (non-temporal stores, pieces through an L1 buffer;
+// streaming paths (non-temporal stores, reduce_into_streaming;
 // shm/host_operation.cpp), which the small counts elsewhere never reach:
 // blocks of 2M + 37 elements, odd so that the ragged ends and the last short
 // piece are exercised. At p = 2 only: the blocks are what matters, and more

@@ -9,6 +9,7 @@
 #include "algorithms/check.hpp"
 #include "transports/kernels/half.hpp"
 #include "transports/kernels/reduce_paths.hpp"
+#include "transports/kernels/stream_copy.hpp"
 
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -226,6 +227,49 @@ void run_loop(typename E::Storage* dst, const typename E::Storage* src, std::siz
     reduce_loop<E, Op>(dst, src, count);
 }
 
+// reduce_into_streaming's loop: the head up to dst's first 64-byte line with
+// plain stores, then a chunk of whole lines at a time computed into a buffer
+// that stays in L1 and streamed to dst, so the loads of a and b and the
+// non-temporal stores stay interleaved (a chunk of a few lines: measured
+// faster on the VM than 16 KiB pieces, whose load and store phases take turns
+// at the memory), then the tail. Every element is computed by combine, as
+// reduce_inplace computes it, with a's value in the destination's role.
+template <class E, class Op>
+CB_KERNEL_CLONES void stream_combine_loop(typename E::Storage* __restrict dst,
+                                          const typename E::Storage* __restrict a,
+                                          const typename E::Storage* __restrict b,
+                                          std::size_t count) {
+  using S = typename E::Storage;
+  std::size_t i = 0;
+#if defined(__x86_64__)
+  constexpr std::size_t kLine = 64, kChunkBytes = 4 * kLine, kChunk = kChunkBytes / sizeof(S);
+  const auto addr = reinterpret_cast<std::uintptr_t>(dst);
+  const std::size_t head = std::min(count, (kLine - addr % kLine) % kLine / sizeof(S));
+  if ((addr + head * sizeof(S)) % kLine == 0) {
+    if (head > 0) {
+      std::memcpy(dst, a, head * sizeof(S));
+      combine<E, Op>(dst, b, head);
+      i = head;
+    }
+    alignas(kLine) S chunk[kChunk];
+    for (; i + kChunk <= count; i += kChunk) {
+      // a into the chunk, then reduce_loop's own expression (combine: the
+      // chunk is its dst), so even a sum of two NaNs keeps the payload that
+      // copy-then-reduce_inplace gives.
+      std::memcpy(chunk, a + i, kChunkBytes);
+      combine<E, Op>(chunk, b + i, kChunk);
+      auto* to = reinterpret_cast<__m128i*>(dst + i);
+      const auto* from = reinterpret_cast<const __m128i*>(chunk);
+      for (std::size_t v = 0; v < kChunkBytes / 16; ++v) _mm_stream_si128(to + v, _mm_load_si128(from + v));
+    }
+  }
+#endif
+  if (i < count) {
+    std::memcpy(dst + i, a + i, (count - i) * sizeof(S));
+    combine<E, Op>(dst + i, b + i, count - i);
+  }
+}
+
 // The logical and bitwise ops, which exist for integers only (op_applies).
 template <class E>
 void reduce_integer_only(ReduceOp op, typename E::Storage* d, const typename E::Storage* s,
@@ -417,6 +461,68 @@ void divide_inplace(DataType dtype, void* dst, std::size_t count, int p) {
   CB_CHECK(p >= 1, "divide_inplace by p = {}", p);
   if (count == 0) return;
   with_element(dtype, [&]<class E>() { divide_as<E>(dst, count, p); });
+}
+
+namespace {
+
+template <class E, class Op>
+void stream_as(void* dst, const void* a, const void* b, std::size_t count) {
+  using S = typename E::Storage;
+  stream_combine_loop<E, Op>(static_cast<S*>(dst), static_cast<const S*>(a),
+                             static_cast<const S*>(b), count);
+}
+
+template <class E>
+void stream_op(ReduceOp op, void* dst, const void* a, const void* b, std::size_t count) {
+  switch (op) {
+    case ReduceOp::sum:
+    case ReduceOp::avg: return stream_as<E, Sum>(dst, a, b, count);
+    case ReduceOp::prod: return stream_as<E, Prod>(dst, a, b, count);
+    case ReduceOp::min: return stream_as<E, Min>(dst, a, b, count);
+    case ReduceOp::max: return stream_as<E, Max>(dst, a, b, count);
+    default: break;
+  }
+  if constexpr (std::is_integral_v<typename E::Compute>) {
+    switch (op) {
+      case ReduceOp::land: return stream_as<E, LAnd>(dst, a, b, count);
+      case ReduceOp::lor: return stream_as<E, LOr>(dst, a, b, count);
+      case ReduceOp::lxor: return stream_as<E, LXor>(dst, a, b, count);
+      case ReduceOp::band: return stream_as<E, BAnd>(dst, a, b, count);
+      case ReduceOp::bor: return stream_as<E, BOr>(dst, a, b, count);
+      case ReduceOp::bxor: return stream_as<E, BXor>(dst, a, b, count);
+      default: break;
+    }
+  }
+  CB_CHECK(false, "op {} on datatype without it", to_string(op));
+}
+
+// fp16 and bf16 have their own loops (F16C, bf16 pairs): pieces of a that
+// stay in L1 are reduced there by reduce_inplace and then streamed out, so
+// the bits are those loops' bits.
+void stream_by_pieces(DataType dtype, ReduceOp op, std::byte* dst, const std::byte* a,
+                      const std::byte* b, std::size_t count) {
+  constexpr std::size_t kPieceBytes = std::size_t{4} << 10;
+  alignas(64) std::byte piece[kPieceBytes];
+  const std::size_t elem = element_size(dtype), piece_elems = kPieceBytes / elem;
+  for (std::size_t at = 0; at < count; at += piece_elems) {
+    const std::size_t n = std::min(piece_elems, count - at);
+    std::memcpy(piece, a + at * elem, n * elem);
+    reduce_inplace(dtype, op, piece, b + at * elem, n);
+    stream_copy_unfenced(dst + at * elem, piece, n * elem);
+  }
+}
+
+}  // namespace
+
+void reduce_into_streaming(DataType dtype, ReduceOp op, void* dst, const void* a, const void* b,
+                           std::size_t count) {
+  if (count == 0) return;
+  if (dtype == DataType::fp16 || dtype == DataType::bf16)
+    stream_by_pieces(dtype, op, static_cast<std::byte*>(dst), static_cast<const std::byte*>(a),
+                     static_cast<const std::byte*>(b), count);
+  else
+    with_element(dtype, [&]<class E>() { stream_op<E>(op, dst, a, b, count); });
+  stream_fence();
 }
 
 }  // namespace cb

@@ -32,6 +32,18 @@ namespace cb {
 // dst[i] = dst[i] (op) src[i] for i in [0, count).
 void reduce_inplace(DataType dtype, ReduceOp op, void* dst, const void* src, std::size_t count);
 
+// dst[i] = a[i] (op) b[i] for i in [0, count), in one pass that reads a and b
+// and writes dst once: the stores are non-temporal where the CPU has them
+// (x86-64; fenced before the call returns), so a destination larger than the
+// caches is not first read into them (write allocate) and its lines do not
+// linger dirty in this core's cache for the next reader to fetch from there.
+// Bit for bit what copying a into dst and then reduce_inplace(dst, b) gives
+// (the IPC transport's fused copy-reduce, algorithms/fuse.hpp). dst overlaps
+// neither a nor b. Slower than those two calls on buffers that fit in the
+// cache, whose next reader then misses: the caller decides from the size.
+void reduce_into_streaming(DataType dtype, ReduceOp op, void* dst, const void* a, const void* b,
+                           std::size_t count);
+
 // dst[i] = dst[i] / p for i in [0, count), p >= 1: the final step of
 // ReduceOp::avg. Integers divide truncating toward zero (C++ '/'); floats
 // compute x / p in the type (fp16/bf16: in float, rounded to nearest even).
