@@ -56,7 +56,8 @@ const std::vector<std::string_view>& result_columns() {
                                                      "after_last_ratio",
                                                      "early_idle_ratio",
                                                      "after_last_ci_lo_us",
-                                                     "after_last_ci_hi_us"};
+                                                     "after_last_ci_hi_us",
+                                                     "library_setting"};
   return cols;
 }
 
@@ -138,6 +139,7 @@ std::vector<Cell> row_cells(const Row& r, const RunMetadata& meta) {
       ratio(r.early_idle_s),
       r.after_last_ci_lo_s ? Cell(*r.after_last_ci_lo_s * 1e6) : Cell(std::monostate{}),
       r.after_last_ci_hi_s ? Cell(*r.after_last_ci_hi_s * 1e6) : Cell(std::monostate{}),
+      r.library_setting.empty() ? Cell(std::monostate{}) : Cell(r.library_setting),
   };
 }
 

@@ -109,6 +109,7 @@ void emit_row(const Case& c, const Measurement& m, const TransportSpec& t,
     row.procs_running = load->runnable;
   }
   if (t.known_issue) row.known_issue = t.known_issue(c);
+  if (t.library_setting) row.library_setting = t.library_setting(c);
   try {
     for (auto& r : reporters) r->row(row);
   } catch (const io::WriteError& e) {

@@ -144,7 +144,7 @@ TEST_F(Cli, SingleRankRunSaysHowToLaunchMoreAndWritesTheCsvSchema) {
             "procs_running,known_issue,note,start,late,probe_small_us,probe_large_us,nodes,"
             "ranks_per_node,arrival,clock_sync_us,noskew_median_us,after_last_median_us,"
             "early_idle_us,step_ratio,after_last_ratio,early_idle_ratio,after_last_ci_lo_us,"
-            "after_last_ci_hi_us");
+            "after_last_ci_hi_us,library_setting");
   EXPECT_EQ(lines[1].rfind("mpi,allreduce,ring,fp32,sum,out,1,8,2,3,", 0), 0u) << lines[1];
 
   const nlohmann::json j = nlohmann::json::parse(slurp(json));
@@ -458,7 +458,8 @@ TEST_F(Cli, WindowStartUnderMpiexecFillsStartAndLate) {
       for (const char* empty : {"late", "probe_small_us", "probe_large_us", "arrival",
                                 "clock_sync_us", "noskew_median_us", "after_last_median_us",
                                 "early_idle_us", "step_ratio", "after_last_ratio",
-                                "early_idle_ratio", "after_last_ci_lo_us", "after_last_ci_hi_us"})
+                                "early_idle_ratio", "after_last_ci_lo_us", "after_last_ci_hi_us",
+                                "library_setting"})
         if (head[k] == empty) {
           EXPECT_EQ(cells[k], "") << head[k] << ": " << blines[i];
         }
@@ -585,7 +586,7 @@ TEST_F(Cli, InterruptedSweepKeepsWholeRowsAndNoFinalFile) {
   const auto lines = lines_of(slurp(partial));
   ASSERT_GE(lines.size(), 4u);
   const auto fields = [](const std::string& l) { return std::count(l.begin(), l.end(), ',') + 1; };
-  for (const std::string& l : lines) EXPECT_EQ(fields(l), 50) << l;  // result_columns()
+  for (const std::string& l : lines) EXPECT_EQ(fields(l), 51) << l;  // result_columns()
   const nlohmann::json j = nlohmann::json::parse(slurp(dir_ / "r.json.partial"));
   EXPECT_FALSE(j["complete"].get<bool>());
   EXPECT_EQ(j["rows"].size(), lines.size() - 1);

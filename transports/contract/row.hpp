@@ -34,6 +34,9 @@ struct Row {
   // A known upstream defect of the library baseline for this case (e.g.
   // "pmodels/mpich#6083 (...)"), "" when none: see TransportSpec::known_issue.
   std::string known_issue;
+  // The library's settings for a baseline row ("" = its defaults or a
+  // schedule): see TransportSpec::library_setting.
+  std::string library_setting;
   // The mode probe (Measurement::probe_small_s, probe_large_s), seconds.
   std::optional<double> probe_small_s, probe_large_s;
   // --arrival (docs/arrival.md): the pattern as given ("" without one); then,

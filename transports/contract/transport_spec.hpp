@@ -75,6 +75,11 @@ struct TransportSpec {
   // that a #wrong there is not blamed on collbench or the schedules
   // (optional; called on world rank 0).
   std::function<std::string(const Case& c)> known_issue;
+  // The library's settings that chose the baseline's algorithm for case c
+  // (MPICH: its MPIR_CVAR_* variables, "NAME=VALUE;..."), "" for a schedule
+  // or the library's defaults; the row's library_setting column (optional;
+  // called on world rank 0).
+  std::function<std::string(const Case& c)> library_setting;
   // Predicted wall seconds of one case, a weight for the progress ETA
   // (harness/case_work.hpp); optional: the harness guesses from an
   // alpha-beta-gamma model times the expected sample count otherwise.

@@ -17,6 +17,7 @@
 #include "algorithms/registry.hpp"
 #include "transports/reference/verify.hpp"
 #include "transports/mpi/datatypes.hpp"
+#include "transports/mpi/control_variables.hpp"
 #include "transports/mpi/library_operation.hpp"
 #include "transports/mpi/schedule_operation.hpp"
 #include "transports/mpi/schedule_plan.hpp"
@@ -200,6 +201,25 @@ TEST(MpiTransport, OversubscriptionIsDetectedAgainstUsableCores) {
   const int cores = usable_cores_on_node(MPI_COMM_WORLD);
   EXPECT_GE(cores, 1);
   EXPECT_EQ(oversubscribed(MPI_COMM_WORLD), ranks > cores);
+}
+
+
+TEST(MpiTransport, ControlVariablesAreTheSortedMpichSettingsOnly) {
+  // A baseline row must say which of MPICH's selections ran: every
+  // MPIR_CVAR_ setting, sorted (the launcher's order must not change the
+  // cell), nothing else (UCX_, MPICH_ aliases and PATH are not the choice).
+  const char* env[] = {"UCX_TLS=tcp",
+                       "MPIR_CVAR_DEVICE_COLLECTIVES=none",
+                       "PATH=/usr/bin",
+                       "MPIR_CVAR_ALLREDUCE_INTRA_ALGORITHM=smp",
+                       "MPICH_MAX_SMP_ALLREDUCE_MSG_SIZE=0",
+                       "MPIR_CVAR_NOEQUALS",
+                       nullptr};
+  EXPECT_EQ(mpich_control_variables(env),
+            "MPIR_CVAR_ALLREDUCE_INTRA_ALGORITHM=smp;MPIR_CVAR_DEVICE_COLLECTIVES=none");
+  const char* none[] = {"UCX_TLS=tcp", nullptr};
+  EXPECT_EQ(mpich_control_variables(none), "");
+  EXPECT_EQ(mpich_control_variables(nullptr), "");
 }
 
 }  // namespace
