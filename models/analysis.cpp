@@ -8,6 +8,7 @@
 #include <iterator>
 #include <limits>
 #include <map>
+#include <tuple>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -544,6 +545,53 @@ std::vector<Grade> grades_of(const Analysis& a) {
   return out;
 }
 
+std::vector<Grade> family_grades(const Analysis& a) {
+  struct Errors {
+    std::vector<double> large, small, all;
+    std::map<Collective, std::vector<double>> coll;
+  };
+  // (params, transport, hierarchical?)
+  std::map<std::tuple<std::string, std::string, bool>, Errors> by;
+  for (const Prediction& p : a.predictions) {
+    const Scenario& s = p.row->scenario;
+    if (p.params == kByConfig || s.ranks_per_node < 2 || s.p <= s.ranks_per_node) continue;
+    Errors& e = by[{p.params, p.row->transport, p.row->entry->composition != nullptr}];
+    const double x = std::fabs(p.rel_err);
+    e.all.push_back(x);
+    if (static_cast<double>(p.row->bytes) >= kLargeBytes) {
+      e.large.push_back(x);
+      e.coll[s.coll].push_back(x);
+    } else {
+      e.small.push_back(x);
+    }
+  }
+  std::vector<Grade> out;
+  for (const auto& [key, e] : by) {
+    Grade g;
+    g.params = std::get<0>(key);
+    g.transport = std::get<1>(key);
+    g.targets = std::get<2>(key) ? &kTargetsHierarchical : &kTargetsTwoLevelFlat;
+    g.rows_large = e.large.size();
+    g.rows_small = e.small.size();
+    g.rows_all = e.all.size();
+    g.median_large = median_or_nan(e.large);
+    g.median_small = median_or_nan(e.small);
+    g.median_all = median_or_nan(e.all);
+    g.median_regret = std::numeric_limits<double>::quiet_NaN();
+    for (const auto& [c, v] : e.coll) {
+      const double m = median_or_nan(v);
+      if (g.worst_collective.empty() || m > g.worst_collective_median) {
+        g.worst_collective = std::string(to_string(c));
+        g.worst_collective_median = m;
+      }
+    }
+    const auto terms = a.level_terms.find(g.params);
+    g.per_rank_clocks = terms != a.level_terms.end() && terms->second.contains(Term::flight);
+    out.push_back(std::move(g));
+  }
+  return out;
+}
+
 namespace {
 
 // The global fit of transport `tr` and its predictions of its rows: by the
@@ -728,6 +776,7 @@ Analysis analyze(const ResultsFile& results, const AnalysisOptions& opt) {
   add_config_predictions(a);
   add_choices(a, opt.threads);
   a.grades = grades_of(a);
+  for (Grade& g : family_grades(a)) a.grades.push_back(std::move(g));
   return a;
 }
 

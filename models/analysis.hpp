@@ -195,6 +195,15 @@ struct Analysis {
 // BestAtSize::model_right.
 std::vector<Grade> grades_of(const Analysis& a);
 
+// The error grades of the rows on two levels (Scenario: 2 or more nodes of
+// 2 or more ranks), one per (params, transport, family): scope
+// "hierarchical" for composed algorithms (AlgorithmEntry::composition),
+// "flat" for the others (targets.hpp); rows, medians and the worst
+// collective as in grades_of, no picks (those are judged over every
+// algorithm at a size). Empty when no row is on two levels; analyze()
+// appends them to a.grades.
+std::vector<Grade> family_grades(const Analysis& a);
+
 // The CalibrationInput of `transport`, or nullptr.
 const CalibrationInput* calibration_for(const Analysis& a, const std::string& transport);
 
