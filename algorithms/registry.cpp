@@ -35,6 +35,7 @@ constexpr AlgorithmEntry row(Collective coll, std::string_view name, unsigned tr
                  : has(traits, kCostSlackUnlessPow2) ? CostSlack::async_unless_pow2
                                                      : CostSlack::none;
   e.prices_baselines = has(traits, kPricesBaselines);
+  e.direct = has(traits, kDirect);
   e.mpich = mpich;
   e.mpich_pow2_only = has(restrictions, kMpichPow2);
   e.mpich_commutative_only = has(restrictions, kMpichCommutative);

@@ -47,6 +47,12 @@ inline constexpr unsigned kCostSlackUnlessPow2 = 1u << 2;
 //   algorithm would cost before it is measured (the planner's time weights);
 //   one row per collective has it.
 inline constexpr unsigned kPricesBaselines = 1u << 3;
+// kDirect: one round in which every rank sends to and receives from every
+//   other rank, so p - 1 messages arrive at each rank's link at once (on a
+//   shaped link their flows contend: incast). The testbed's classes of a
+//   missed crossover read it (models/miss_classes.hpp); registry_test.cpp
+//   checks it against the schedules.
+inline constexpr unsigned kDirect = 1u << 4;
 
 // Flags of the `mpich_restrictions` column: the restrictions of MPICH's
 // version of the algorithm, as MPICH's coll_algorithms.txt spells them. The
@@ -78,6 +84,7 @@ struct AlgorithmEntry {
   bool mpich_count_ge_pof2 = false;     // kMpichCountGePof2
   CostSlack cost_slack = CostSlack::none;
   bool prices_baselines = false;  // kPricesBaselines
+  bool direct = false;            // kDirect
   // Set for hierarchical algorithms composed from the registered ones
   // ("hier:tree/ring"; algorithms/hierarchical/compose.hpp): generate and
   // cost are null and make_schedule / closed_form_cost run the composition.

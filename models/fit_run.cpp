@@ -19,6 +19,7 @@
 #include "models/latency_rounds.hpp"
 #include "models/link_limits.hpp"
 #include "models/memory_rows.hpp"
+#include "models/miss_classes.hpp"
 #include "models/mpich_selection.hpp"
 #include "models/outputs.hpp"
 #include "models/summary_csv.hpp"
@@ -147,6 +148,7 @@ FitRun run_fit(const FitRequest& req) {
     files.emplace_back("link-limited.csv", link_rows_csv(links, *net));
     files.emplace_back("network.csv", network_csv(run.analysis, *net));
     files.emplace_back("latency-rounds.csv", latency_rounds_csv(links, *net));
+    files.emplace_back("miss-classes.csv", miss_classes_csv(run.analysis, results, links, *net));
   }
   if (req.mpich_default_tree)
     files.emplace_back("mpich-selection.json", mpich_export(req, run.analysis, run.mpich_params));

@@ -1,66 +1,33 @@
 #!/usr/bin/python3
 """Why each measured crossover the model misses (issue #10's "within 2x in
-size") is missed, by rules read from the measurement, not from the miss.
+size") is missed, as `collbench fit --network` classed it (fit/miss-classes.csv;
+the rules and their thresholds: models/miss_classes.hpp).
 
   /usr/bin/python3 scripts/testbed/classify_crossovers.py DIR [SETTING...]
 
 DIR is a testbed study folder as report.py reads it (each setting with
-sweep.csv, probe.csv, setting.txt, fit/predictions.csv, fit/crossovers.csv).
-The crossovers judged are report.py's: the richest calibrated level with flight,
-the measured crossovers `collbench fit --network` puts in its link-limited
-scope and does not predict within its factor (crossovers.csv: cpu_limited 0,
-verdict other than within). Each miss gets the first class whose rule holds,
-in this order:
+fit/predictions.csv, fit/accuracy.csv and fit/miss-classes.csv). The misses
+shown are report.py's: those of its main calibrated level (the richest level
+with flight). The classes, first rule that holds:
 
- (i)   ill-conditioned by the measurement, either
-       "interval": the prediction lies inside the measured crossover's
-       interval, [last size below it where the old winner is significantly
-       faster, first size above it where the new one is]
-       (crossovers.csv's measured_crossover_lo_B/hi_B, `collbench fit`'s rule:
-       where the old and the new winner are significantly faster; read by
-       report.measured_interval): the CSV cannot place the crossing more
-       finely; or
-       "parallel": at both measured sizes adjacent to the crossover the
-       model's ratio T_a / T_b lies inside the measured ratio's interval
-       [ci_lo_a / ci_hi_b, ci_hi_a / ci_lo_b]: the model agrees with the
-       measurement there to its resolution, and the two curves are so nearly
-       parallel that this residual moves the crossing more than 2x (or off
-       the measured range: "not predicted").
- (ii)  CPU-limited rank count: p > cores, and at the measured size nearest the
-       crossover (log scale) the CPU time the model does not charge for the
-       difference in rounds, |rounds_a - rounds_b| x probe alpha x (p/cores - 1)
-       (a round's stack overhead, stretched by ranks waiting for a core), is at
-       least the model's predicted gap |T_a - T_b| there: sharing cores alone
-       can move the crossing that far.
- (iii) a cost the model lacks: at that size the model's errors for the two
-       algorithms differ by more than the measurement's relative CI widths
-       added, so the model misprices one against the other. Named by cause:
-       "incast" when one side is naive at p >= 3 and >= 256 KiB and naive is
-       the one under-predicted (p - 1 flows into one shaped downlink);
-       "latency count" below 64 KiB (a latency-bound size: the rounds the
-       model charges vs the latencies measured, report.md's latency table).
-       (iii) needs one of these named causes.
- (iv)  other: the model misprices one algorithm against the other (its ratio
-       is outside the measured ratio's interval) with no cause named above.
+ (i)   ill-conditioned by the measurement: "interval" (the prediction lies
+       inside the measured crossover's CI interval) or "parallel" (at the
+       measured sizes beside the crossover the model's ratio T_a / T_b lies
+       inside the measured ratio's interval: the curves are nearly parallel);
+ (ii)  "cpu": a CPU-limited rank count, where the CPU time the model does not
+       charge for the difference in rounds is at least the model's gap;
+ (iii) a cost the model lacks, named: "incast" (a direct algorithm, p - 1
+       flows into each link in one round, under-predicted at large sizes) or
+       "latency count" (a latency-bound size);
+ (iv)  "other".
+
+Nothing here judges: this file counts and formats the CSV's rows.
 """
-import math
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import report  # noqa: E402  (report.py's readers and its levels)
-
-INCAST_MIN_B = 256 * 1024
-LATENCY_MAX_B = 64 * 1024
-
-
-def load(d):
-    st = report.read_setting(d)
-    probe = report.read_csv(os.path.join(d, "probe.csv"))[0]
-    meas = report.measured_times(report.read_csv(os.path.join(d, "sweep.csv")))
-    preds = report.read_csv(os.path.join(d, "fit", "predictions.csv"))
-    xcsv = report.read_csv(os.path.join(d, "fit", "crossovers.csv"))
-    return st, float(probe["alpha_s"]), meas, preds, xcsv
 
 
 def level_of(d, preds):
@@ -68,67 +35,25 @@ def level_of(d, preds):
     return report.report_levels({r["params"] for r in preds}, report.clocked_levels(d))[0][-1]
 
 
-
-def nearest_size(meas, c, p, a, b, m):
-    return min(report.common_sizes(meas, c, p, a, b), key=lambda s: abs(math.log(s / m)))
-
-
-def adjacent_sizes(meas, c, p, a, b, m):
-    """The measured sizes on either side of m (one if m is a measured size)."""
-    sizes = report.common_sizes(meas, c, p, a, b)
-    below = [s for s in sizes if s <= m]
-    above = [s for s in sizes if s >= m]
-    return sorted(set(below[-1:] + above[:1]))
-
-
-def model_within_ratio_ci(meas, pred, c, p, a, b, s):
-    """Whether the model's T_a / T_b at size s lies inside the measured
-    ratio's interval, from the two 95% CIs."""
-    (_, alo, ahi), (_, blo, bhi) = meas[(c, p, s, a)], meas[(c, p, s, b)]
-    ratio = pred[(c, p, s, a)] / pred[(c, p, s, b)]
-    return alo / bhi <= ratio <= ahi / blo
-
-
 def classify(d):
-    st, overhead, meas, preds, xcsv = load(d)
-    cores = st.get("cores", 2)
-    links = report.link_rows(d)
-    lv = level_of(d, preds)
-    pred = {(r["collective"], int(r["ranks"]), int(r["bytes"]), r["algorithm"]):
-            float(r["predicted_s"]) for r in preds if r["params"] == lv}
+    """The main level, and its rows of fit/miss-classes.csv in the file's order."""
+    lv = level_of(d, report.read_csv(os.path.join(d, "fit", "predictions.csv")))
+    path = os.path.join(d, "fit", "miss-classes.csv")
     out = []
-    for r in report.scoped_crossovers(xcsv, lv):
-        if r["verdict"] == "within":
+    # No rows when nothing is missed; a fit without --network writes no file.
+    for r in report.results_csv.read_csv(path, [], empty_ok=True):
+        if r["params"] != lv:
             continue
-        c, p = r["collective"], int(r["ranks"])
-        m = float(r["measured_crossover_B"])
-        q = float(r["predicted_crossover_B"]) if r["predicted_crossover_B"] else None
-        a, b = r["algo_a"].split("=")[0], r["algo_b"].split("=")[0]
-        iv = report.measured_interval(r)
-        s = nearest_size(meas, c, p, a, b, m)
-        ta, tb = meas[(c, p, s, a)], meas[(c, p, s, b)]
-        pa, pb = pred[(c, p, s, a)], pred[(c, p, s, b)]
-        ra, rb = (float(links[(c, p, s, x)]["rounds"]) for x in (a, b))
-        cpu_gap = abs(ra - rb) * overhead * max(0.0, p / cores - 1)
-        err_a, err_b = pa / ta[0] - 1, pb / tb[0] - 1
-        ratio_ci = (ta[1] / tb[2], ta[2] / tb[1])
-        naive_under = ((a == "naive" and err_a < err_b) or (b == "naive" and err_b < err_a))
-        if iv and q is not None and iv[0] <= q <= iv[1]:
-            cls = "i", "interval"
-        elif all(model_within_ratio_ci(meas, pred, c, p, a, b, x)
-                 for x in adjacent_sizes(meas, c, p, a, b, m)):
-            cls = "i", "parallel"
-        elif p > cores and cpu_gap >= abs(pa - pb):
-            cls = "ii", "cpu"
-        elif naive_under and p >= 3 and s >= INCAST_MIN_B:
-            cls = "iii", "incast"
-        elif s < LATENCY_MAX_B:
-            cls = "iii", "latency count"
-        else:
-            cls = "iv", "other"
-        out.append({"coll": c, "p": p, "pair": f"{r['algo_a']} / {r['algo_b']}", "m": m, "q": q,
-                    "interval": iv, "size": s, "err": (err_a, err_b), "ratio_ci": ratio_ci,
-                    "ratio": pa / pb, "cpu_gap": cpu_gap, "model_gap": abs(pa - pb), "cls": cls})
+        lo, hi = r["measured_crossover_lo_B"], r["measured_crossover_hi_B"]
+        q = r["predicted_crossover_B"]
+        out.append({"coll": r["collective"], "p": int(r["ranks"]),
+                    "pair": f"{r['algo_a']} / {r['algo_b']}",
+                    "m": float(r["measured_crossover_B"]), "q": float(q) if q else None,
+                    "interval": (float(lo), float(hi)) if lo and hi else None,
+                    "size": int(r["nearest_B"]), "err": (float(r["err_a"]), float(r["err_b"])),
+                    "ratio_ci": (float(r["ratio_ci_lo"]), float(r["ratio_ci_hi"])),
+                    "ratio": float(r["model_ratio"]), "cpu_gap": float(r["cpu_gap_s"]),
+                    "model_gap": float(r["model_gap_s"]), "cls": (r["class"], r["cause"])})
     return lv, out
 
 
@@ -150,7 +75,11 @@ def main():
               file=sys.stderr)
         sys.exit(2)
     for name in settings:
-        lv, rows = classify(os.path.join(d, name))
+        try:
+            lv, rows = classify(os.path.join(d, name))
+        except report.results_csv.InputError as e:
+            print(f"classify_crossovers.py: {e}", file=sys.stderr)
+            sys.exit(2)
         print(f"## {name} ({lv}): {len(rows)} missed crossovers\n")
         counts = {}
         for x in rows:

@@ -21,7 +21,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import classify_crossovers  # noqa: E402  (loads a setting as report.py reads it)
+import classify_crossovers  # noqa: E402  (report.py's main level of a setting)
 import report  # noqa: E402  (the fit's link-limited scope and its crossover factor)
 
 
@@ -39,8 +39,8 @@ def measured(d):
     predicts it within the factor (the fit's verdict), {key: (measured,
     within)}; and every one, CPU-limited or not, {key: measured}. Measured
     crossovers are the same at every level; `global` has them all."""
-    st, overhead, meas, preds, xcsv = classify_crossovers.load(d)
-    lv = classify_crossovers.level_of(d, preds)
+    xcsv = report.read_csv(os.path.join(d, "fit", "crossovers.csv"))
+    lv = classify_crossovers.level_of(d, report.read_csv(os.path.join(d, "fit", "predictions.csv")))
     every = {key(r): float(r["measured_crossover_B"]) for r in xcsv
              if r["kind"] == "pair" and r["measured_crossover_B"] and r["params"] == "global"}
     counted = {key(r): (float(r["measured_crossover_B"]), r["verdict"] == "within")

@@ -22,7 +22,8 @@ and so is a measured crossover next to one (at the measured sizes on either
 side of it); nothing else is left out. The figures, their targets and
 verdicts are the fit's own, graded in scope `link-limited`
 (models/link_grades.hpp): fit/accuracy.csv per level, fit/crossovers.csv per
-crossover (columns cpu_limited, verdict, within_interval). Nothing here
+crossover (columns cpu_limited, verdict, within_interval), fit/miss-classes.csv
+per missed crossover. Nothing here
 computes a figure or judges one.
 """
 import os
@@ -127,8 +128,9 @@ def cpu_rows_of(d):
 
 
 def miss_classes(d):
-    """One sentence: classify_crossovers.py's classes of the main calibrated
-    column's strict misses (its rules are stated there and in the README)."""
+    """One sentence: the classes of the main calibrated column's strict misses,
+    as `collbench fit --network` judged them (fit/miss-classes.csv, read by
+    classify_crossovers.py; the rules: models/miss_classes.hpp)."""
     import classify_crossovers  # imports this file as `report`: import here, not at the top
     lv, rows = classify_crossovers.classify(d)
     counts = {}

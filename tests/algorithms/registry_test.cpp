@@ -112,6 +112,37 @@ TEST(Registry, EntriesAreWellFormed) {
   }
 }
 
+// kDirect is what the schedules do: at p = 5 and 8, a flagged algorithm has
+// a step in which every rank receives from all p - 1 others; no other
+// algorithm has (ps's root receives from all of them, the other ranks do not).
+TEST(Registry, DirectFlagMatchesTheSchedules) {
+  for (const AlgorithmEntry* e : all_algorithms())
+    for (const int p : {5, 8}) {
+      bool all_hear_all = false;
+      std::vector<std::vector<std::set<int>>> by_rank;  // [rank][step]: who it receives from
+      for (int r = 0; r < p; ++r) {
+        CollParams params;
+        params.coll = e->coll;
+        params.p = p;
+        params.rank = r;
+        params.count = 64;
+        const Schedule s = make_schedule(*e, params);
+        by_rank.emplace_back();
+        for (const Step& st : s.steps) {
+          by_rank.back().emplace_back();
+          for (const Recv& rv : st.recvs) by_rank.back().back().insert(rv.peer);
+        }
+      }
+      for (std::size_t step = 0; !all_hear_all && step < by_rank[0].size(); ++step) {
+        bool every = true;
+        for (int r = 0; r < p && every; ++r)
+          every = step < by_rank[r].size() && by_rank[r][step].size() == std::size_t(p - 1);
+        all_hear_all = every;
+      }
+      EXPECT_EQ(all_hear_all, e->direct) << to_string(e->coll) << "/" << e->name << " p=" << p;
+    }
+}
+
 // README.md's algorithm x collective matrix (the "Algorithms" table: one
 // row per algorithm, "yes..." or "–" per collective) says exactly what the
 // registry holds: every pair it marks exists, every pair it omits does not.
