@@ -373,10 +373,11 @@ TEST_F(FullDisk, IsOneLineKeepsWholeRowsAndResumeDropsTheCutRow) {
   }
   const auto lines = lines_of(slurp(dir_ / "r.csv"));
   EXPECT_EQ(lines.size(), 1u + 2 * 18);
-  // Every row as wide as the header (50 columns: CSV.md, the load, known_issue,
-  // note, start, late, the mode probe, the node layout and --arrival's included).
+  // Every row as wide as the header (51 columns: CSV.md, the load, known_issue,
+  // note, start, late, the mode probe, the node layout, --arrival's and the
+  // library's control variables included).
   ASSERT_FALSE(lines.empty());
-  EXPECT_EQ(std::count(lines[0].begin(), lines[0].end(), ','), 49) << lines[0];
+  EXPECT_EQ(std::count(lines[0].begin(), lines[0].end(), ','), 50) << lines[0];
   for (const std::string& l : lines)
     EXPECT_EQ(std::count(l.begin(), l.end(), ','), std::count(lines[0].begin(), lines[0].end(), ','))
         << l;
