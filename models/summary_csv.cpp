@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "models/csv_text.hpp"
+#include "models/targets.hpp"
 
 namespace cb::models {
 
@@ -28,6 +29,7 @@ std::string summary_csv(const Analysis& a) {
   if (over > 0) row("oversubscribed", "", std::to_string(over), "");
   for (const TransportFit& tf : a.transports)
     if (!tf.note.empty()) row("note", tf.transport, "", tf.note);
+  row("error_band", "", csv_number(kErrorBand), "");
   for (const TermInfo& info : kTerms) row("term", "", "", term_description(info.term));
   for (Collective c : kAllCollectives) row("collective", "", "", to_string(c));
   return out;

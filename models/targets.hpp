@@ -62,6 +62,11 @@ inline constexpr Targets kTargetsTwoLevelFlat{"flat", kNoTarget, kNoTarget, kNoT
 inline constexpr double kTargetAlphaError = 0.20;
 inline constexpr double kTargetRateError = 0.05;
 
+// The model-error plot shades predictions within this fraction of the
+// measured time (summary.csv's error_band row, which scripts/plot.py draws).
+// A guide for the eye, not a target: the grades above judge the medians.
+inline constexpr double kErrorBand = 0.25;
+
 // Whether `value` meets `target`: at most it, or (at_least) at least it.
 // "" for a figure without a value or a target (NaN), else "1" or "0": the
 // met_* cells of accuracy.csv.

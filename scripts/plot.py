@@ -8,6 +8,7 @@ RESULTS_DIR is a study directory (scripts/study.sh), a testbed setting, or any
 directory holding results CSVs of `collbench run`. It may also hold:
   winners.csv                        measured winners per cell (collbench recommend)
   fit/predictions.csv, fit/fit.csv   model lines and the model-error plot (collbench fit)
+  fit/summary.csv                    the model-error plot's band (its error_band row)
   fit/crossovers.csv                 predicted vs measured crossover sizes (collbench fit)
   arrival/check/arrival-cases.csv    time after the last arrival vs delay (collbench arrival-check)
   map-*.csv                          simulated winners maps (collbench map)
@@ -370,8 +371,19 @@ def shown_models(present):
     return [m for m in ("global", "calibration") if m in present] + richer[-1:]
 
 
-def plot_prediction_error(preds, fit, out):
-    """Per model shown, measured vs predicted (top row) and residual vs size (bottom)."""
+def error_band(directory):
+    """The fraction the model-error plot shades around y = x and around a zero residual:
+    fit/summary.csv's error_band row (models/targets.hpp), or None (no band) without one."""
+    path = os.path.join(directory, "fit", "summary.csv")
+    if not os.path.isfile(path):
+        return None
+    rows = [r for r in read_csv(path, ["kind", "number"]) if r["kind"] == "error_band"]
+    return num(path, rows[0], "number") if rows else None
+
+
+def plot_prediction_error(preds, fit, band, out):
+    """Per model shown, measured vs predicted (top row) and residual vs size (bottom), with
+    the band ±`band` shaded (none when it is None)."""
     models = shown_models({p["params"] for p in preds})
     if not models:
         return None
@@ -400,8 +412,9 @@ def plot_prediction_error(preds, fit, out):
             lo, hi = 1.0, 10.0
         line = [lo, hi]
         ax1.plot(line, line, "k-", lw=1)
-        ax1.fill_between(line, [v * 0.75 for v in line], [v * 1.25 for v in line], color="grey",
-                         alpha=0.2)
+        if band is not None:
+            ax1.fill_between(line, [v * (1 - band) for v in line], [v * (1 + band) for v in line],
+                             color="grey", alpha=0.2)
         ps.time_axis(ax1, "x")
         ps.time_axis(ax1, "y")
         transports = sorted({p["transport"] for p in sel})
@@ -409,10 +422,12 @@ def plot_prediction_error(preds, fit, out):
                          if (m, t) in fit)
         ax1.set_title(MODEL_NAMES.get(m, m) + (f"\n{used}" if used else ""), fontsize=8)
         ax1.set_xlabel("measured median time", fontsize=8)
-        ax1.set_ylabel("predicted (line y = x, band ±25%)", fontsize=8)
+        ax1.set_ylabel("predicted (line y = x" + (f", band ±{100 * band:g}%" if band is not None
+                                                  else "") + ")", fontsize=8)
         ax1.grid(True, alpha=0.3)
         ax2.axhline(0, color="black", lw=1)
-        ax2.axhspan(-0.25, 0.25, color="grey", alpha=0.2)
+        if band is not None:
+            ax2.axhspan(-band, band, color="grey", alpha=0.2)
         ps.size_axis(ax2, "x", *size_range(sizes or [1, 2]))
         ax2.set_xlabel("message size S", fontsize=8)
         ax2.set_ylabel("(predicted − measured) / measured", fontsize=8)
@@ -571,7 +586,8 @@ def plot_directory(directory, out):
     written += plot_busbw(sweeps, ceiling, out)
     written += plot_winners(directory, out)
     written += [plot_map(p, out) for p in find_maps(directory)]
-    written.append(plot_prediction_error(preds, fit, out) if preds else None)
+    band = error_band(directory)
+    written.append(plot_prediction_error(preds, fit, band, out) if preds else None)
     written.append(plot_crossovers(directory, out))
     written.append(plot_rank_comparison(sweeps, out))
     written.append(plot_arrival.plot_arrival(

@@ -17,6 +17,7 @@
 #include "models/fit_run.hpp"
 #include "models/outputs.hpp"
 #include "models/summary_csv.hpp"
+#include "models/targets.hpp"
 #include "tests/models/textbook.hpp"
 
 namespace cb::models {
@@ -82,6 +83,10 @@ TEST(Report, FixtureGivesEveryFileAndSection) {
   ASSERT_EQ(a.transports.size(), 1u);
   ASSERT_TRUE(a.transports[0].fit);
   EXPECT_EQ(a.transports[0].excluded.size(), 1u);  // the baseline rows, with the reason
+
+  // The plot's band comes from the fit (models/targets.hpp), not from plot.py.
+  EXPECT_NE(summary_csv(a).find(fmt::format("\nerror_band,,{},\n", csv_number(kErrorBand))),
+            std::string::npos);
 
   const std::string report = model_report(a);
   for (const char* s : {"## Fitted parameters", "## Model error per algorithm",
