@@ -197,9 +197,7 @@ void window_batch(Operation& op, Group& group, WindowState& w, int batch,
     log->target_ns.assign(static_cast<std::size_t>(batch), 0);
     log->start_ns.assign(static_cast<std::size_t>(batch), 0);
   }
-  // The wait spins its last part while each rank has a core, whatever the
-  // collective's own policy (window_wait.hpp): an on-time start.
-  const WaitPolicy policy = window_wait_policy(group.wait_policy(), group.oversubscribed());
+  const WaitPolicy policy = group.wait_policy();
   const std::int64_t offset = root ? 0 : sync.clock.offset_ns;
   for (int i = 0; i < batch; ++i) {
     const auto ui = static_cast<std::size_t>(i);

@@ -19,10 +19,6 @@ void sleep_until(std::int64_t t_ns) {
 
 }  // namespace
 
-WaitPolicy window_wait_policy(WaitPolicy resolved, bool oversubscribed) {
-  return oversubscribed ? resolved : WaitPolicy::spin;
-}
-
 WindowWait plan_window_wait(std::int64_t now_ns, std::int64_t target_ns, WaitPolicy policy) {
   if (policy != WaitPolicy::spin && policy != WaitPolicy::automatic) return {target_ns, false};
   const std::int64_t sleep_to = target_ns - kPollGuard_ns;

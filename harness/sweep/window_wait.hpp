@@ -7,17 +7,13 @@
 // running, ranks that slept until their window started the collective
 // 0.1-20 ms late, and their samples timed the wake-up, not the collective
 // (a 256 KiB allreduce at p = 2 measured 1-7 ms against 34-40 µs from a
-// barrier in the same minutes). So while every rank of the host has a core,
+// barrier in the same minutes). So under WaitPolicy::spin (a core per rank)
 // a rank sleeps only the part of a wait more than kPollGuard_ns before the
-// target and spins the rest, whatever --wait says (window_wait_policy): the
-// wait policy the run resolved governs the collective, where a busy machine's
-// yield hands the core over while a rank waits for a peer, but the start of a
-// sample must be on time or it times the scheduler. A rank that spun and still
-// started late lost its core: its sample is dropped (started_late). With more
-// ranks than cores spinning takes the core a working rank needs, so the wait
-// sleeps to the target (yield, sleep) unless --wait spin was asked for, and
-// the wake-up is part of the sample; polling with sched_yield instead
-// measured worse, not better, on the shared machine.
+// target and spins the rest, and a rank that spun and still started late lost
+// its core: its sample is dropped (started_late). Under yield (oversubscribed,
+// or auto on a busy machine) and sleep (the testbed) a rank sleeps to the
+// target, leaving the cores to ranks still working; polling with sched_yield
+// instead measured worse, not better, on the shared machine.
 #pragma once
 
 #include <cstdint>
@@ -47,22 +43,14 @@ struct WindowWait {
 // it as it drops a rank that reached its wait late (timing.cpp).
 inline constexpr std::int64_t kLateStart_ns = 20'000;
 
-// How the window start waits, from the policy the run resolved for its
-// collective (Group::wait_policy, never automatic there) and whether this
-// host's ranks outnumber its cores: spin while each rank has a core, whatever
-// the policy (a busy machine's yield and the testbed's sleep included);
-// oversubscribed, the resolved policy (sleep to the target under yield and
-// sleep). automatic counts as spin.
-WaitPolicy window_wait_policy(WaitPolicy resolved, bool oversubscribed);
-
-// Whether a start at `started_ns` for `target_ns` is late that way, for the
-// window's policy (window_wait_policy): only under spin (automatic counts as
-// spin). A sleeping rank's wake-up is part of its samples by choice: ranks
-// outnumber cores.
+// Whether a start at `started_ns` for `target_ns` is late that way: only
+// under spin (automatic counts as spin). A sleeping rank's wake-up is part
+// of its samples by choice: ranks outnumber cores, or the testbed's links
+// take milliseconds.
 bool started_late(std::int64_t target_ns, std::int64_t started_ns, WaitPolicy policy);
 
-// The wait for `target_ns` from `now_ns` (both CLOCK_MONOTONIC ns) under the
-// window's `policy` (window_wait_policy; automatic counts as spin).
+// The wait for `target_ns` from `now_ns` (both CLOCK_MONOTONIC ns) under a
+// resolved `policy` (automatic counts as spin).
 WindowWait plan_window_wait(std::int64_t now_ns, std::int64_t target_ns, WaitPolicy policy);
 
 // Waits until target_ns (CLOCK_MONOTONIC ns) as plan_window_wait says; a
