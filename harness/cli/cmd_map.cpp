@@ -128,12 +128,16 @@ Plan map_plan(const MapOptions& o) {
     for (int p : ranks) {
       RankBlock block;
       block.ranks = p;
-      for (const AlgorithmEntry* e : algos) {  // refuses layouts a hierarchical one cannot run on
+      // Refuses layouts a hierarchical one cannot run on, and notes, as
+      // `run` does, where one runs as a flat algorithm (one node, or one
+      // rank per node).
+      for (const AlgorithmEntry* e : algos) {
         CollParams layout;
         layout.coll = coll;
         layout.p = p;
         layout.ranks_per_node = o.sim.ranks_per_node;
-        (void)hierarchy_note(*e, layout);
+        if (std::string note = hierarchy_note(*e, layout); !note.empty())
+          plan.notes.push_back(std::move(note));
       }
       std::size_t last_count = 0;
       for (std::size_t s : sizes) {
@@ -182,6 +186,7 @@ int run_map(const MapOptions& o) {
   const Plan plan = map_plan(o);
   install_interrupt_handlers();
   const std::optional<PricedTerms> priced = resolve_terms(o.sim);
+  for (const std::string& note : plan.notes) fmt::print(stderr, "collbench: {}\n", note);
   // Said once the outputs are open (SweepOutput::notice): never before a refusal.
   const std::string notice =
       o.quiet ? "" : fmt::format("map: {}{}", sim::describe(net), priced_note(priced));

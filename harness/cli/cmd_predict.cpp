@@ -143,8 +143,9 @@ models::Scenario resolve_scenario(const PredictOptions& o) {
 }
 
 // --algo: the names given (hierarchical ones included; a layout one refuses
-// is refused in one line); without it every registered (flat) algorithm,
-// and with --ranks-per-node every hierarchical one the layout runs too.
+// is refused in one line, one it runs flat on gets run's note); without it
+// every registered (flat) algorithm, and with --ranks-per-node every
+// hierarchical one the layout runs as two levels too.
 std::vector<AlgorithmEntry> predicted_algorithms(const PredictOptions& o,
                                                  const models::Scenario& s) {
   std::vector<AlgorithmEntry> out;
@@ -152,7 +153,11 @@ std::vector<AlgorithmEntry> predicted_algorithms(const PredictOptions& o,
   if (!o.algos.empty()) {
     for (const std::string& name : split_list(o.algos, "--algo")) {
       const AlgorithmEntry& e = find_algorithm(s.coll, name);
-      (void)hierarchy_note(e, layout);  // throws the refusal of a layout it cannot run on
+      // Throws the refusal of a layout it cannot run on; on one node (or one
+      // rank per node) it is priced as the flat algorithm it becomes, and
+      // says so as `run` does.
+      if (const std::string note = hierarchy_note(e, layout); !note.empty())
+        fmt::print(stderr, "collbench: {}\n", note);
       out.push_back(e);
     }
     return out;
@@ -163,7 +168,10 @@ std::vector<AlgorithmEntry> predicted_algorithms(const PredictOptions& o,
   for (const std::string& name : all_composite_names(s.coll)) {
     const AlgorithmEntry& e = find_algorithm(s.coll, name);
     try {
-      (void)hierarchy_note(e, layout);
+      // A composition that degenerates to a flat algorithm on this layout
+      // (one node, or one rank per node) duplicates a flat column: not
+      // offered unasked either.
+      if (!hierarchy_note(e, layout).empty()) continue;
     } catch (const UsageError&) {
       continue;  // e.g. hier2d on nodes of different sizes: not offered unasked
     }

@@ -99,4 +99,43 @@ TEST(PredictCli, RanksPerNodePricesBothLevels) {
   fs::remove_all(dir);
 }
 
+// A hierarchical algorithm on a layout where it is a flat one (every rank on
+// one node, or one rank per node) is priced as that flat algorithm with
+// `run`'s note, by predict and by map alike; unasked, predict does not add
+// such a duplicate column.
+TEST(PredictCli, HierarchicalOnOneLevelRunsFlatWithRunsNote) {
+  const char* bin = std::getenv("COLLBENCH");
+  ASSERT_NE(bin, nullptr) << "COLLBENCH must name the collbench binary";
+  const fs::path dir = fs::temp_directory_path() / ("cb-predict3-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const std::string model = " -b 1024 -e 1024 --alpha 1us --beta 1e-10 --gamma 0 "
+                            "--intra-alpha 0.1us --intra-beta 1e-11";
+  const std::string out = " >" + (dir / "out").string() + " 2>" + (dir / "err").string();
+  for (const std::string cmd : {"predict", "map"}) {
+    const std::string base = std::string(bin) + " " + cmd + " --coll allreduce --ranks 4" + model;
+    int rc = std::system(
+        (base + " --ranks-per-node 4 --algo hier2d:ring/ring --csv " + (dir / (cmd + "1.csv")).string() + out)
+            .c_str());
+    ASSERT_EQ(WEXITSTATUS(rc), 0) << cmd << ": " << slurp(dir / "err");
+    EXPECT_NE(slurp(dir / "err").find("collbench: note: hier2d:ring/ring on one node (4 ranks)"),
+              std::string::npos)
+        << cmd << ": " << slurp(dir / "err");
+    rc = std::system(
+        (base + " --ranks-per-node 1 --algo hier2d:ring/ring --csv " + (dir / (cmd + "2.csv")).string() + out)
+            .c_str());
+    ASSERT_EQ(WEXITSTATUS(rc), 0) << cmd << ": " << slurp(dir / "err");
+    EXPECT_NE(slurp(dir / "err").find("collbench: note: hier2d:ring/ring with one rank per node"),
+              std::string::npos)
+        << cmd << ": " << slurp(dir / "err");
+  }
+  // Unasked on one node: the flat algorithms only, and no note.
+  const int rc = std::system((std::string(bin) + " predict --coll allreduce --ranks 4 --ranks-per-node 4" +
+                              model + " --csv " + (dir / "all.csv").string() + out)
+                                 .c_str());
+  ASSERT_EQ(WEXITSTATUS(rc), 0) << slurp(dir / "err");
+  EXPECT_EQ(slurp(dir / "all.csv").find("hier"), std::string::npos) << slurp(dir / "all.csv");
+  EXPECT_EQ(slurp(dir / "err").find("note:"), std::string::npos) << slurp(dir / "err");
+  fs::remove_all(dir);
+}
+
 }  // namespace
