@@ -399,8 +399,9 @@ TEST_F(PmpiCollectives, ReduceScatterWithEqualCountsRunsTheSchedule) {
 
 // MPI_Reduce_scatter with the balanced split of n elements (OSU's
 // osu_reduce_scatter: n / p each, one more for the first n mod p ranks; for
-// n < p one element each for the first n) runs every reduce-scatter schedule,
-// padded: int32 sums equal MPI's, and every fp32 element has the bits
+// n < p one element each for the first n) runs every reduce-scatter schedule
+// named, padded, n < p included (under selection or auto n < p goes to MPI:
+// the next test): int32 sums equal MPI's, and every fp32 element has the bits
 // MPI_Reduce_scatter_block's schedule gives it on the zero-padded input.
 // Counts split otherwise (the remainder on the last ranks) still fall back.
 TEST_F(PmpiCollectives, ReduceScatterWithTheBalancedSplitRunsTheSchedulePadded) {
@@ -418,7 +419,7 @@ TEST_F(PmpiCollectives, ReduceScatterWithTheBalancedSplitRunsTheSchedulePadded) 
     ASSERT_EQ(api_.set("reduce_scatter", name.c_str()), 0);
     const unsigned long long before = api_.calls("reduce_scatter", name.c_str());
     unsigned long long made = 0;
-    for (int n : {1, p + 1, 3 * p - 1, 13}) {
+    for (int n : {1, p - 1, p + 1, 3 * p - 1, 13}) {
       if (n % p == 0) continue;  // equal counts: ReduceScatterWithEqualCounts...
       const std::vector<int> counts = split(n);
       const int largest = counts[0], mine = counts[static_cast<std::size_t>(me)];
@@ -476,6 +477,76 @@ TEST_F(PmpiCollectives, ReduceScatterWithTheBalancedSplitRunsTheSchedulePadded) 
     EXPECT_EQ(out[0], p);
     EXPECT_EQ(api_.fallbacks("reduce_scatter"), fallbacks_before + 1);
   }
+}
+
+// Sum of the calls every reduce-scatter schedule ran (the library's own
+// collective, slot `mpi`, not included).
+unsigned long long schedule_calls(const Api& api) {
+  unsigned long long n = 0;
+  for (const AlgorithmEntry& algo : algorithms_for(Collective::reduce_scatter))
+    n += api.calls("reduce_scatter", std::string(algo.name).c_str());
+  return n;
+}
+
+// Under `selection` (the fixture, which meson passes in COLLBENCH_SELECTION,
+// sends blocks of up to 64 B to naive) and `auto` (COLLBENCH_PARAMS), a
+// balanced split of fewer elements than ranks goes to MPI's own
+// MPI_Reduce_scatter, counted as a fallback of that reason, while the
+// equal-count call of one element per rank (the same padded count, 1, which
+// the sweep did measure) runs a schedule: the two shapes have their own cache
+// entries, whichever comes first. A named algorithm still runs it padded.
+TEST_F(PmpiCollectives, ReduceScatterBelowOneElementPerRankGoesToMpiUnderSelectionAndAuto) {
+  int p = 0, me = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &p);
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  // n elements in OSU's split, through the library; MPI's answer checked.
+  const auto reduce_scatter = [&](int n, bool in_place, const std::string& what) {
+    std::vector<int> counts(static_cast<std::size_t>(p));
+    for (int r = 0; r < p; ++r) counts[static_cast<std::size_t>(r)] = n / p + (r < n % p ? 1 : 0);
+    const int mine = counts[static_cast<std::size_t>(me)];
+    std::vector<std::int32_t> in(static_cast<std::size_t>(n));
+    for (std::size_t i = 0; i < in.size(); ++i) in[i] = int_value(me, i, 13);
+    std::vector<std::int32_t> want(static_cast<std::size_t>(mine) + 1),
+        got(static_cast<std::size_t>(mine) + 1), buf = in;
+    ASSERT_EQ(PMPI_Reduce_scatter(in.data(), want.data(), counts.data(), MPI_INT32_T, MPI_SUM,
+                                  MPI_COMM_WORLD),
+              MPI_SUCCESS);
+    ASSERT_EQ(MPI_Reduce_scatter(in_place ? MPI_IN_PLACE : in.data(),
+                                 in_place ? buf.data() : got.data(), counts.data(), MPI_INT32_T,
+                                 MPI_SUM, MPI_COMM_WORLD),
+              MPI_SUCCESS);
+    if (in_place) std::copy(buf.begin(), buf.begin() + mine, got.begin());
+    EXPECT_TRUE(std::equal(got.begin(), got.begin() + mine, want.begin())) << what;
+  };
+  for (const char* mode : {"selection", "auto"}) {
+    for (bool equal_first : {true, false}) {
+      // Each pass starts with an empty cache (set() clears it).
+      ASSERT_EQ(api_.set("reduce_scatter", mode), 0) << mode;
+      const std::string what = fmt::format("{} p={} {}", mode, p,
+                                           equal_first ? "equal counts first" : "below p first");
+      unsigned long long ran = schedule_calls(api_), fell = api_.fallbacks("reduce_scatter");
+      const auto equal_counts = [&] {
+        reduce_scatter(p, false, what + " n=p");
+        EXPECT_EQ(schedule_calls(api_), ++ran) << what << ": n = p must run a schedule";
+        EXPECT_EQ(api_.fallbacks("reduce_scatter"), fell) << what;
+      };
+      if (equal_first) equal_counts();
+      for (int n = 1; n < p; ++n)
+        for (bool in_place : {false, true}) {
+          reduce_scatter(n, in_place, fmt::format("{} n={}{}", what, n, in_place ? " in place" : ""));
+          EXPECT_EQ(api_.fallbacks("reduce_scatter"), ++fell) << what << " n=" << n;
+          EXPECT_EQ(schedule_calls(api_), ran) << what << " n=" << n << " ran a schedule";
+        }
+      equal_counts();
+    }
+  }
+  // Named, the same calls run the schedule padded and nothing falls back.
+  ASSERT_EQ(api_.set("reduce_scatter", "naive"), 0);
+  const unsigned long long naive = api_.calls("reduce_scatter", "naive"),
+                           fell = api_.fallbacks("reduce_scatter");
+  for (int n = 1; n < p; ++n) reduce_scatter(n, false, fmt::format("naive n={}", n));
+  EXPECT_EQ(api_.calls("reduce_scatter", "naive") - naive, static_cast<unsigned long long>(p - 1));
+  EXPECT_EQ(api_.fallbacks("reduce_scatter"), fell);
 }
 
 // A communicator freed by the application takes its cached state with it;

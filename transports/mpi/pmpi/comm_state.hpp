@@ -6,7 +6,7 @@
 // communicator (MPI_Comm_split with the same order, which unlike
 // MPI_Comm_dup copies none of the application's attributes), so their tags
 // can never match the application's own receives. Per call shape (collective,
-// datatype, op, in place, count) it keeps the chosen algorithm and its
+// datatype, op, in place, count, split below p) it keeps the chosen algorithm and its
 // planned schedule; scratch and staging memory is one arena per
 // communicator, grown to the largest plan run on it.
 #pragma once
@@ -32,6 +32,10 @@ struct CallKey {
   ReduceOp op;
   bool in_place;
   std::size_t count;
+  // MPI_Reduce_scatter's balanced split of fewer than p elements, padded to
+  // count 1: the same count as an equal-count call of one element per rank,
+  // but `selection` and `auto` decide it differently (interpose.cpp, choose).
+  bool split_below_p = false;
   friend bool operator==(const CallKey&, const CallKey&) = default;
 };
 struct CallKeyHash {
@@ -39,7 +43,8 @@ struct CallKeyHash {
     const std::uint64_t tag = static_cast<std::uint64_t>(k.coll) |
                               static_cast<std::uint64_t>(k.dtype) << 4 |
                               static_cast<std::uint64_t>(k.op) << 8 |
-                              static_cast<std::uint64_t>(k.in_place) << 12;
+                              static_cast<std::uint64_t>(k.in_place) << 12 |
+                              static_cast<std::uint64_t>(k.split_below_p) << 13;
     return std::hash<std::uint64_t>()(k.count * 0x9E3779B97F4A7C15ull ^ tag);
   }
 };

@@ -86,6 +86,7 @@ std::string_view to_string(Fallback f) {
     case Fallback::no_algorithm: return "no such algorithm for this collective";
     case Fallback::model_choice: return "selection names an MPICH-only algorithm";
     case Fallback::irregular_counts: return "MPI_Reduce_scatter counts differ per rank";
+    case Fallback::split_below_p: return "MPI_Reduce_scatter counts sum below p";
     case Fallback::count_: break;
   }
   return "?";

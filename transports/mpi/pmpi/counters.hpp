@@ -35,6 +35,10 @@ enum class Fallback : std::uint8_t {
   no_algorithm,        // the chosen name does not exist for this collective
   model_choice,        // selection file names an MPICH algorithm collbench lacks
   irregular_counts,    // MPI_Reduce_scatter with per-rank counts that differ
+  // MPI_Reduce_scatter's balanced split of fewer elements than ranks under
+  // `selection` or `auto`: the padded block schedule (one element per rank)
+  // is not the shape either decided on (interpose.cpp, choose).
+  split_below_p,
   count_
 };
 std::string_view to_string(Fallback f);

@@ -214,13 +214,16 @@ struct Call {
   int mpi_count = 0;
   MPI_Datatype mpi_type = MPI_DATATYPE_NULL;
   // MPI_Reduce_scatter whose recvcounts are the balanced split of their sum
-  // (run_padded): the counts; `count` is then the largest of them.
+  // (run_padded): the counts and their sum; `count` is then the largest.
   const int* split_counts = nullptr;
+  std::size_t split_total = 0;
+  bool split_below_p = false;  // split_total < p: some ranks receive nothing
 };
 
 std::size_t library_bytes(const Call& c) {
   int size = 0, p = 1;
   if (PMPI_Type_size(c.mpi_type, &size) != MPI_SUCCESS || size < 0) return 0;
+  if (c.split_counts) return c.split_total * static_cast<std::size_t>(size);
   const bool per_rank = collective_spec(c.coll).size_per_rank;
   if (per_rank && c.comm != MPI_COMM_NULL) PMPI_Comm_size(c.comm, &p);
   return static_cast<std::size_t>(c.mpi_count) * static_cast<std::size_t>(size) *
@@ -242,8 +245,30 @@ int fall_back(const Call& c, Fallback why, const std::string& detail, Pmpi&& pmp
   return pmpi();
 }
 
+// A balanced split of fewer elements than ranks (OSU's osu_reduce_scatter
+// below p elements: counts 1, ..., 1, 0, ..., 0), padded, is the block
+// schedule of one element per rank, a shape neither the selection file nor
+// `auto` decided on: the sweep a selection comes from, and the model, time
+// MPI_Reduce_scatter_block with every rank a block. MPICH's
+// MPI_Reduce_scatter is faster on such counts than on one element per rank
+// (ranks with nothing to receive), the padded schedule is not. So these
+// calls go to the library, as the selection does wherever nothing was
+// measured faster; an algorithm the user named still runs padded.
+bool left_to_the_library(Mode mode, const CallKey& key) {
+  return key.split_below_p && (mode == Mode::automatic || mode == Mode::selection);
+}
+
 void choose(const CommState& st, const CallKey& key, Entry& e) {
   const Choice& choice = lib().config.choice[static_cast<int>(key.coll)];
+  if (left_to_the_library(choice.mode, key)) {
+    e.fallback = Fallback::split_below_p;
+    e.detail = fmt::format("{} every rank a block; a named algorithm (e.g. {}=naive) runs "
+                           "these calls padded",
+                           choice.mode == Mode::selection ? "the sweep behind the selection timed"
+                                                          : "auto's model prices",
+                           env_name(key.coll));
+    return;
+  }
   switch (choice.mode) {
     case Mode::mpi:
       e.slot = kMpiSlot;
@@ -408,7 +433,7 @@ int intercept(const Call& c, Pmpi&& pmpi) {
     if (bytes > lib().config.max_bytes)
       return fall_back(c, Fallback::size_limit,
                        fmt::format("{} B > {} B", bytes, lib().config.max_bytes), pmpi);
-    Entry& e = entry_for(st, {c.coll, c.dtype, c.op, c.in_place, c.count});
+    Entry& e = entry_for(st, {c.coll, c.dtype, c.op, c.in_place, c.count, c.split_below_p});
     if (e.fallback) return fall_back(c, *e.fallback, e.detail, pmpi);
     // Timed from here: the one-time set-up of a communicator (the private
     // copy, the wait policy) and of a call shape (the schedule) is not.
@@ -564,7 +589,8 @@ int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
 // (in place too: the input is the whole receive buffer, the result lands at
 // its start), so it runs the same schedules and counts as reduce_scatter.
 // Counts that are the balanced split of their sum run that schedule padded
-// (run_padded); any other per-rank counts go to MPI.
+// (run_padded), except a sum below p under selection or auto (choose); any
+// other per-rank counts go to MPI.
 int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   const auto pmpi = [&] {
@@ -591,6 +617,8 @@ int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[
   if (!equal && !c.why) {
     if (is_balanced_split(recvcounts, p, total)) {
       c.split_counts = recvcounts;
+      c.split_total = static_cast<std::size_t>(total);
+      c.split_below_p = total < p;
       c.count = static_cast<std::size_t>((total + p - 1) / p);
       // Run out of place on the padded copy, whatever the caller's form:
       // in place, the input is the receive buffer laid out by recvcounts.
