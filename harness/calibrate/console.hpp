@@ -18,7 +18,7 @@ void warn_about_scatter(const Measurements& m);
 void print_measurements(const Measurements& m, const std::string& label);
 
 // The fitted baseline, the intra-node level of a two-level calibration, and
-// terms `range` to `buffering`, a line each.
+// every term of kTerms in its order, each line starting with the term's name.
 void print_fit(const models::Calibration& c);
 
 // How the calibration kept to its probe's mode; a warning where it could not.
