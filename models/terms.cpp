@@ -8,6 +8,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "models/csv_text.hpp"
 #include "models/knees.hpp"
 
 namespace cb::models {
@@ -42,6 +43,14 @@ bool ModelTerms::has(Term term) const { return term_info(term).measured(*this); 
 std::string term_description(Term term) {
   const TermInfo& info = term_info(term);
   return fmt::format("{}: {}: {}", info.name, info.prices, info.fitted_from);
+}
+
+std::string terms_csv() {
+  std::string out = "term,letter,prices,fitted_from\n";
+  for (const TermInfo& info : kTerms)
+    out += fmt::format("{},{},{},{}\n", csv_escape(info.name), csv_escape({&info.letter, 1}),
+                       csv_escape(info.prices), csv_escape(info.fitted_from));
+  return out;
 }
 
 std::string term_set_text(TermSet terms) {

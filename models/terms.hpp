@@ -246,6 +246,11 @@ const TermInfo& term_info(Term term);
 // One line per term for reports: "name: what it prices: fitted from what".
 std::string term_description(Term term);
 
+// kTerms as CSV, header `term,letter,prices,fitted_from` then one row per
+// term in kTerms order (`collbench list --terms-csv`; docs/model.md's table
+// of terms is rendered from it by scripts/gen_terms_table.py).
+std::string terms_csv();
+
 // The set as text: its names in kTerms order joined by '+' ("range+copy");
 // "" for the empty set (the baseline).
 std::string term_set_text(TermSet terms);

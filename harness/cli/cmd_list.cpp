@@ -1,15 +1,18 @@
 // `collbench list`: the algorithm x collective matrix and the transports and
-// library baselines of this build.
+// library baselines of this build; `--terms-csv`, the model's terms as CSV
+// (models/terms.hpp, kTerms: docs/model.md's table is rendered from it).
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <memory>
 #include <string>
 
 #include "algorithms/hierarchical/compose.hpp"
 #include "algorithms/registry.hpp"
 #include "harness/runtime/transports.hpp"
 #include "harness/cli/commands.hpp"
+#include "models/terms.hpp"
 
 namespace cb {
 namespace {
@@ -65,7 +68,15 @@ void print_transports() {
 Command add_list_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "list", "Print the algorithm x collective matrix and the transports of this build");
-  return {cmd, [] {
+  auto terms_csv = std::make_shared<bool>(false);
+  cmd->add_flag("--terms-csv", *terms_csv,
+                "Print the model's terms (name, old letter, what each prices, what it is fitted "
+                "from) as CSV instead, the data of docs/model.md's table of terms");
+  return {cmd, [terms_csv] {
+            if (*terms_csv) {
+              fmt::print("{}", models::terms_csv());
+              return 0;
+            }
             print_matrix();
             print_transports();
             return 0;
