@@ -205,20 +205,21 @@ def section_accuracy(directory):
     if not rows:
         return []
     t = rows[0]
+    # The terms as the fit lists them (summary.csv, from models/terms.hpp's kTerms).
+    summary = os.path.join(directory, "fit", "summary.csv")
+    terms = [r["text"] for r in read_csv(summary, ["kind", "text"]) if r["kind"] == "term"] \
+        if os.path.exists(summary) else []
     out = ["## Model accuracy against the targets (ablation)", "",
            "Out of sample: `calibration` is the α-β-γ baseline from microbenchmarks alone; each "
-           "`+` row adds the calibrated terms of models/README.md cumulatively (a: α/β per "
-           "size range, b: local copies and reduce at the working set, c: sending and receiving "
-           "at once, d: per-message overhead o, e: forwarding bytes written earlier in the "
-           "collective, f: staged reduces, g: latency off the critical path, h: incast, i: "
-           "each row priced in the coherence mode its probe showed, a no-op for rows without "
-           "one). `global` is the in-sample fit. Targets: median "
+           "`+` row adds the named calibrated terms cumulatively, each priced and fitted as "
+           "below (docs/model.md). `global` is the in-sample fit. Targets: median "
            f"|err| ≤ {percent(t['target_median_abs_err_large'])} at ≥ 64 KiB, "
            f"≤ {percent(t['target_median_abs_err_small'])} below, worst collective "
            f"≤ {percent(t['target_worst_collective'])}, picks within the measured best's CI "
            f"≥ {percent(t['target_picks'])}, median "
-           f"regret ≤ {percent(t['target_median_regret'])}.", "",
-           "| params | transport | median \\|err\\| ≥ 64 KiB | < 64 KiB | worst collective | "
+           f"regret ≤ {percent(t['target_median_regret'])}.", ""]
+    out += [f"- {text}" for text in terms] + ([""] if terms else [])
+    out += ["| params | transport | median \\|err\\| ≥ 64 KiB | < 64 KiB | worst collective | "
            "model picks the best (within CI) | median regret |",
            "|---|---|---|---|---|---|---|"]
 
