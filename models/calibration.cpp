@@ -271,7 +271,8 @@ std::string format_calibration(const Calibration& c) {
       "forward_size_B,forward_s_per_B,exchange_staged_s,exchange_staged_ranges,pipelined_s,"
       "flight_s,fanin_k,fanin_sizes_B,fanin_s,fanin_exchange_s,incast_k,incast_s_per_B,"
       "incast_sending_s_per_B,probe_small_s,probe_large_s,fanout_sizes_B,fanout_s,buffered_size_B,"
-      "buffered_fraction,ranks_per_node,intra_alpha_s,intra_beta_s_per_B,intra_pingpong_s\n";
+      "buffered_fraction,ranks_per_node,intra_alpha_s,intra_beta_s_per_B,intra_pingpong_s,"
+      "intra_pairs,intra_alone_alpha_s,intra_alone_beta_s_per_B,intra_alone_pingpong_s\n";
   const auto optional = [](double v) { return v > 0 ? csv_number(v) : std::string(); };
   out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},",
                      csv_number(c.params.alpha_s), csv_number(c.params.beta_s_per_B),
@@ -308,10 +309,15 @@ std::string format_calibration(const Calibration& c) {
   out += fmt::format("{},{},{},{},", join(c.fanout_sizes_B), join(c.fanout_s), join(c.terms.buffered.size_B),
                      join(c.terms.buffered.s_per_B));
   const bool two_level = c.ranks_per_node > 0;
-  out += fmt::format("{},{},{},{}\n", two_level ? std::to_string(c.ranks_per_node) : std::string(),
+  out += fmt::format("{},{},{},{},", two_level ? std::to_string(c.ranks_per_node) : std::string(),
                      two_level ? fmt::format("{}", c.intra_alpha_s) : std::string(),
                      two_level ? fmt::format("{}", c.intra_beta_s_per_B) : std::string(),
                      join(c.intra_pingpong_s));
+  const bool alone = two_level && c.intra_alone_beta_s_per_B > 0;
+  out += fmt::format("{},{},{},{}\n", two_level ? std::to_string(c.intra_pairs) : std::string(),
+                     alone ? fmt::format("{}", c.intra_alone_alpha_s) : std::string(),
+                     alone ? fmt::format("{}", c.intra_alone_beta_s_per_B) : std::string(),
+                     alone ? join(c.intra_alone_pingpong_s) : std::string());
   return out;
 }
 
@@ -432,6 +438,21 @@ Calibration read_calibration(const std::string& path) {
     c.intra_alpha_s = number(t, r, "intra_alpha_s");
     c.intra_beta_s_per_B = number(t, r, "intra_beta_s_per_B");
     c.intra_pingpong_s = numbers(t, r, "intra_pingpong_s");
+    // Older files measured the node level on ranks 0 and 1 alone: one pair.
+    c.intra_pairs = 1;
+    if (t.has("intra_pairs") && !t.cell(r, "intra_pairs").empty()) {
+      const double pairs = number(t, r, "intra_pairs");
+      if (!(pairs >= 1 && pairs <= std::numeric_limits<int>::max()) || pairs != std::floor(pairs))
+        throw UsageError(fmt::format("{}: intra_pairs '{}' is not a pair count (an integer >= 1, "
+                                     "or empty)",
+                                     path, t.cell(r, "intra_pairs")));
+      c.intra_pairs = static_cast<int>(pairs);
+    }
+    if (t.has("intra_alone_beta_s_per_B") && !t.cell(r, "intra_alone_beta_s_per_B").empty()) {
+      c.intra_alone_alpha_s = number(t, r, "intra_alone_alpha_s");
+      c.intra_alone_beta_s_per_B = number(t, r, "intra_alone_beta_s_per_B");
+      c.intra_alone_pingpong_s = numbers(t, r, "intra_alone_pingpong_s");
+    }
   }
   return c;
 }

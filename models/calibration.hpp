@@ -60,10 +60,17 @@
 // (buffering: the fraction of an m-byte send the transport buffered, 0..1), and for
 // a calibration on two levels (2 or more nodes of K >= 2 ranks; all empty
 // otherwise) `ranks_per_node` (K), `intra_alpha_s` and `intra_beta_s_per_B`
-// (the intra-node ping-pong's alpha and beta between ranks 0 and 1, fitted
-// as the baseline is) and `intra_pingpong_s` (its half round trips at
-// pingpong_sizes_B); the baseline and every term are then the network's,
-// measured between the leaders of two nodes (ranks 0 and K).
+// (the intra-node ping-pong's alpha and beta, fitted as the baseline is,
+// with ranks jK and jK+1 of every node j ping-ponging at once: what each
+// pair gets while every node runs its intra-node phase) and
+// `intra_pingpong_s` (the slowest pair's half round trips at
+// pingpong_sizes_B), `intra_pairs` (how many pairs ran at once; absent from
+// older files, whose intra columns are ranks 0 and 1 alone: read as 1) and
+// `intra_alone_alpha_s`, `intra_alone_beta_s_per_B` and
+// `intra_alone_pingpong_s` (the same with ranks 0 and 1 alone, for
+// comparison: nothing prices with them; empty in older files); the baseline
+// and every term are then the network's, measured between the leaders of
+// two nodes (ranks 0 and K).
 // Readers need
 // only the three SI columns and must ignore columns they do not know
 // (columns are only ever added).
@@ -102,11 +109,15 @@ struct Calibration {
   std::vector<double> fanout_sizes_B, fanout_s;  // `buffering`: fan-out times (s) per size (B)
   // Two levels (calibrate on 2 or more nodes of K >= 2 ranks): K, and the
   // intra-node ping-pong's alpha (s), beta (s/B) and half round trips (s) at
-  // pingpong_sizes_B; everything above is then the network's (two nodes'
-  // leaders). 0 and empty: one level.
+  // pingpong_sizes_B with intra_pairs nodes' pairs at once; everything above
+  // is then the network's (two nodes' leaders). 0 and empty: one level.
   int ranks_per_node = 0;
   double intra_alpha_s = 0, intra_beta_s_per_B = 0;
   std::vector<double> intra_pingpong_s;
+  int intra_pairs = 0;  // two levels: pairs measured at once (older files: 1, ranks 0 and 1)
+  // The same ping-pong with ranks 0 and 1 alone (0 and empty: not measured).
+  double intra_alone_alpha_s = 0, intra_alone_beta_s_per_B = 0;
+  std::vector<double> intra_alone_pingpong_s;
 };
 
 // What calibrate measures for the richer terms, in seconds net of an empty

@@ -209,9 +209,13 @@ void print_measurements(const Measurements& m, const std::string& label) {
     print_table("fan-out: rank 0 sends m B to rank 1, then m B to rank 2 while rank 1 sends "
                 "them back (GB/s: one transfer of m)",
                 m.fanout_B, m.fanout_s);
+  if (!m.intra_alone_ping_s.empty())
+    print_table("intra-node ping-pong, ranks 0 and 1 alone: half round trip", m.ping_B,
+                m.intra_alone_ping_s);
   if (!m.intra_ping_s.empty())
-    print_table("intra-node ping-pong (ranks 0 and 1, one node): half round trip", m.ping_B,
-                m.intra_ping_s);
+    print_table(fmt::format("intra-node ping-pong, ranks jK and jK+1 of {} nodes at once: the "
+                            "slowest pair's half round trip", m.intra_pairs).c_str(),
+                m.ping_B, m.intra_ping_s);
   print_table("local copy on both ranks at once", m.t.copy_B, m.t.copy_s);
   print_table("local fp32-sum reduce on both ranks at once", m.t.reduce_B, m.t.reduce_s);
 }
@@ -226,10 +230,15 @@ void print_fit(const models::Calibration& c) {
              knees.empty() ? " none" : knees);
   if (c.ranks_per_node > 0)
     fmt::print("two levels ({} ranks per node): the baseline and terms are the network's (ranks 0 "
-               "and {}, two nodes); intra-node (ranks 0 and 1): alpha {:.4g} s ({:.3f} us), beta "
-               "{:.4g} s/B ({:.3f} GB/s)\n",
-               c.ranks_per_node, c.ranks_per_node, c.intra_alpha_s, c.intra_alpha_s * 1e6,
-               c.intra_beta_s_per_B, 1e-9 / c.intra_beta_s_per_B);
+               "and {}, two nodes); intra-node ({} nodes' pairs at once): alpha {:.4g} s ({:.3f} "
+               "us), beta {:.4g} s/B ({:.3f} GB/s)\n",
+               c.ranks_per_node, c.ranks_per_node, c.intra_pairs, c.intra_alpha_s,
+               c.intra_alpha_s * 1e6, c.intra_beta_s_per_B, 1e-9 / c.intra_beta_s_per_B);
+  if (c.intra_alone_beta_s_per_B > 0)
+    fmt::print("intra-node, ranks 0 and 1 alone (not used in pricing): alpha {:.4g} s ({:.3f} us), "
+               "beta {:.4g} s/B ({:.3f} GB/s)\n",
+               c.intra_alone_alpha_s, c.intra_alone_alpha_s * 1e6, c.intra_alone_beta_s_per_B,
+               1e-9 / c.intra_alone_beta_s_per_B);
   for (const models::TermInfo& info : models::kTerms)
     for (const std::string& line : kFitLines[static_cast<std::size_t>(info.term)].lines(c))
       fmt::print("{}: {}\n", info.name, line);

@@ -188,14 +188,17 @@ void measure_fan_in(const TransportSpec& t, const std::string& label, std::size_
   }
 }
 
-void measure_intra(const TransportSpec& t, const std::string& label, Group& pair,
-                   Measurements& m) {
-  const Schedule empty = micro(Collective::alltoall, DataType::uint8, pair.rank(), 1, {Step{}});
-  const PairTimer timer{t, label, pair, time_schedule(t, label, empty, pair)};
-  for (double b : m.ping_B) {
-    const Schedule s = ping_pong(pair.rank(), static_cast<std::size_t>(b), 1);
-    m.intra_ping_s.push_back(timer.net(s) / 2);
-  }
+std::vector<double> measure_intra(const TransportSpec& t, const std::string& label,
+                                  Group& pairs, const std::vector<double>& sizes) {
+  const int p = pairs.size(), rank = pairs.rank();
+  Schedule empty = micro(Collective::alltoall, DataType::uint8, rank, 1, {Step{}});
+  empty.p = p;
+  const PairTimer timer{t, label, pairs, time_schedule(t, label, empty, pairs)};
+  std::vector<double> half_round_trips;
+  for (double b : sizes)
+    half_round_trips.push_back(
+        timer.net(paired_ping_pong(rank, p, static_cast<std::size_t>(b))) / 2);
+  return half_round_trips;
 }
 
 models::Calibration calibration_of(const Measurements& m, const std::string& label,
@@ -217,13 +220,23 @@ models::Calibration calibration_of(const Measurements& m, const std::string& lab
   c.memcpy_GBps = copy_at(kLocalMax);
   c.memcpy_in_cache_GBps = copy_at(kMemcpyInCache);
   if (ranks_per_node > 0) {
-    // The intra-node level: the same ping-pong fit on the other pair.
-    const models::Calibration intra =
-        models::fit_calibration(m.ping_B, m.intra_ping_s, m.t.reduce_B, m.t.reduce_s);
+    // The intra-node level: the same ping-pong fit on every node's pair at
+    // once (measure_intra says why), and on ranks 0 and 1 alone beside it.
+    const auto fit = [&](const std::vector<double>& s) {
+      return models::fit_calibration(m.ping_B, s, m.t.reduce_B, m.t.reduce_s).params;
+    };
+    const models::ModelParams intra = fit(m.intra_ping_s);
     c.ranks_per_node = ranks_per_node;
-    c.intra_alpha_s = intra.params.alpha_s;
-    c.intra_beta_s_per_B = intra.params.beta_s_per_B;
+    c.intra_alpha_s = intra.alpha_s;
+    c.intra_beta_s_per_B = intra.beta_s_per_B;
     c.intra_pingpong_s = m.intra_ping_s;
+    c.intra_pairs = m.intra_pairs;
+    if (!m.intra_alone_ping_s.empty()) {
+      const models::ModelParams alone = fit(m.intra_alone_ping_s);
+      c.intra_alone_alpha_s = alone.alpha_s;
+      c.intra_alone_beta_s_per_B = alone.beta_s_per_B;
+      c.intra_alone_pingpong_s = m.intra_alone_ping_s;
+    }
   }
   return c;
 }

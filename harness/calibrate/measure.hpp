@@ -27,9 +27,11 @@ struct Measurements {
   // buffering: fan-out times net of the empty run on all ranks, at fanout_B.
   std::vector<double> fanout_B, fanout_s;
   models::ModeProbe probe;  // probe: the mode probe all of the above were measured in
-  // Two levels: the intra-node ping-pong's half round trips at ping_B
-  // (ranks 0 and 1 of one node; empty on one level).
-  std::vector<double> intra_ping_s;
+  // Two levels (empty on one level): the intra-node ping-pong's half round
+  // trips at ping_B with every node's pair at once (the slowest pair's;
+  // intra_pairs of them), and with ranks 0 and 1 alone.
+  std::vector<double> intra_ping_s, intra_alone_ping_s;
+  int intra_pairs = 0;
   // probe: how the calibration kept to that mode (ModeGuard): units measured
   // again, restarts of the message sweep in a new mode, and units kept
   // although the probe after them was in another mode.
@@ -50,16 +52,27 @@ Measurements measure_pair(const TransportSpec& t, const std::string& label,
 void measure_fan_in(const TransportSpec& t, const std::string& label, std::size_t max_ping,
                     Group& all, Measurements& m);
 
-// The intra-node ping-pong (two levels) on `pair` (ranks 0 and 1, one
-// node): half round trips at m.ping_B BYTES (which both ranks must hold),
-// net of an empty run on the same pair, into m.intra_ping_s.
-void measure_intra(const TransportSpec& t, const std::string& label, Group& pair,
-                   Measurements& m);
+// The intra-node ping-pong (two levels) on `pairs`: a group of 2N ranks
+// whose ranks 2j and 2j+1 share node j (rank_plan.hpp, intra_pairs), every
+// pair ping-ponging at once (paired_ping_pong); half round trips of the
+// slowest pair at `sizes` BYTES (which every rank must hold), net of an
+// empty run on the same group; rank 0's values. A group of 2 is ranks 0 and
+// 1 alone.
+//
+// Why every node at once: a collective's intra-node phase runs on every
+// node at the same time, and the level's alpha and beta are what each pair
+// gets then. Nodes of a real cluster do not share cores, so the two agree;
+// the testbed's hosts share this machine's cores, and with one pair alone
+// (the others asleep) the node level read about 4x the rate the 3 x 2
+// sweep's intra-node phases moved (results/two-level-3x2-2ms-200Mbit,
+// docs/two-level.md): it priced every hierarchical row low.
+std::vector<double> measure_intra(const TransportSpec& t, const std::string& label,
+                                  Group& pairs, const std::vector<double>& sizes);
 
 // The calibration fitted to the measurements (rank 0's): the baseline and
 // every term measured, transport `label`, on 2 ranks; with `ranks_per_node`
 // K > 0 (two levels) also K and the intra-node alpha and beta fitted to
-// m.intra_ping_s. The run's metadata (host, timestamp, versions) is left
+// m.intra_ping_s (and, when measured, to m.intra_alone_ping_s). The run's metadata (host, timestamp, versions) is left
 // for the caller.
 models::Calibration calibration_of(const Measurements& m, const std::string& label,
                                    int ranks_per_node);

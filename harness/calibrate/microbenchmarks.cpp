@@ -40,6 +40,20 @@ Schedule ping_pong(int rank, std::size_t m, int k) {
                std::move(steps));
 }
 
+Schedule paired_ping_pong(int rank, int p, std::size_t m) {
+  // ping_pong's steps with the peer rank ^ 1 in place of 1 - rank: the pairs
+  // run side by side in the same two steps.
+  Schedule s = ping_pong(rank % 2, m, 1);
+  const int peer = rank ^ 1;
+  for (Step& st : s.steps) {
+    for (Send& x : st.sends) x.peer = peer;
+    for (Recv& x : st.recvs) x.peer = peer;
+  }
+  s.rank = rank;
+  s.p = p;
+  return s;
+}
+
 // The ping-pong of forwarded bytes: rank 0 sends its output to rank 1's
 // output, rank 1 sends that straight back into rank 0's output, so every
 // message's source was written by its sender one step (or one run) before,

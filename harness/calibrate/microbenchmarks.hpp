@@ -46,9 +46,11 @@
 //  - two levels: on a launch of 2 or more nodes of K >= 2 ranks each, all of
 //    the above runs on the leaders of nodes 0 and 1 (ranks 0 and K: the
 //    network, as a one-rank-per-node calibration measures it) and the fan-in
-//    and fan-out on the node leaders (3 or more nodes), and the ping-pong
-//    runs again between ranks 0 and 1 (one node): the intra-node alpha and
-//    beta, fitted the same way (rank_plan.hpp says which ranks do what).
+//    and fan-out on the node leaders (3 or more nodes); then the ping-pong
+//    runs inside the nodes: between ranks 0 and 1 alone, and between ranks
+//    jK and jK+1 of every node j at once (paired ping-pong), which gives the
+//    intra-node alpha and beta, fitted the same way (rank_plan.hpp says which
+//    ranks do what; measure.hpp why every node at once).
 //  - copy and reduce (fp32 sum) of x bytes as a local op, both ranks at once,
 //    4 KiB .. 64 MiB: the baseline gamma and term `copy`, per-byte costs at the
 //    working set (in cache to out of cache). The copy also gives the memcpy
@@ -87,6 +89,10 @@ Schedule micro(Collective coll, DataType dtype, int rank, std::size_t count,
                std::vector<Step> steps);
 // Rank 0 sends k messages of m bytes to rank 1, then rank 1 sends them back.
 Schedule ping_pong(int rank, std::size_t m, int k);
+// Every pair (2j, 2j+1) of a group of p ranks (p even) ping-pongs m bytes
+// at once: rank 2j sends, then rank 2j+1 sends them back. p = 2 is
+// ping_pong(rank, m, 1).
+Schedule paired_ping_pong(int rank, int p, std::size_t m);
 // The ping-pong of forwarded bytes (term `forward`).
 Schedule relay(int rank, std::size_t m);
 // Both ranks send and receive m bytes in one step, twice (term

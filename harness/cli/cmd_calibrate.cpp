@@ -80,7 +80,7 @@ models::Calibration with_metadata(models::Calibration c, const RunMetadata& meta
 
 // Phases: check the flags and the world, measure the network on its pair
 // (the others wait), on two levels the intra-node ping-pong on ranks 0 and
-// 1, the fan-in when it has 3 or more ranks (calibrate/rank_plan.hpp), then
+// 1 alone and on every node's pair at once, the fan-in when it has 3 or more ranks (calibrate/rank_plan.hpp), then
 // on rank 0 fit, warn, print and write.
 void run_calibrate(const CalibrateOptions& o) {
   // Before measuring: an unusable --out (a directory, a missing directory,
@@ -106,8 +106,10 @@ void run_calibrate(const CalibrateOptions& o) {
   const calibrate::RankPlan plan = calibrate::plan_ranks(w.size(), layout);
   if (root && plan.two_levels())
     fmt::print(stderr, "collbench: two levels ({}): the network with ranks 0 and {}, the fan-in "
-               "on the {} node leaders, the intra-node ping-pong with ranks 0 and 1\n",
-               layout.describe(), plan.ranks_per_node, plan.fan_in_ranks.size());
+               "on the {} node leaders, the intra-node ping-pong with ranks 0 and 1 alone, then "
+               "on {} nodes' pairs at once\n",
+               layout.describe(), plan.ranks_per_node, plan.fan_in_ranks.size(),
+               plan.intra_pairs.size() / 2);
   else if (root && w.size() > 2)
     fmt::print(stderr, "collbench: calibrating with ranks 0 and 1; the other {} ranks idle "
                "until the fan-in (term incast), which all {} ranks run\n",
@@ -120,14 +122,26 @@ void run_calibrate(const CalibrateOptions& o) {
   }
   w.any(false, WaitPolicy::sleep);  // idle ranks sleep here until the pair is done
   if (plan.two_levels()) {
-    // Rank 0 hands the sizes to rank 1, which did not measure them.
+    // Rank 0 hands its sizes to every other rank. Rank K measured the
+    // network with it and holds them already: they are replaced, not added
+    // to, or its pair would ping-pong twice as many sizes as the others.
     const auto sizes = w.broadcast_from_root(static_cast<std::int64_t>(m.ping_B.size()));
-    if (!root)
+    if (!root) {
+      m.ping_B.clear();
       for (std::int64_t i = 0; i < sizes; ++i)
         m.ping_B.push_back(static_cast<double>(calibrate::kPingMin << i));
-    const std::vector<int> intra_pair{0, 1};
-    const std::unique_ptr<Group> pair = rank_subgroup(w, intra_pair, WaitPolicy::automatic);
-    if (pair) calibrate::measure_intra(t, label, *pair, m);
+    }
+    // The node level as a collective's intra-node phase meets it: every
+    // node's pair at once (calibrate::measure_intra says why); ranks 0 and 1
+    // alone first, kept beside it in the file.
+    const std::vector<int> alone{0, 1};
+    if (const std::unique_ptr<Group> pair = rank_subgroup(w, alone, WaitPolicy::automatic))
+      m.intra_alone_ping_s = calibrate::measure_intra(t, label, *pair, m.ping_B);
+    w.any(false, WaitPolicy::sleep);
+    if (const std::unique_ptr<Group> pairs =
+            rank_subgroup(w, plan.intra_pairs, WaitPolicy::automatic))
+      m.intra_ping_s = calibrate::measure_intra(t, label, *pairs, m.ping_B);
+    m.intra_pairs = static_cast<int>(plan.intra_pairs.size() / 2);
     w.any(false, WaitPolicy::sleep);
   }
   if (plan.fan_in_ranks.size() >= 3) {

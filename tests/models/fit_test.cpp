@@ -278,6 +278,10 @@ TEST(Calibration, TwoLevelColumnsRoundTrip) {
   c.intra_alpha_s = 3e-6;
   c.intra_beta_s_per_B = 1e-10;
   c.intra_pingpong_s = {3e-6, 1e-5, 3e-5, 1e-4};
+  c.intra_pairs = 3;
+  c.intra_alone_alpha_s = 1e-6;
+  c.intra_alone_beta_s_per_B = 2.5e-11;
+  c.intra_alone_pingpong_s = {1e-6, 2e-6, 7e-6, 2.6e-5};
   const std::string path = ::testing::TempDir() + "cb-models-calibration-two-level.csv";
   {
     std::ofstream out(path);
@@ -288,6 +292,10 @@ TEST(Calibration, TwoLevelColumnsRoundTrip) {
   EXPECT_EQ(back.intra_alpha_s, 3e-6);
   EXPECT_EQ(back.intra_beta_s_per_B, 1e-10);
   EXPECT_EQ(back.intra_pingpong_s, c.intra_pingpong_s);
+  EXPECT_EQ(back.intra_pairs, 3);
+  EXPECT_EQ(back.intra_alone_alpha_s, 1e-6);
+  EXPECT_EQ(back.intra_alone_beta_s_per_B, 2.5e-11);
+  EXPECT_EQ(back.intra_alone_pingpong_s, c.intra_alone_pingpong_s);
   EXPECT_NEAR(back.params.alpha_s, c.params.alpha_s, 1e-9 * c.params.alpha_s);  // the network's
   // load_model_params gives both levels (predict, fit and recommend price them).
   ModelParams both = back.params;
@@ -317,6 +325,28 @@ TEST(Calibration, TwoLevelColumnsRoundTrip) {
           << k << ",1e-6,1e-10\n";
     }
     EXPECT_THROW(read_calibration(path), UsageError) << k;
+  }
+  // A file from before intra_pairs measured ranks 0 and 1 alone: one pair,
+  // no separate alone figure; it prices as it did.
+  {
+    std::ofstream out(path);
+    out << "alpha_s,beta_s_per_B,gamma_s_per_B,ranks_per_node,intra_alpha_s,intra_beta_s_per_B,"
+           "intra_pingpong_s\n1e-3,1e-8,1e-10,2,1e-6,1e-10,1e-6;2e-6\n";
+  }
+  const Calibration older = read_calibration(path);
+  EXPECT_EQ(older.intra_pairs, 1);
+  EXPECT_EQ(older.intra_alpha_s, 1e-6);
+  EXPECT_EQ(older.intra_alone_beta_s_per_B, 0);
+  EXPECT_TRUE(older.intra_alone_pingpong_s.empty());
+  EXPECT_EQ(load_intra_params(path)->beta_s_per_B, 1e-10);
+  for (const char* pairs : {"0", "1.5", "-1", "x"}) {
+    {
+      std::ofstream out(path);
+      out << "alpha_s,beta_s_per_B,gamma_s_per_B,ranks_per_node,intra_alpha_s,intra_beta_s_per_B,"
+             "intra_pairs\n1e-3,1e-8,1e-10,2,1e-6,1e-10,"
+          << pairs << "\n";
+    }
+    EXPECT_THROW(read_calibration(path), UsageError) << pairs;
   }
   std::remove(path.c_str());
 }
