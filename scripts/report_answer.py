@@ -190,7 +190,12 @@ def section_alpha_beta(directory, configured=None, level="calibration",
         if os.path.isfile(x_path):
             named = "; ".join(
                 f"{md(r['collective'])} p={md(r['ranks'])} {md(r['algo_a'])} / {md(r['algo_b'])}: "
-                f"measured {size_label(num(x_path, r, 'measured_crossover_B'))}, predicted "
+                f"measured {size_label(num(x_path, r, 'measured_crossover_B'))}"
+                + (f" (between {size_label(num(x_path, r, 'measured_crossover_lo_B'))} and "
+                   f"{size_label(num(x_path, r, 'measured_crossover_hi_B'))})"
+                   if r.get("measured_crossover_lo_B") and r.get("measured_crossover_hi_B")
+                   else "")
+                + ", predicted "
                 + (size_label(num(x_path, r, 'predicted_crossover_B'))
                    if r["predicted_crossover_B"] else "none")
                 for r in xs[:CROSSOVERS_NAMED])
@@ -202,9 +207,8 @@ def section_alpha_beta(directory, configured=None, level="calibration",
                        + (f": {named}{more}" if xs else ""))
         out.append("")
     if os.path.isfile(x_path):
-        out += ["The interval in which each measured crossover lies (the sizes on either side "
-                "where the CIs separate) is not in `fit/crossovers.csv`; until `collbench fit` "
-                "writes it, the crossovers above are given as the size `fit` reports.", ""]
+        out += ["In brackets, the interval in which each measured crossover lies: the measured "
+                "sizes on either side where the CIs separate (`fit/crossovers.csv`).", ""]
     return out
 
 
