@@ -1,16 +1,20 @@
 #!/usr/bin/env bash
 # An unmodified MPI application on the testbed, run as it is (MPICH's own
 # collectives) and with libcollbench-pmpi.so preloaded and a selection file
-# (COLLBENCH_SELECTION, e.g. recommend's collbench-selection.json), in
-# interleaved rounds; the per-size ratio MPICH time / collbench time with its
+# (COLLBENCH_SELECTION, e.g. recommend's collbench-selection.json, or
+# COLLBENCH_ALGO=auto with COLLBENCH_PARAMS), in interleaved rounds; the per-size ratio MPICH time / collbench time with its
 # spread comes from `collbench compare-rounds` (this script only runs the
 # programs and reformats their output).
 #
-#   scripts/testbed/app_compare.sh --selection FILE --out DIR [--name NAME] [--np K]
-#       [--rounds R] [--osu DIR] [--bench osu_allreduce,osu_allgather,...]
-#       [-m MIN:MAX] [-i ITERATIONS] [-x WARMUP]
+#   scripts/testbed/app_compare.sh (--selection FILE | --auto PARAMS) --out DIR
+#       [--name NAME | --host] [--np K] [--rounds R] [--osu DIR]
+#       [--bench osu_allreduce,osu_allgather,...] [-m MIN:MAX] [-i ITERATIONS] [-x WARMUP]
 #
-# The testbed must be up (scripts/testbed.sh up --name NAME ...). --osu is
+# The testbed must be up (scripts/testbed.sh up --name NAME ...); --host runs
+# on this machine instead, `mpiexec -bind-to core -n K` (K default 2).
+# --auto PARAMS: the library's `auto` priced from PARAMS (a calibration file or
+# a study's fit/fit.csv, whose predictions.csv beside it gives the validated
+# error that do-no-harm uses; transports/mpi/pmpi/README.md). --osu is
 # the directory holding the OSU collective binaries (default: OSU_DIR, else
 # build/transports/mpi/pmpi, whose osu_allreduce follows OSU's method).
 # Round r runs every benchmark without, then with the library (the order
@@ -29,7 +33,8 @@ build_dir=${CB_BUILD_DIR:-$root_dir/build}
 . "$root_dir/scripts/testbed/compare_args.sh"
 
 name=cbtb; np=""; rounds=5; osu=${OSU_DIR:-$build_dir/transports/mpi/pmpi}
-benches=osu_allreduce; sizes=4:1048576; iterations=20; warmup=2; selection=""; out=""
+benches=osu_allreduce; sizes=4:1048576; iterations=20; warmup=2; selection=""; auto=""; out=""
+host=0
 while [ $# -gt 0 ]; do
   case $1 in
     --name) need "$1" $#; name=$2; shift 2 ;;
@@ -38,6 +43,8 @@ while [ $# -gt 0 ]; do
     --osu) need "$1" $#; osu=$2; shift 2 ;;
     --bench) need "$1" $#; benches=$2; shift 2 ;;
     --selection) need "$1" $#; selection=$2; shift 2 ;;
+    --auto) need "$1" $#; auto=$2; shift 2 ;;
+    --host) host=1; shift ;;
     --out) need "$1" $#; out=$2; shift 2 ;;
     -m) need "$1" $#; [[ $2 =~ ^[0-9]+:[0-9]+$ ]] || die_usage "-m '$2' is not MIN:MAX (bytes)"
       sizes=$2; shift 2 ;;
@@ -46,8 +53,10 @@ while [ $# -gt 0 ]; do
     *) die_usage "unknown argument '$1' (see the top of $0)" ;;
   esac
 done
-[ -n "$selection" ] || die_usage "--selection FILE is required (recommend --out DIR writes collbench-selection.json)"
-[ -f "$selection" ] || die_usage "--selection '$selection' is not a file"
+[ -n "$selection$auto" ] || die_usage "--selection FILE or --auto PARAMS is required (recommend --out DIR writes collbench-selection.json)"
+[ -z "$selection" ] || [ -z "$auto" ] || die_usage "--selection and --auto exclude each other"
+[ -z "$selection" ] || [ -f "$selection" ] || die_usage "--selection '$selection' is not a file"
+[ -z "$auto" ] || [ -f "$auto" ] || die_usage "--auto '$auto' is not a file"
 [ -n "$out" ] || die_usage "--out DIR is required"
 [ ! -e "$out" ] || die_usage "--out '$out' exists (give a new directory)"
 IFS=, read -r -a bench_list <<<"$benches"
@@ -61,16 +70,30 @@ pmpi=$build_dir/transports/mpi/pmpi/libcollbench-pmpi.so
 collbench=$build_dir/harness/collbench
 [ -f "$pmpi" ] && [ -x "$collbench" ] || die_usage "$pmpi or $collbench is not built (bash scripts/build.sh)"
 testbed=$root_dir/scripts/testbed.sh
-bash "$testbed" status --name "$name" >/dev/null || die_usage "testbed '$name' is not up"
-selection=$(cd "$(dirname "$selection")" && pwd)/$(basename "$selection")
+if [ "$host" = 1 ]; then
+  command -v mpiexec >/dev/null || die_usage "--host needs mpiexec on PATH"
+else
+  bash "$testbed" status --name "$name" >/dev/null || die_usage "testbed '$name' is not up"
+fi
+absolute() { echo "$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"; }
+if [ -n "$selection" ]; then
+  selection=$(absolute "$selection"); library_env=("COLLBENCH_SELECTION=$selection")
+else
+  auto=$(absolute "$auto"); library_env=(COLLBENCH_ALGO=auto "COLLBENCH_PARAMS=$auto")
+fi
 
 mkdir -p "$out/logs"
 np_flag=(); [ -z "$np" ] || np_flag=(--np "$np")
-ranks=$(testbed_ranks "$testbed" "$name" "$np")
+if [ "$host" = 1 ]; then ranks=${np:-2}; else ranks=$(testbed_ranks "$testbed" "$name" "$np"); fi
 {
-  echo "# $(basename "$0") --name $name --np $ranks --rounds $rounds --bench $benches -m $sizes -i $iterations -x $warmup"
-  echo "# selection: $selection"
-  bash "$testbed" status --name "$name" | sed -n 1p
+  where="--name $name"; [ "$host" = 1 ] && where=--host
+  how="--selection $selection"; [ -n "$auto" ] && how="--auto $auto"
+  echo "# $(basename "$0") $where --np $ranks --rounds $rounds --bench $benches -m $sizes -i $iterations -x $warmup $how"
+  if [ "$host" = 1 ]; then
+    echo "# this machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), mpiexec -bind-to core -n $ranks"
+  else
+    bash "$testbed" status --name "$name" | sed -n 1p
+  fi
 } >"$out/commands.txt"
 
 # One OSU run; its data lines (size, average latency) as CSV rows.
@@ -79,13 +102,18 @@ run_one() {  # bench variant round
   # COLLBENCH_REPORT=1: rank 0's counters at MPI_Finalize say which algorithm
   # ran per size and which calls fell back (two clock reads per call, against
   # calls of milliseconds here).
-  [ "$v" = mpich ] || env=(--env "LD_PRELOAD=$pmpi" --env "COLLBENCH_SELECTION=$selection"
-    --env COLLBENCH_REPORT=1)
+  local kv
+  if [ "$v" != mpich ]; then
+    for kv in "LD_PRELOAD=$pmpi" "${library_env[@]}" COLLBENCH_REPORT=1; do
+      if [ "$host" = 1 ]; then env+=(-genv "${kv%%=*}" "${kv#*=}"); else env+=(--env "$kv"); fi
+    done
+  fi
   # Reductions in fp32 (collbench's PMPI library reduces MPI_FLOAT; OSU's
   # default MPI_CHAR it leaves to MPI); data movement needs no type.
   case $b in osu_allreduce|osu_reduce_scatter) type=(-T mpi_float) ;; esac
-  bash "$testbed" exec --name "$name" "${np_flag[@]}" "${env[@]}" -- \
-    "$osu/$b" -m "$sizes" -i "$iterations" -x "$warmup" "${type[@]}" >"$log" 2>&1 ||
+  local launch=(bash "$testbed" exec --name "$name" "${np_flag[@]}" "${env[@]}" --)
+  [ "$host" = 1 ] && launch=(mpiexec -bind-to core -n "$ranks" "${env[@]}")
+  "${launch[@]}" "$osu/$b" -m "$sizes" -i "$iterations" -x "$warmup" "${type[@]}" >"$log" 2>&1 ||
     { echo "app_compare: $b ($v, round $r) failed; its output: $log" >&2; tail -5 "$log" >&2; exit 1; }
   awk -v r="$r" -v v="$v" '$1 ~ /^[0-9]+$/ && NF >= 2 { print r "," v "," $1 "," $2 }' "$log" \
     >>"$out/rounds-$b.csv"
