@@ -220,6 +220,13 @@ testbed_stage() {
     progress_filter
 }
 
+# --full: the committed 3 hosts x 2 ranks run (results/two-level-3x2-2ms-200Mbit)
+# replayed command by command, each collective fitted by level, its report
+# rendered (scripts/testbed/two_level.sh; docs/two-level.md).
+two_level_stage() {
+  CB_BUILD_DIR=$build_dir bash scripts/testbed/two_level.sh "$out/two-level" >"$out/two-level.txt" 2>&1
+}
+
 # The files each stage must leave whole, one a line.
 cal_files() {
   echo "$out/calibration$1.csv"
@@ -235,6 +242,7 @@ spread_files() {
 }
 arrival_files() { echo "$out/arrival/arrival.csv"; }
 testbed_files() { bash scripts/testbed/study.sh "$out/testbed" --mode "$testbed" --outputs; }
+two_level_files() { bash scripts/testbed/two_level.sh "$out/two-level" --outputs; }
 
 # The testbed needs root and network namespaces; without them the study says
 # why and leaves it out (the host study still answers for this machine).
@@ -270,7 +278,10 @@ stages+=("calibrate again (report.md compares before and after)|$w_after|calibra
 stages+=("fit, simulated sweep and crossover map, recommendations, plots, report.md|$w_analyse|analyse_host \"\$out\"|host_outputs \"\$out\"")
 case $testbed in
   default) stages+=("network testbed: 500 us / 100 Mbit/s, p = 2..6, 8 B..1 MiB|520|testbed_stage|testbed_files") ;;
-  full) stages+=("network testbed: 2 settings, p = 2..8, 8 B..16 MiB, refinement|5700|testbed_stage|testbed_files") ;;
+  full) stages+=("network testbed: 2 settings, p = 2..8, 8 B..16 MiB, refinement|5700|testbed_stage|testbed_files")
+    # The weight: the committed run's sweeps took 11-22 min per collective,
+    # MPICH's 14 baselines a few minutes each.
+    stages+=("two-level testbed: 3 hosts x 2 ranks, flat and hierarchical, all 4 collectives|5400|two_level_stage|two_level_files") ;;
 esac
 
 if [ "$cores" -lt 4 ]; then

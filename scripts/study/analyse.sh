@@ -119,4 +119,9 @@ refit_study() {  # DIR
     analyse_testbed_setting "$s"
   done
   testbed_report "$d/testbed"
+  # --full's two-level stage: its fits and report again.
+  if [ -s "$d/two-level/report.md" ]; then
+    echo "study: refit $d/two-level: fit per collective, report" >&2
+    CB_BUILD_DIR=${build_dir:-build} bash scripts/testbed/two_level.sh "$d/two-level" --refit
+  fi
 }

@@ -1,0 +1,121 @@
+#!/usr/bin/python3
+"""Two-level testbed report: the hierarchical and flat schedules priced by
+level against the sweep (scripts/testbed/two_level.sh writes the inputs).
+
+  /usr/bin/python3 scripts/testbed/report_two_level.py DIR     writes DIR/report.md
+
+DIR holds setting.txt (the configured link), calibration.csv (the two-level
+calibration: the network's alpha and beta, and the node's in intra_*), and per
+collective C the sweep C.csv and fit-C/ (`collbench fit C.csv --calibration
+calibration.csv --network setting.txt --stack-overhead probe.csv`). Every figure,
+target and verdict is the fit's own, from fit-C/accuracy.csv (label
+`calibration`, scopes `hierarchical` and `flat`); nothing here computes or
+judges one. The calibration's parameters are shown beside the configured link.
+"""
+import csv
+import os
+import sys
+
+sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from output_file import EXIT_BAD_INPUT, write_atomically  # noqa: E402
+import results_csv  # noqa: E402
+
+COLLECTIVES = ["allreduce", "reduce_scatter", "allgather", "alltoall"]
+
+
+def one_row(path):
+    with open(path, newline="") as f:
+        rows = list(csv.DictReader(f))
+    if len(rows) != 1:
+        raise results_csv.InputError(f"{path}: {len(rows)} data rows (accepted: exactly one)")
+    return rows[0]
+
+
+def setting(d):
+    out = {}
+    with open(os.path.join(d, "setting.txt")) as f:
+        for line in f:
+            key, _, value = line.strip().partition("=")
+            out[key] = value
+    return out
+
+
+def percent(cell):
+    return "" if cell == "" else f"{100 * float(cell):.1f}%"
+
+
+def verdict(met):
+    return {"1": "met", "0": "missed"}.get(met, "")
+
+
+def accuracy_rows(d, coll):
+    with open(os.path.join(d, f"fit-{coll}", "accuracy.csv"), newline="") as f:
+        return {r["scope"]: r for r in csv.DictReader(f) if r["params"] == "calibration"}
+
+
+def level_lines(d):
+    s = setting(d)
+    c = one_row(os.path.join(d, "calibration.csv"))
+    latency_us = float(s["latency_us"])
+    rate_MBps = float(s["bandwidth_bps"]) / 8 / 1e6
+    out = ["## α, β per level (calibration.csv)\n",
+           f"Configured link: {latency_us:g} µs one way, {rate_MBps:g} MB/s. "
+           "No verdict here: collbench does not grade the per-level α, β against the link yet.\n",
+           "| level | α (µs) | 1/β (MB/s) | pairs at once |", "|---|---|---|---|",
+           f"| network | {1e6 * float(c['alpha_s']):.0f} | "
+           f"{1e-6 / float(c['beta_s_per_B']):.1f} | 1 |"]
+    if c.get("intra_beta_s_per_B"):
+        out.append(f"| node | {1e6 * float(c['intra_alpha_s']):.0f} | "
+                   f"{1e-6 / float(c['intra_beta_s_per_B']):.1f} | {c.get('intra_pairs') or 1} |")
+    if c.get("intra_alone_beta_s_per_B"):
+        out.append(f"| node, ranks 0 and 1 alone | {1e6 * float(c['intra_alone_alpha_s']):.0f} | "
+                   f"{1e-6 / float(c['intra_alone_beta_s_per_B']):.1f} | 1 |")
+    return out + [""]
+
+
+def accuracy_lines(d):
+    out = ["## The sweeps priced by level (fit-C/accuracy.csv, label calibration)\n",
+           "| collective | hierarchical: rows, median \\|err\\| at ≥ large size, target | "
+           "flat: rows, median \\|err\\| | picks right |", "|---|---|---|---|"]
+    for coll in COLLECTIVES:
+        a = accuracy_rows(d, coll)
+        h, f, every = a["hierarchical"], a["flat"], a["all"]
+        target = percent(h["target_median_abs_err_large"])
+        out.append(f"| {coll} | {h['rows_large']}, {percent(h['median_abs_err_large'])}, "
+                   f"≤ {target}: {verdict(h['met_median_abs_err_large'])} | "
+                   f"{f['rows_large']}, {percent(f['median_abs_err_large'])} | "
+                   f"{every['picks_right']} of {every['picks']} "
+                   f"({verdict(every['met_picks'])}) |")
+    return out + [""]
+
+
+def build(d):
+    out = ["# Two-level testbed: 3 hosts × 2 ranks\n",
+           "The commands of results/two-level-3x2-2ms-200Mbit/commands.txt replayed here "
+           "(commands: replay.sh); docs/two-level.md describes the setting and the reference "
+           "figures.\n"]
+    return out + level_lines(d) + accuracy_lines(d)
+
+
+def main(argv):
+    if len(argv) != 1 or not os.path.isdir(argv[0]):
+        print("usage: report_two_level.py DIR (the folder scripts/testbed/two_level.sh writes)",
+              file=sys.stderr)
+        return EXIT_BAD_INPUT
+    d = argv[0]
+    try:
+        text = "\n".join(build(d)) + "\n"
+    except (KeyError, ValueError) as e:
+        raise results_csv.InputError(f"{d}: malformed two-level folder ({type(e).__name__}: "
+                                     f"{results_csv.shown(e)})")
+    except OSError as e:
+        raise results_csv.InputError(f"cannot read {e.filename or d}: {e.strerror}")
+    path = os.path.join(d, "report.md")
+    write_atomically(path, lambda f: f.write(text), binary=False)
+    print(f"wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    import script_main
+    sys.exit(script_main.run("report_two_level.py", main, sys.argv[1:]))

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# The two-level stage of scripts/study.sh --full: replays the committed 3
+# hosts x 2 ranks run's commands (results/two-level-3x2-2ms-200Mbit/
+# commands.txt: probe, two-level calibrate, a verified sweep of every flat and
+# hierarchical algorithm of the four collectives, MPICH's own algorithms)
+# into OUTDIR, fits each collective with the calibration taken before its
+# sweep, and renders OUTDIR/report.md (report_two_level.py).
+#
+#   bash scripts/testbed/two_level.sh OUTDIR             replay, fit, report
+#   bash scripts/testbed/two_level.sh OUTDIR --outputs   the files it leaves, one a line
+#   bash scripts/testbed/two_level.sh OUTDIR --refit     fit and report only
+#
+# The commands run as recorded, from OUTDIR (their output files are named
+# relative to it), with scripts/testbed.sh taken from this checkout; a command
+# whose output file (--out or --csv) is already whole is skipped, so a rerun
+# resumes. docs/two-level.md ("Validated by level") describes the run.
+set -Eeuo pipefail
+cd "$(dirname "$0")/../.."
+root=$PWD
+collbench=${CB_BUILD_DIR:-$root/build}/harness/collbench
+reference=results/two-level-3x2-2ms-200Mbit
+collectives="allreduce reduce_scatter allgather alltoall"
+
+out=${1:?usage: two_level.sh OUTDIR [--outputs | --refit]}
+action=${2:-replay}
+case $action in
+  replay|--outputs|--refit) ;;
+  *) echo "two-level: unknown argument '$action' (accepted: --outputs, --refit)" >&2; exit 2 ;;
+esac
+
+if [ "$action" = --outputs ]; then
+  for c in $collectives; do echo "$out/fit-$c/accuracy.csv"; done
+  echo "$out/report.md"
+  exit 0
+fi
+
+# OUTDIR/replay.sh: commands.txt with the testbed script's path made absolute
+# and every command that writes a file guarded by that file.
+replay() {
+  mkdir -p "$out"
+  # The configured setting (what `up` was given, not a measurement).
+  cp "$reference/setting.txt" "$out/setting.txt"
+  local line file
+  {
+    echo "set -Eeuo pipefail"
+    while IFS= read -r line || [ -n "$line" ]; do
+      case $line in ''|'#'*) continue ;; esac
+      line=${line//bash scripts\/testbed.sh/bash \"$root\"\/scripts\/testbed.sh}
+      file=""
+      [[ $line =~ --(out|csv)\ ([^ ]+) ]] && file=${BASH_REMATCH[2]}
+      if [ -n "$file" ]; then echo "[ -s $file ] && [ ! -e $file.partial ] || $line"
+      else echo "$line"; fi
+    done <"$reference/commands.txt"
+  } >"$out/replay.sh"
+  # A testbed left up by an interrupted command is brought down by the next
+  # `up` of the same name failing; bring every name down on the way out.
+
+  names=$(grep -o -- '--name [a-z0-9]*' "$reference/commands.txt" | sort -u | cut -d' ' -f2)
+  trap 'for n in $names; do bash scripts/testbed.sh down --name "$n" >/dev/null 2>&1 || true; done' EXIT
+  (cd "$out" && CB_BUILD_DIR=${CB_BUILD_DIR:-$root/build} bash replay.sh)
+}
+
+# Each collective's sweep priced with the calibration taken before it, the
+# configured link and the delay-0 probe (accuracy.csv: scopes hierarchical
+# and flat; network.csv).
+fit_all() {
+  local c
+  for c in $collectives; do
+    "$collbench" fit "$out/$c.csv" --calibration "$out/calibration.csv" \
+      --network "$out/setting.txt" --stack-overhead "$out/probe.csv" --out "$out/fit-$c" \
+      >"$out/fit-$c.txt"
+  done
+  /usr/bin/python3 scripts/testbed/report_two_level.py "$out" >&2
+}
+
+[ "$action" = --refit ] || replay
+fit_all
