@@ -31,7 +31,7 @@ import statistics
 import sys
 
 # scripts/ for the shared readers and writers; appended, so that `report` stays
-# this file for the testbed scripts that import it (refine_sizes.py, ...).
+# this file for the testbed scripts that import it (classify_crossovers.py, ...).
 sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from output_file import EXIT_BAD_INPUT, write_atomically  # noqa: E402
 import report_answer  # noqa: E402

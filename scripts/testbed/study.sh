@@ -23,7 +23,7 @@
 # Mbit/s; each pass also verifies once), calibration to 1 MiB, and a
 # refinement pass that measures the x4 grid's midpoints (32 B..2 MiB) inside
 # each measured crossover's CI interval, so crossovers are placed between
-# sizes 2x apart (refine_sizes.py). About 95 minutes.
+# sizes 2x apart (`collbench refine-sizes`). About 95 minutes.
 # quick: 500 us / 100 Mbit/s on 4 hosts, p = 2, 4, 16 B..256 KiB x16.
 # Durations per pass go to OUTDIR/<setting>/durations.txt.
 # Every sweep starts its iterations with --start window (agreed start times on
@@ -185,13 +185,13 @@ for s in "${settings[@]}"; do
     # kept to compare; grid-rows.txt says which rows, so --refit fits the
     # same), then measure every algorithm again at the midpoints inside each
     # measured crossover's CI interval, with pass 1's samples
-    # (scripts/testbed/refine_sizes.py). The list is made once, so a rerun
-    # resumes it.
+    # (`collbench refine-sizes`, models/refine_sizes.hpp). The list is made
+    # once, so a rerun resumes it.
     if [ ! -e "$d/refine.txt" ]; then
       wc -l <"$d/sweep.csv" >"$d/grid-rows.txt"
       analyse_testbed_setting_grid "$d" step
-      echo "/usr/bin/python3 scripts/testbed/refine_sizes.py $d $d/fit-grid >$d/refine.txt" >>"$cmds"
-      /usr/bin/python3 scripts/testbed/refine_sizes.py "$d" "$d/fit-grid" >"$d/refine.txt.partial"
+      echo "$collbench refine-sizes $d/sweep.csv $d/fit-grid >$d/refine.txt" >>"$cmds"
+      "$collbench" refine-sizes "$d/sweep.csv" "$d/fit-grid" >"$d/refine.txt.partial"
       mv "$d/refine.txt.partial" "$d/refine.txt"
     fi
     t0=$(date +%s)

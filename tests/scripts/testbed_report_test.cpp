@@ -2,7 +2,8 @@
 // (tests/fixtures/testbed-500us-100Mbit, 500 µs / 100 Mbit/s): which rows the global
 // fit used, the latency table at p = 2 and 3 (p = 3 all-gather sizes lie on
 // no doubling grid, so each is priced on its own), and the CPU-limited rows
-// at p = 8; classify_crossovers.py and repeat_agreement.py on the same slice.
+// at p = 8; classify_crossovers.py, repeat_agreement.py and `collbench
+// refine-sizes` on the same slice.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -312,6 +313,35 @@ TEST(TestbedReport, SliceOfTheStudyGivesEverySection) {
   });
   ASSERT_FALSE(dropped.empty());
   ASSERT_EQ(fit(s / "sweep-grid.csv", s / "fit-grid"), 0) << out;
+  // refine-sizes on the grid: without the 256 KiB cells the sizes around
+  // them are 16x apart, so a crossover measured between 64 KiB and 1 MiB
+  // asks for 256 KiB again; every line is `COLLECTIVE RANKS MIN MAX` with
+  // power-of-two MIN <= MAX <= 2 MiB.
+  ASSERT_EQ(run(cb + " refine-sizes " + (s / "sweep-grid.csv").string() + " " +
+                    (s / "fit-grid").string(),
+                out),
+            0)
+      << out;
+  bool asks_256k = false;
+  for (const std::string& l : lines_of(out)) {
+    std::istringstream in(l);
+    std::string coll, extra;
+    unsigned long long p = 0, lo = 0, hi = 0;
+    ASSERT_TRUE(in >> coll >> p >> lo >> hi) << l;
+    EXPECT_FALSE(in >> extra) << l;
+    EXPECT_TRUE(lo > 0 && (lo & (lo - 1)) == 0 && (hi & (hi - 1)) == 0 && lo <= hi &&
+                hi <= (2u << 20))
+        << l;
+    asks_256k = asks_256k || (lo <= 262144 && 262144 <= hi);
+  }
+  EXPECT_TRUE(asks_256k) << out;
+  // A folder without crossovers.csv, or a cap of 0 B: one line, exit 2.
+  for (const std::string& bad :
+       {(s / "fit-none").string(), (s / "fit-grid").string() + " --max-bytes 0"}) {
+    EXPECT_EQ(run(cb + " refine-sizes " + (s / "sweep-grid.csv").string() + " " + bad, out), 2 << 8)
+        << bad;
+    EXPECT_EQ(lines_of(out).size(), 1u) << out;
+  }
   ASSERT_EQ(write_report(), 0) << out;
   const std::string refined = slurp(dir / "report.md");
   const std::size_t grid_at = refined.find("Before the refinement pass");
