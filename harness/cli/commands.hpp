@@ -42,6 +42,7 @@ Command add_report_command(CLI::App& app);
 Command add_recommend_command(CLI::App& app);
 Command add_arrival_check_command(CLI::App& app);
 Command add_refine_sizes_command(CLI::App& app);
+Command add_repeat_agreement_command(CLI::App& app);
 
 // The command line as typed (main sets it; run records it in JSON).
 void set_command_line(int argc, char** argv);

@@ -36,6 +36,7 @@ constexpr AddCommand kCommands[] = {
     cb::add_map_command,
     cb::add_arrival_check_command,
     cb::add_refine_sizes_command,
+    cb::add_repeat_agreement_command,
     cb::add_compare_command,
     cb::add_compare_rounds_command,
     cb::add_plot_command,

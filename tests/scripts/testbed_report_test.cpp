@@ -2,8 +2,8 @@
 // (tests/fixtures/testbed-500us-100Mbit, 500 µs / 100 Mbit/s): which rows the global
 // fit used, the latency table at p = 2 and 3 (p = 3 all-gather sizes lie on
 // no doubling grid, so each is priced on its own), and the CPU-limited rows
-// at p = 8; classify_crossovers.py, repeat_agreement.py and `collbench
-// refine-sizes` on the same slice.
+// at p = 8; classify_crossovers.py, `collbench repeat-agreement` with
+// repeat_agreement.py and `collbench refine-sizes` on the same slice.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -217,7 +217,7 @@ TEST(TestbedReport, SliceOfTheStudyGivesEverySection) {
                 out),
             0);
   EXPECT_NE(out.find("does not hold term flight"), std::string::npos) << out;
-  // repeat_agreement.py: one run's measured crossovers as the prediction of
+  // repeat-agreement: one run's measured crossovers as the prediction of
   // another's. Against an exact copy every counted crossover agrees; in a
   // copy where one of them (at >= 64 KiB, so that it stays clear of the
   // CPU-limited small sizes) was measured 5x higher, exactly that one does
@@ -266,9 +266,14 @@ TEST(TestbedReport, SliceOfTheStudyGivesEverySection) {
       w << row << '\n';
     }
   }
+  const fs::path agreement = dir.string() + "-agreement.csv";
+  ASSERT_EQ(run(cb + " repeat-agreement " + dir.string() + " " + same.string() + " " +
+                    moved.string() + " --csv " + agreement.string(),
+                out),
+            0)
+      << out;
   ASSERT_EQ(run(std::string(CB_PYTHON) + " " + CB_SOURCE_DIR +
-                    "/scripts/testbed/repeat_agreement.py " + dir.string() + " " + same.string() +
-                    " " + moved.string(),
+                    "/scripts/testbed/repeat_agreement.py " + agreement.string(),
                 out),
             0)
       << out;
@@ -292,8 +297,15 @@ TEST(TestbedReport, SliceOfTheStudyGivesEverySection) {
             std::string::npos)
       << out;
   EXPECT_NE(out.find(moved_line), std::string::npos) << out;
-  ASSERT_EQ(run(std::string(CB_PYTHON) + " " + CB_SOURCE_DIR + "/scripts/testbed/repeat_agreement.py " +
-                    dir.string(),
+  // One run is not a comparison: one line, exit 2, nothing written.
+  fs::remove(agreement);
+  ASSERT_EQ(run(cb + " repeat-agreement " + dir.string() + " --csv " + agreement.string(), out),
+            2 << 8)
+      << out;
+  EXPECT_EQ(lines_of(out).size(), 1u) << out;
+  EXPECT_FALSE(fs::exists(agreement));
+  ASSERT_EQ(run(std::string(CB_PYTHON) + " " + CB_SOURCE_DIR +
+                    "/scripts/testbed/repeat_agreement.py " + dir.string(),
                 out),
             2 << 8)
       << out;
