@@ -120,35 +120,36 @@ long parse_number(std::string_view flag, const char* text, long lo, long hi) {
   std::exit(1);
 }
 
-}  // namespace
-
-// Long on purpose: the daemon's whole life (flags, queue setup, packet loop, teardown) in order.
-int main(int argc, char** argv) {
+struct Flags {
   long queue = -1;
   long delay_us = -1;
-  long rate_bps = 0;
+  long rate_bps = 0;  // 0: no serialization
   bool realtime = false;
+};
+
+Flags parse_flags(int argc, char** argv) {
+  Flags f;
   for (int i = 1; i < argc; ++i) {
     const std::string_view a = argv[i];
     if (a == "--realtime") {
-      realtime = true;
+      f.realtime = true;
     } else if ((a == "--queue" || a == "--delay-us" || a == "--rate-bps") && i + 1 < argc) {
       if (a == "--queue")
-        queue = parse_number(a, argv[++i], 0, 65535);
+        f.queue = parse_number(a, argv[++i], 0, 65535);
       else if (a == "--delay-us")
-        delay_us = parse_number(a, argv[++i], 0, 10'000'000);
+        f.delay_us = parse_number(a, argv[++i], 0, 10'000'000);
       else
-        rate_bps = parse_number(a, argv[++i], 1'000'000, 100'000'000'000);
+        f.rate_bps = parse_number(a, argv[++i], 1'000'000, 100'000'000'000);
     } else {
       usage("unknown or incomplete argument '" + std::string(a) + "'");
     }
   }
-  if (queue < 0 || delay_us < 0) usage("--queue and --delay-us are required");
+  if (f.queue < 0 || f.delay_us < 0) usage("--queue and --delay-us are required");
+  return f;
+}
 
-  State st;
-  st.delay_ns = delay_us * 1000;
-  if (rate_bps > 0) st.ns_per_byte = 8e9 / static_cast<double>(rate_bps);
-
+// Wakeups as close to each packet's due time as the kernel allows.
+void set_timing(bool realtime) {
   // Default timer slack (50 µs) would be a tenth of a 500 µs delay.
   prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
   if (realtime) {
@@ -156,30 +157,34 @@ int main(int argc, char** argv) {
     sp.sched_priority = 10;
     if (sched_setscheduler(0, SCHED_FIFO, &sp) != 0) die("sched_setscheduler(SCHED_FIFO)");
   }
+}
 
-  nfq_handle* h = nfq_open();
-  if (h == nullptr) die("nfq_open");
-  nfq_q_handle* qh = nfq_create_queue(h, static_cast<std::uint16_t>(queue), &on_packet, &st);
+// Binds queue `f.queue` with on_packet(st) as its callback.
+nfq_q_handle* open_queue(nfq_handle* h, const Flags& f, State& st) {
+  nfq_q_handle* qh = nfq_create_queue(h, static_cast<std::uint16_t>(f.queue), &on_packet, &st);
   if (qh == nullptr) die("nfq_create_queue (is another daemon bound to this queue?)");
   // Only the id (and, to serialize, the IP header's length field) is needed.
-  if (nfq_set_mode(qh, rate_bps > 0 ? NFQNL_COPY_PACKET : NFQNL_COPY_META, rate_bps > 0 ? 4 : 0) <
-      0)
+  const bool serialize = f.rate_bps > 0;
+  if (nfq_set_mode(qh, serialize ? NFQNL_COPY_PACKET : NFQNL_COPY_META, serialize ? 4 : 0) < 0)
     die("nfq_set_mode");
   // Room for every packet in flight on a fast link plus its delay: a full
   // kernel queue would drop packets (TCP retransmits, timing outliers).
   if (nfq_set_queue_maxlen(qh, 65536) < 0) die("nfq_set_queue_maxlen");
-
   const int fd = nfq_fd(h);
   const int rcvbuf = 64 << 20;
   setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf, sizeof rcvbuf);
   const int one = 1;
   setsockopt(fd, SOL_NETLINK, NETLINK_NO_ENOBUFS, &one, sizeof one);
+  return qh;
+}
 
+// Installs on_signal for SIGTERM and SIGINT and blocks both; returns the mask
+// for ppoll, under which they are delivered, so the flag is never missed.
+sigset_t stop_signals_during_poll() {
   struct sigaction sa {};
   sa.sa_handler = on_signal;
   sigaction(SIGTERM, &sa, nullptr);
   sigaction(SIGINT, &sa, nullptr);
-  // Signals are delivered only inside ppoll, so the flag is never missed.
   sigset_t blocked, during_poll;
   sigemptyset(&blocked);
   sigaddset(&blocked, SIGTERM);
@@ -187,14 +192,38 @@ int main(int argc, char** argv) {
   sigprocmask(SIG_BLOCK, &blocked, &during_poll);
   sigdelset(&during_poll, SIGTERM);
   sigdelset(&during_poll, SIGINT);
+  return during_poll;
+}
 
+// Accepts every held packet that is due.
+void release_due(nfq_q_handle* qh, State& st) {
+  const std::int64_t now = now_ns();
+  while (!st.held.empty() && st.held.top().due_ns <= now) {
+    if (nfq_set_verdict(qh, st.held.top().id, NF_ACCEPT, 0, nullptr) < 0) die("nfq_set_verdict");
+    st.held.pop();
+  }
+}
+
+// Hands every packet the kernel has queued to on_packet.
+void read_packets(nfq_handle* h, int fd) {
   alignas(8) static char buf[1 << 16];
-  while (stop_requested == 0) {
-    const std::int64_t now = now_ns();
-    while (!st.held.empty() && st.held.top().due_ns <= now) {
-      if (nfq_set_verdict(qh, st.held.top().id, NF_ACCEPT, 0, nullptr) < 0) die("nfq_set_verdict");
-      st.held.pop();
+  for (;;) {
+    const ssize_t n = recv(fd, buf, sizeof buf, MSG_DONTWAIT);
+    if (n < 0) {
+      if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) return;
+      if (errno == ENOBUFS) continue;
+      die("recv");
     }
+    nfq_handle_packet(h, buf, static_cast<int>(n));
+  }
+}
+
+// Until a stop signal: release what is due, sleep until the next due time or
+// a packet, take the packets in.
+void serve(nfq_handle* h, nfq_q_handle* qh, State& st, const sigset_t& during_poll) {
+  const int fd = nfq_fd(h);
+  while (stop_requested == 0) {
+    release_due(qh, st);
     timespec timeout{};
     timespec* tp = nullptr;
     if (!st.held.empty()) {
@@ -211,17 +240,23 @@ int main(int argc, char** argv) {
       if (errno == EINTR) continue;
       die("ppoll");
     }
-    if (r == 0) continue;
-    for (;;) {
-      const ssize_t n = recv(fd, buf, sizeof buf, MSG_DONTWAIT);
-      if (n < 0) {
-        if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) break;
-        if (errno == ENOBUFS) continue;
-        die("recv");
-      }
-      nfq_handle_packet(h, buf, static_cast<int>(n));
-    }
+    if (r > 0) read_packets(h, fd);
   }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const Flags f = parse_flags(argc, argv);
+  State st;
+  st.delay_ns = f.delay_us * 1000;
+  if (f.rate_bps > 0) st.ns_per_byte = 8e9 / static_cast<double>(f.rate_bps);
+  set_timing(f.realtime);
+  nfq_handle* h = nfq_open();
+  if (h == nullptr) die("nfq_open");
+  nfq_q_handle* qh = open_queue(h, f, st);
+  const sigset_t during_poll = stop_signals_during_poll();
+  serve(h, qh, st, during_poll);
   // Let what is still held go on rather than dropping it.
   for (; !st.held.empty(); st.held.pop()) nfq_set_verdict(qh, st.held.top().id, NF_ACCEPT, 0, nullptr);
   nfq_destroy_queue(qh);
