@@ -47,8 +47,9 @@ void calibration_rows(std::string& out, const fs::path& before, const fs::path& 
     const double vb = shown(b, column), va = shown(a, column);
     const double ratio = vb > 0 && vb < kInf ? va / vb : NAN;
     const bool moved = !(ratio >= 1 / kCalibrationMoved && ratio <= kCalibrationMoved);
-    out += fmt::format("calibration,{},{},{},{},{},,,,{}\n", csv_escape(transport), quantity,
-                       exact(vb), exact(va), exact(ratio), moved ? 1 : 0);
+    out += fmt::format("calibration,{},{},{},{},{},,,,{},{}\n", csv_escape(transport), quantity,
+                       exact(vb), exact(va), exact(ratio), moved ? 1 : 0,
+                       exact(kCalibrationMoved));
   }
 }
 
@@ -95,18 +96,18 @@ void load_rows(std::string& out, const fs::path& dir) {
   }
   if (loads.empty()) return;
   const double load_median = median(loads);
-  out += fmt::format("load,,load_avg_1m,,,,{},{},{},{}\n", exact(load_median),
+  out += fmt::format("load,,load_avg_1m,,,,{},{},{},{},\n", exact(load_median),
                      exact(*std::max_element(loads.begin(), loads.end())), exact(ranks),
                      load_median > ranks ? 1 : 0);
   if (!running.empty())
-    out += fmt::format("load,,procs_running,,,,{},{},{},\n", exact(median(running)),
+    out += fmt::format("load,,procs_running,,,,{},{},{},,\n", exact(median(running)),
                        exact(*std::max_element(running.begin(), running.end())), exact(ranks));
 }
 
 }  // namespace
 
 std::string study_checks_csv(const std::string& dir) {
-  std::string out = "kind,transport,quantity,before,after,ratio,median,max,ranks,flag\n";
+  std::string out = "kind,transport,quantity,before,after,ratio,median,max,ranks,flag,limit\n";
   const fs::path d(dir);
   calibration_rows(out, d / "calibration.csv", d / "calibration-after.csv");
   calibration_rows(out, d / "calibration-ipc.csv", d / "calibration-ipc-after.csv");

@@ -2,7 +2,7 @@
 // trusted, judged in C++ so that scripts/report.py only shows the verdicts
 // (`collbench report DIR` writes it before report.py renders report.md).
 // Columns kind, transport, quantity, before, after, ratio, median, max,
-// ranks, flag; numbers with full precision:
+// ranks, flag, limit; numbers with full precision:
 //   kind=calibration  one row per quantity of each calibration taken before
 //                     and after the sweeps (calibration.csv and
 //                     calibration-after.csv; calibration-ipc.csv and
@@ -12,7 +12,8 @@
 //                     parameter <= 0), before, after, ratio = after / before
 //                     (empty unless before is finite and > 0), flag = 1 when
 //                     it moved: the ratio outside [1 / kCalibrationMoved,
-//                     kCalibrationMoved] or empty.
+//                     kCalibrationMoved] or empty; limit =
+//                     kCalibrationMoved (the report states it, never a copy).
 //   kind=load         one row per load column of the measured sweeps
 //                     (sweep-*.csv, else every results CSV of DIR; simulated
 //                     rows left out) that has a value: quantity load_avg_1m

@@ -304,7 +304,9 @@ def section_calibration_stability(directory):
         flag = " **moved**" if r["flag"] == "1" else ""
         out.append(f"| {md(r['transport'])} | {labels[r['quantity']]} | {float(r['before']):.3g} | "
                    f"{float(r['after']):.3g} | {ratio:.2f}{flag} |")
-    out += ["", "A parameter marked **moved** changed by more than 25% within the study: "
+    limits = {r.get("limit") for r in rows if r.get("limit")}
+    limit = f"a factor of {float(limits.pop()):g}" if len(limits) == 1 else "its limit"
+    out += ["", f"A parameter marked **moved** changed by more than {limit} within the study: "
             "the machine changed mode (latency on these virtual machines is bimodal, "
             "and load changes bandwidth), so out-of-sample errors at those sizes measure "
             "the machine, not the model.", ""]

@@ -52,6 +52,7 @@ TEST(StudyChecks, CalibrationThatMovedMoreThanTheFactorIsFlagged) {
   EXPECT_EQ(rows[0][2], "alpha_us");
   EXPECT_DOUBLE_EQ(std::stod(rows[0][5]), 1.2);
   EXPECT_EQ(rows[0][9], "0");
+  EXPECT_DOUBLE_EQ(std::stod(rows[0][10]), kCalibrationMoved);
   EXPECT_EQ(rows[1][2], "bandwidth_GBps");
   EXPECT_DOUBLE_EQ(std::stod(rows[1][3]), 10);
   EXPECT_DOUBLE_EQ(std::stod(rows[1][5]), 0.5);
