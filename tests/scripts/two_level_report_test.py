@@ -1,0 +1,68 @@
+"""scripts/testbed/two_level.sh --refit on a copy of the committed 3 x 2 run:
+the stage's report shows, per collective, the hierarchical and flat figures
+and verdicts that `collbench fit` wrote into fit-C/accuracy.csv (nothing is
+recomputed in Python); a folder without the run's files is refused with one
+line and exit 2, and leaves no report.md."""
+import csv
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+SOURCE = os.environ["CB_SOURCE_DIR"]
+BUILD = os.environ["CB_BUILD_DIR"]
+RUN = os.path.join(SOURCE, "results", "two-level-3x2-2ms-200Mbit")
+COLLECTIVES = ["allreduce", "reduce_scatter", "allgather", "alltoall"]
+
+
+def graded(path, scope):
+    with open(path, newline="") as f:
+        return next(r for r in csv.DictReader(f)
+                    if r["params"] == "calibration" and r["scope"] == scope)
+
+
+class TwoLevelReport(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="cb-two-level-")
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def refit(self, d):
+        return subprocess.run(["bash", os.path.join(SOURCE, "scripts/testbed/two_level.sh"), d,
+                               "--refit"], env={**os.environ, "CB_BUILD_DIR": BUILD},
+                              capture_output=True, text=True)
+
+    def test_report_rows_are_the_fits_grades(self):
+        d = os.path.join(self.tmp, "two-level")
+        shutil.copytree(RUN, d)
+        done = self.refit(d)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        with open(os.path.join(d, "report.md")) as f:
+            lines = f.read().splitlines()
+        for c in COLLECTIVES:
+            h = graded(os.path.join(d, f"fit-{c}", "accuracy.csv"), "hierarchical")
+            flat = graded(os.path.join(d, f"fit-{c}", "accuracy.csv"), "flat")
+            row = next(l for l in lines if l.startswith(f"| {c} |"))
+            want_h = f"{h['rows_large']}, {100 * float(h['median_abs_err_large']):.1f}%"
+            want_f = f"{flat['rows_large']}, {100 * float(flat['median_abs_err_large']):.1f}%"
+            self.assertIn(want_h, row)
+            self.assertIn(want_f, row)
+            self.assertIn("met" if h["met_median_abs_err_large"] == "1" else "missed", row)
+
+    def test_a_folder_without_the_run_is_refused(self):
+        d = os.path.join(self.tmp, "empty")
+        os.makedirs(d)
+        done = subprocess.run(["/usr/bin/python3",
+                               os.path.join(SOURCE, "scripts/testbed/report_two_level.py"), d],
+                              capture_output=True, text=True)
+        self.assertEqual(done.returncode, 2)
+        self.assertEqual(len(done.stderr.strip().splitlines()), 1, done.stderr)
+        self.assertIn("setting.txt", done.stderr)
+        self.assertFalse(os.path.exists(os.path.join(d, "report.md")))
+
+
+if __name__ == "__main__":
+    unittest.main(argv=sys.argv[:1])
