@@ -147,6 +147,8 @@ FitRun run_fit(const FitRequest& req) {
   if (net) {
     files.emplace_back("link-limited.csv", link_rows_csv(links, *net));
     files.emplace_back("network.csv", network_csv(run.analysis, *net));
+    if (!opt.calibrations.empty())
+      files.emplace_back("calibrated-link.csv", calibrated_link_csv(opt.calibrations, *net));
     files.emplace_back("latency-rounds.csv", latency_rounds_csv(links, *net));
     files.emplace_back("miss-classes.csv", miss_classes_csv(run.analysis, results, links, *net));
   }

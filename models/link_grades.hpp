@@ -45,4 +45,14 @@ inline constexpr double kTcpPayloadShare = 8948.0 / 9014.0;
 // target_rate_error, met_rate. Seconds and bytes per second.
 std::string network_csv(const Analysis& a, const NetworkSetting& net);
 
+// calibrated-link.csv: per calibration given to the fit, its network level
+// (alpha_s, beta_s_per_B: on a two-level calibration the leaders' pair
+// across nodes; the node level has no configured link to be held to)
+// against the configured network: transport, calibration (the file),
+// levels (2 for a two-level calibration, else 1), then network.csv's columns from latency_s
+// on, with calibrated_alpha_s and calibrated_rate_B_per_s for the fitted
+// ones and both targets kTargetCalibratedLinkError.
+std::string calibrated_link_csv(const std::vector<CalibrationInput>& calibrations,
+                                const NetworkSetting& net);
+
 }  // namespace cb::models

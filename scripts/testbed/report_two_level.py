@@ -10,7 +10,8 @@ collective C the sweep C.csv and fit-C/ (`collbench fit C.csv --calibration
 calibration.csv --network setting.txt --stack-overhead probe.csv`). Every figure,
 target and verdict is the fit's own, from fit-C/accuracy.csv (label
 `calibration`, scopes `hierarchical` and `flat`); nothing here computes or
-judges one. The calibration's parameters are shown beside the configured link.
+judges one. The calibration's parameters are shown beside the configured link, with the
+network level's verdict from fit-allreduce/calibrated-link.csv.
 """
 import csv
 import os
@@ -58,9 +59,17 @@ def level_lines(d):
     c = one_row(os.path.join(d, "calibration.csv"))
     latency_us = float(s["latency_us"])
     rate_MBps = float(s["bandwidth_bps"]) / 8 / 1e6
+    # The network level's verdict, as `collbench fit --network` judged it
+    # (fit-allreduce/calibrated-link.csv: the same calibration in every fit).
+    graded = one_row(os.path.join(d, "fit-allreduce", "calibrated-link.csv"))
     out = ["## α, β per level (calibration.csv)\n",
-           f"Configured link: {latency_us:g} µs one way, {rate_MBps:g} MB/s. "
-           "No verdict here: collbench does not grade the per-level α, β against the link yet.\n",
+           f"Configured link: {latency_us:g} µs one way, {rate_MBps:g} MB/s. The network level "
+           f"against it (`fit-allreduce/calibrated-link.csv`): α "
+           f"{100 * float(graded['alpha_error']):+.1f}% of the latency plus the stack's overhead "
+           f"(target ±{percent(graded['target_alpha_error'])}: {verdict(graded['met_alpha'])}), "
+           f"1/β {100 * float(graded['rate_error']):+.1f}% of the rate "
+           f"(target ±{percent(graded['target_rate_error'])}: {verdict(graded['met_rate'])}). "
+           "The node level has no configured link to be held to.\n",
            "| level | α (µs) | 1/β (MB/s) | pairs at once |", "|---|---|---|---|",
            f"| network | {1e6 * float(c['alpha_s']):.0f} | "
            f"{1e-6 / float(c['beta_s_per_B']):.1f} | 1 |"]

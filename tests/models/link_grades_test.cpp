@@ -4,11 +4,13 @@
 // one is, and the crossovers next to one.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <deque>
 #include <string>
 
 #include "models/analysis.hpp"
+#include "models/csv_text.hpp"
 #include "models/link_grades.hpp"
 #include "models/outputs.hpp"
 #include "models/targets.hpp"
@@ -153,6 +155,43 @@ TEST(Errors, BandsSplitAtTheTargetsSizes) {
       ",4,0.25,0.4,-0.1,0.3,1,0.5,65536,1048576,2097152" + std::string(",5,0.3,-0.5,1024,4\n");
   EXPECT_NE(csv.find("calibration,mpi,allreduce,ring" + cells), std::string::npos) << csv;
   EXPECT_NE(csv.find("calibration,mpi,," + cells), std::string::npos) << csv;
+}
+
+// calibrated-link.csv holds each calibration's network level to the
+// configured link at kTargetCalibratedLinkError: alpha against latency plus
+// the stack's overhead, 1/beta against the wire's rate, in both directions.
+TEST(CalibratedLink, NetworkLevelAgainstTheConfiguredLinkBothWays) {
+  NetworkSetting net;
+  net.latency_s = 2e-3;
+  net.stack_overhead_s = 2e-4;
+  net.wire_B_per_s = 25e6;
+  CalibrationInput near, far;
+  near.file = "near.csv";
+  near.params.alpha_s = 2.2e-3 * 1.04;        // +4%: met
+  near.params.beta_s_per_B = 1 / (25e6 * 0.96);  // -4%: met
+  near.params.intra_alpha_s = 1e-4;
+  near.params.intra_beta_s_per_B = 1e-9;
+  far.file = "far.csv";
+  far.params.alpha_s = 2.2e-3 * 0.94;         // -6%: missed
+  far.params.beta_s_per_B = 1 / (25e6 * 1.06);   // +6%: missed
+  const std::string csv = calibrated_link_csv({near, far}, net);
+  const auto records = parse_csv(csv, "calibrated-link.csv");
+  ASSERT_EQ(records.size(), 3u) << csv;
+  const auto cell = [&](std::size_t row, const std::string& column) {
+    const auto& head = records[0].fields;
+    const auto at = std::find(head.begin(), head.end(), column) - head.begin();
+    return records[row].fields.at(static_cast<std::size_t>(at));
+  };
+  EXPECT_EQ(cell(1, "calibration"), "near.csv");
+  EXPECT_EQ(cell(1, "levels"), "2");
+  EXPECT_EQ(cell(2, "levels"), "1");
+  EXPECT_NEAR(std::stod(cell(1, "alpha_error")), 0.04, 1e-9);
+  EXPECT_NEAR(std::stod(cell(1, "rate_error")), -0.04, 1e-9);
+  EXPECT_EQ(cell(1, "met_alpha"), "1");
+  EXPECT_EQ(cell(1, "met_rate"), "1");
+  EXPECT_EQ(cell(2, "met_alpha"), "0");
+  EXPECT_EQ(cell(2, "met_rate"), "0");
+  EXPECT_DOUBLE_EQ(std::stod(cell(2, "target_rate_error")), kTargetCalibratedLinkError);
 }
 
 }  // namespace

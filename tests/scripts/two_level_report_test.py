@@ -23,6 +23,11 @@ def graded(path, scope):
                     if r["params"] == "calibration" and r["scope"] == scope)
 
 
+def graded_link(path):
+    with open(path, newline="") as f:
+        return next(csv.DictReader(f))
+
+
 class TwoLevelReport(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.mkdtemp(prefix="cb-two-level-")
@@ -51,6 +56,10 @@ class TwoLevelReport(unittest.TestCase):
             self.assertIn(want_h, row)
             self.assertIn(want_f, row)
             self.assertIn("met" if h["met_median_abs_err_large"] == "1" else "missed", row)
+        link = graded_link(os.path.join(d, "fit-allreduce", "calibrated-link.csv"))
+        text = "\n".join(lines)
+        self.assertIn(f"α {100 * float(link['alpha_error']):+.1f}%", text)
+        self.assertIn(f"1/β {100 * float(link['rate_error']):+.1f}%", text)
 
     def test_a_folder_without_the_run_is_refused(self):
         d = os.path.join(self.tmp, "empty")
