@@ -23,7 +23,8 @@
 # latency), DIR/ratios-BENCH.csv (compare-rounds), DIR/app_compare.csv (all
 # benchmarks: bench,ranks + compare-rounds' columns), DIR/calls-BENCH.csv
 # (round,collective,ran,size,calls: the library's COLLBENCH_REPORT counters of
-# rank 0, ran = the algorithm or "fallback: REASON"), DIR/summary.txt and
+# rank 0 from one untimed run before the rounds, round 0; ran = the algorithm
+# or "fallback: REASON"), DIR/summary.txt and
 # each run's output under DIR/logs. Bad arguments: one line, exit 2.
 set -Eeuo pipefail
 
@@ -97,17 +98,21 @@ if [ "$host" = 1 ]; then ranks=${np:-2}; else ranks=$(testbed_ranks "$testbed" "
 } >"$out/commands.txt"
 
 # One OSU run; its data lines (size, average latency) as CSV rows.
+# Variant mpich (no library), collbench (the library, timed) or count (the
+# library with COLLBENCH_REPORT=1, untimed: rank 0's counters at MPI_Finalize
+# say which algorithm ran per size and which calls fell back). The counters
+# read the clock twice per call, which a sub-microsecond call on this machine
+# shows, so the timed rounds run without them.
 run_one() {  # bench variant round
   local b=$1 v=$2 r=$3 log=$out/logs/$1-$2-round$3.log env=() type=()
-  # COLLBENCH_REPORT=1: rank 0's counters at MPI_Finalize say which algorithm
-  # ran per size and which calls fell back (two clock reads per call, against
-  # calls of milliseconds here).
-  local kv
-  if [ "$v" != mpich ]; then
-    for kv in "LD_PRELOAD=$pmpi" "${library_env[@]}" COLLBENCH_REPORT=1; do
-      if [ "$host" = 1 ]; then env+=(-genv "${kv%%=*}" "${kv#*=}"); else env+=(--env "$kv"); fi
-    done
-  fi
+  local kv vars=()
+  case $v in
+    collbench) vars=("LD_PRELOAD=$pmpi" "${library_env[@]}") ;;
+    count) vars=("LD_PRELOAD=$pmpi" "${library_env[@]}" COLLBENCH_REPORT=1) ;;
+  esac
+  for kv in "${vars[@]}"; do
+    if [ "$host" = 1 ]; then env+=(-genv "${kv%%=*}" "${kv#*=}"); else env+=(--env "$kv"); fi
+  done
   # Reductions in fp32 (collbench's PMPI library reduces MPI_FLOAT; OSU's
   # default MPI_CHAR it leaves to MPI); data movement needs no type.
   case $b in osu_allreduce|osu_reduce_scatter) type=(-T mpi_float) ;; esac
@@ -115,9 +120,9 @@ run_one() {  # bench variant round
   [ "$host" = 1 ] && launch=(mpiexec -bind-to core -n "$ranks" "${env[@]}")
   "${launch[@]}" "$osu/$b" -m "$sizes" -i "$iterations" -x "$warmup" "${type[@]}" >"$log" 2>&1 ||
     { echo "app_compare: $b ($v, round $r) failed; its output: $log" >&2; tail -5 "$log" >&2; exit 1; }
-  awk -v r="$r" -v v="$v" '$1 ~ /^[0-9]+$/ && NF >= 2 { print r "," v "," $1 "," $2 }' "$log" \
+  [ "$v" = count ] || awk -v r="$r" -v v="$v" '$1 ~ /^[0-9]+$/ && NF >= 2 { print r "," v "," $1 "," $2 }' "$log" \
     >>"$out/rounds-$b.csv"
-  [ "$v" = mpich ] || awk -v r="$r" '
+  [ "$v" != count ] || awk -v r="$r" '
     /^# collective +algorithm/ { t = "alg"; next }
     /^# calls that went to the MPI library/ { t = "fb"; next }
     !/^  [a-z_]+ / { t = ""; next }  # the table rows are indented by two
@@ -130,6 +135,10 @@ run_one() {  # bench variant round
 for b in "${bench_list[@]}"; do
   echo "round,variant,bytes,time_us" >"$out/rounds-$b.csv"
   echo "round,collective,ran,size,calls" >"$out/calls-$b.csv"
+done
+for b in "${bench_list[@]}"; do
+  echo "app_compare: counting run, $b, collbench with COLLBENCH_REPORT=1 (untimed)" >&2
+  run_one "$b" count 0
 done
 for r in $(seq 1 "$rounds"); do
   if [ $((r % 2)) = 1 ]; then order=(mpich collbench); else order=(collbench mpich); fi
@@ -145,8 +154,8 @@ done
 for b in "${bench_list[@]}"; do
   { echo "## $b, p = $ranks"; "$collbench" compare-rounds "$out/rounds-$b.csv" --base mpich \
       --new collbench --csv "$out/ratios-$b.csv"
-    echo "# with the library, round 1 (rank 0's COLLBENCH_REPORT; size = S, the library's size):"
-    awk -F, 'NR > 1 && $1 == 1 { printf "#   %s %s: %s (%s calls)\n", $2, $4, $3, $5 }' \
+    echo "# with the library, its untimed counting run (rank 0's COLLBENCH_REPORT; size = S, the library's size):"
+    awk -F, 'NR > 1 && $1 == 0 { printf "#   %s %s: %s (%s calls)\n", $2, $4, $3, $5 }' \
       "$out/calls-$b.csv" | sort -s -k3,3n
     grep -q ',fallback: ' "$out/calls-$b.csv" || echo "#   no call fell back to the MPI library"
     echo; } >>"$out/summary.txt"
