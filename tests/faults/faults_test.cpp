@@ -951,7 +951,9 @@ TEST_F(Faults, ResumeOnAFileWithoutAnyNewlineSaysWhatItIs) {
 // r.json.partial all the same (before: only the CSV kept them).
 TEST_F(Faults, HangupUnderMpiexecKeepsTheJsonRows) {
   need_mpiexec();
-  const pid_t pid = start(cmd("run --quiet -n 20000 -w 0 --algo ring,rhd -b 8 -e 64K --csv " +
+  // Sizes to 16 MiB: on an idle machine in its fast mode a sweep to 64 KiB
+  // ended (status 0) before the signal was sent.
+  const pid_t pid = start(cmd("run --quiet -n 20000 -w 0 --algo ring,rhd -b 8 -e 16M --csv " +
                                   p("r.csv") + " --json " + p("r.json"),
                               2));
   ASSERT_TRUE(wait_for_lines(dir_ / "r.csv.partial", 3)) << slurp(dir_ / "err");
@@ -972,7 +974,9 @@ TEST_F(Faults, HangupUnderMpiexecKeepsTheJsonRows) {
 // "signal 2", rank 0's default).
 TEST_F(Faults, SignalToOneRankIsTheSignalReported) {
   need_mpiexec();
-  const pid_t pid = start(cmd("run --quiet -n 20000 -w 0 --algo ring,rhd -b 8 -e 64K --csv " +
+  // Sizes to 16 MiB: on an idle machine in its fast mode a sweep to 64 KiB
+  // ended (status 0) before the signal was sent.
+  const pid_t pid = start(cmd("run --quiet -n 20000 -w 0 --algo ring,rhd -b 8 -e 16M --csv " +
                                   p("r.csv"),
                               2));
   ASSERT_TRUE(wait_for_lines(dir_ / "r.csv.partial", 2)) << slurp(dir_ / "err");
@@ -990,7 +994,9 @@ TEST_F(Faults, CalibrateTimeoutEndsAStoppedPeer) {
   need_mpiexec();
   const fs::path status_file = dir_ / "rank0.status";
   ::setenv("COLLBENCH_EXIT_FILE", status_file.c_str(), 1);
-  const pid_t pid = start(cmd("calibrate --timeout 2 -e 1M --out " + p("c.csv"), 2));
+  // To 16 MiB: on an idle machine in its fast mode calibrate -e 1M ended
+  // within the 1.5 s the test waits before stopping the peer.
+  const pid_t pid = start(cmd("calibrate --timeout 2 -e 16M --out " + p("c.csv"), 2));
   ::unsetenv("COLLBENCH_EXIT_FILE");
   const auto begin = Clock::now();
   pid_t victim = 0;
