@@ -951,10 +951,10 @@ TEST_F(Faults, ResumeOnAFileWithoutAnyNewlineSaysWhatItIs) {
 // r.json.partial all the same (before: only the CSV kept them).
 TEST_F(Faults, HangupUnderMpiexecKeepsTheJsonRows) {
   need_mpiexec();
-  // Sizes every 8 B (-i 8): on an idle machine in its fast mode the 14
-  // sizes of -f 2 ended the sweep (status 0) before the signal was sent;
-  // 8192 sizes take minutes there, and a row still comes every few ms.
-  const pid_t pid = start(cmd("run --quiet -n 20000 -w 0 --algo ring,rhd -b 8 -e 64K -i 8 --csv " +
+  // Every algorithm (--algo all): on an idle machine in its fast mode the
+  // 28 configurations of ring and rhd ended the sweep (status 0) before
+  // the signal was sent; 126 take seconds there, a row still every few ms.
+  const pid_t pid = start(cmd("run --quiet -n 20000 -w 0 --algo all -b 8 -e 64K --csv " +
                                   p("r.csv") + " --json " + p("r.json"),
                               2));
   ASSERT_TRUE(wait_for_lines(dir_ / "r.csv.partial", 3)) << slurp(dir_ / "err");
@@ -975,10 +975,10 @@ TEST_F(Faults, HangupUnderMpiexecKeepsTheJsonRows) {
 // "signal 2", rank 0's default).
 TEST_F(Faults, SignalToOneRankIsTheSignalReported) {
   need_mpiexec();
-  // Sizes every 8 B (-i 8): on an idle machine in its fast mode the 14
-  // sizes of -f 2 ended the sweep (status 0) before the signal was sent;
-  // 8192 sizes take minutes there, and a row still comes every few ms.
-  const pid_t pid = start(cmd("run --quiet -n 20000 -w 0 --algo ring,rhd -b 8 -e 64K -i 8 --csv " +
+  // Every algorithm (--algo all): on an idle machine in its fast mode the
+  // 28 configurations of ring and rhd ended the sweep (status 0) before
+  // the signal was sent; 126 take seconds there, a row still every few ms.
+  const pid_t pid = start(cmd("run --quiet -n 20000 -w 0 --algo all -b 8 -e 64K --csv " +
                                   p("r.csv"),
                               2));
   ASSERT_TRUE(wait_for_lines(dir_ / "r.csv.partial", 2)) << slurp(dir_ / "err");
