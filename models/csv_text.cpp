@@ -133,6 +133,19 @@ double finite_number(const CsvTable& t, const CsvRecord& row, std::string_view c
                                t.file(), row.line, column, cell));
 }
 
+int whole_count(const CsvTable& t, const CsvRecord& row, std::string_view column) {
+  const double v = finite_number(t, row, column);
+  if (v < 1 || v != std::floor(v) || v > 2147483647.0)
+    throw UsageError(fmt::format("{}:{}: malformed, column {} holds '{}', not a whole number >= 1",
+                                 t.file(), row.line, column, t.cell(row, column)));
+  return static_cast<int>(v);
+}
+
+void require_columns(const CsvTable& t, std::initializer_list<std::string_view> columns) {
+  for (std::string_view c : columns)
+    if (!t.has(c)) throw UsageError(fmt::format("{}: malformed, no column '{}'", t.file(), c));
+}
+
 std::string csv_number(double v) {
   if (std::isnan(v)) return "";
   return fmt::format("{:.10g}", v);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <initializer_list>
 #include <map>
 #include <optional>
 #include <string>
@@ -49,6 +50,15 @@ std::optional<long long> whole_integer(std::string_view text);
 // UsageError "<file>:<line>: malformed, column C holds 'X', not a finite
 // number" for an empty, partly numeric, NaN or infinite cell.
 double finite_number(const CsvTable& t, const CsvRecord& row, std::string_view column);
+
+// The cell of `column` in `row` as a whole number >= 1 (a rank count);
+// throws UsageError "<file>:<line>: malformed, column C holds 'X', not a
+// whole number >= 1".
+int whole_count(const CsvTable& t, const CsvRecord& row, std::string_view column);
+
+// Throws UsageError "<file>: malformed, no column 'C'" for the first of
+// `columns` the table lacks.
+void require_columns(const CsvTable& t, std::initializer_list<std::string_view> columns);
 
 // Reads a whole file; throws UsageError "cannot read <file>: <reason>", also
 // for a file that is not regular, too large or has an overlong line

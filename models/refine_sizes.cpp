@@ -4,8 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <initializer_list>
-#include <string_view>
 
 #include "algorithms/types.hpp"
 
@@ -16,21 +14,6 @@ namespace {
 // 2^e for a whole exponent e >= 0 (sizes are at least 1 B).
 std::uint64_t power_of_two(double e) {
   return std::uint64_t{1} << static_cast<int>(std::max(0.0, e));
-}
-
-void require_columns(const CsvTable& t, std::initializer_list<std::string_view> columns) {
-  for (std::string_view c : columns)
-    if (!t.has(c))
-      throw UsageError(fmt::format("{}: malformed, no column '{}'", t.file(), c));
-}
-
-int ranks_of(const CsvTable& t, const CsvRecord& r) {
-  const double p = finite_number(t, r, "ranks");
-  if (p < 1 || p != std::floor(p))
-    throw UsageError(fmt::format("{}:{}: malformed, column ranks holds '{}', not a whole number "
-                                 ">= 1",
-                                 t.file(), r.line, t.cell(r, "ranks")));
-  return static_cast<int>(p);
 }
 
 }  // namespace
@@ -62,7 +45,7 @@ std::vector<CrossoverSpan> crossover_spans(const CsvTable& t) {
   for (const CsvRecord& r : t.rows()) {
     if (t.cell(r, "kind") != "pair" || t.cell(r, "measured_crossover_B").empty()) continue;
     CrossoverSpan s;
-    s.at = {t.cell(r, "collective"), ranks_of(t, r)};
+    s.at = {t.cell(r, "collective"), whole_count(t, r, "ranks")};
     s.lo_B = finite_number(t, r, "measured_crossover_lo_B");
     s.hi_B = finite_number(t, r, "measured_crossover_hi_B");
     out.push_back(std::move(s));
@@ -78,7 +61,7 @@ std::map<CollRanks, std::vector<double>> measured_sizes(const CsvTable& t) {
     if (b < 0)
       throw UsageError(fmt::format("{}:{}: malformed, column bytes holds '{}', not a size >= 0",
                                    t.file(), r.line, t.cell(r, "bytes")));
-    distinct[{t.cell(r, "collective"), ranks_of(t, r)}].insert(b);
+    distinct[{t.cell(r, "collective"), whole_count(t, r, "ranks")}].insert(b);
   }
   std::map<CollRanks, std::vector<double>> out;
   for (const auto& [at, s] : distinct) out[at].assign(s.begin(), s.end());

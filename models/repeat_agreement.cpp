@@ -20,12 +20,8 @@ namespace fs = std::filesystem;
 std::string number(double v) { return csv_number(v); }
 
 CrossoverKey key_of(const CsvTable& t, const CsvRecord& r) {
-  const double p = finite_number(t, r, "ranks");
-  if (p < 1 || p != std::floor(p))
-    throw UsageError(fmt::format("{}:{}: malformed, column ranks holds '{}', not a whole number "
-                                 ">= 1",
-                                 t.file(), r.line, t.cell(r, "ranks")));
-  return {t.cell(r, "collective"), static_cast<int>(p), t.cell(r, "algo_a"), t.cell(r, "algo_b")};
+  return {t.cell(r, "collective"), whole_count(t, r, "ranks"), t.cell(r, "algo_a"),
+          t.cell(r, "algo_b")};
 }
 
 // kind,setting,run_a,run_b, then the rest of the row as given.
@@ -87,9 +83,8 @@ bool within_factor(double x, double y, double factor) {
 }
 
 RunCrossovers run_crossovers(const CsvTable& t) {
-  for (std::string_view c : {"kind", "params", "collective", "ranks", "algo_a", "algo_b",
-                             "measured_crossover_B", "cpu_limited", "verdict"})
-    if (!t.has(c)) throw UsageError(fmt::format("{}: malformed, no column '{}'", t.file(), c));
+  require_columns(t, {"kind", "params", "collective", "ranks", "algo_a", "algo_b",
+                      "measured_crossover_B", "cpu_limited", "verdict"});
   RunCrossovers out;
   for (const CsvRecord& r : t.rows()) {
     if (t.cell(r, "kind") != "pair") continue;
