@@ -20,13 +20,9 @@ namespace cb::models {
 namespace {
 
 // Shortest text that reads back to the same double: the terms round-trip exactly.
-std::string join(const std::vector<double>& v) {
-  std::string out;
-  for (double x : v) out += fmt::format("{}{}", out.empty() ? "" : ";", x);
-  return out;
-}
+std::string join(const std::vector<double>& v) { return numbers_cell(v); }
 
-double number(const CsvTable& t, const CsvRecord& r, const char* column) {
+double number(const CsvTable& t, const CsvRecord& r, std::string_view column) {
   const std::string& s = t.cell(r, column);
   double v = 0;
   const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
@@ -49,12 +45,11 @@ void check_bounds(const ModelParams& m, const CsvTable& t, const CsvRecord& r) {
   at_most(m.gamma_s_per_B, kMaxModelSecondsPerByte, "gamma_s_per_B", "seconds per byte");
 }
 
-std::vector<double> numbers(const CsvTable& t, const CsvRecord& r, const char* column) {
+std::vector<double> numbers(const CsvTable& t, const CsvRecord& r, std::string_view column) {
   std::vector<double> out;
   const std::string& s = t.cell(r, column);
   // A time column ("pingpong_s", "exchange_s", ...): a measured duration.
-  const std::string_view name(column);
-  const bool time = name.ends_with("_s");
+  const bool time = column.ends_with("_s");
   std::size_t pos = 0;
   while (pos < s.size()) {
     const std::size_t end = std::min(s.find(';', pos), s.size());
@@ -264,14 +259,10 @@ std::string format_calibration(const Calibration& c) {
   std::string out =
       "alpha_s,beta_s_per_B,gamma_s_per_B,transport,ranks,host,timestamp,collbench_version,"
       "git_rev,mpi_version,pingpong_sizes_B,reduce_sizes_B,pingpong_knees_B,"
-      "gamma_in_cache_s_per_B,gamma_out_of_cache_s_per_B,memcpy_GBps,memcpy_in_cache_GBps,"
-      "pingpong_s,oneway_ranges,copy_ws_B,copy_s_per_B,reduce_ws_B,reduce_s_per_B,"
-      "exchange_sizes_B,exchange_s,exchange_ranges,multi_messages,multi_s,overhead_s,run_s,"
-      "local_ops_k,local_ops_s,local_op_s,exchange_reduce_s,exchange_reduce_ranges,relay_s,"
-      "forward_size_B,forward_s_per_B,exchange_staged_s,exchange_staged_ranges,pipelined_s,"
-      "flight_s,fanin_k,fanin_sizes_B,fanin_s,fanin_exchange_s,incast_k,incast_s_per_B,"
-      "incast_sending_s_per_B,probe_small_s,probe_large_s,fanout_sizes_B,fanout_s,buffered_size_B,"
-      "buffered_fraction,ranks_per_node,intra_alpha_s,intra_beta_s_per_B,intra_pingpong_s,"
+      "gamma_in_cache_s_per_B,gamma_out_of_cache_s_per_B,memcpy_GBps,memcpy_in_cache_GBps,";
+  for (const TermColumn& column : kTermColumns) out += fmt::format("{},", column.name);
+  out +=
+      "ranks_per_node,intra_alpha_s,intra_beta_s_per_B,intra_pingpong_s,"
       "intra_pairs,intra_alone_alpha_s,intra_alone_beta_s_per_B,intra_alone_pingpong_s\n";
   const auto optional = [](double v) { return v > 0 ? csv_number(v) : std::string(); };
   out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},",
@@ -283,31 +274,8 @@ std::string format_calibration(const Calibration& c) {
                      csv_number(c.gamma_in_cache_s_per_B),
                      csv_number(c.gamma_out_of_cache_s_per_B), optional(c.memcpy_GBps),
                      optional(c.memcpy_in_cache_GBps));
-  const bool measured = !c.pingpong_s.empty();
-  out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},", join(c.pingpong_s),
-                     csv_escape(format_ranges(c.terms.oneway)), join(c.terms.copy.size_B),
-                     join(c.terms.copy.s_per_B), join(c.terms.reduce.size_B),
-                     join(c.terms.reduce.s_per_B), join(c.exchange_sizes_B), join(c.exchange_s),
-                     csv_escape(format_ranges(c.terms.exchange)), join(c.multi_messages),
-                     join(c.multi_s), measured ? fmt::format("{}", c.terms.overhead_s) : std::string(),
-                     measured ? fmt::format("{}", c.terms.run_s) : std::string(), join(c.local_ops_k),
-                     join(c.local_ops_s),
-                     measured ? fmt::format("{}", c.terms.local_op_s) : std::string(),
-                     join(c.exchange_reduce_s), csv_escape(format_ranges(c.terms.exchange_reduce)));
-  out += fmt::format("{},{},{},{},{},{},{},", join(c.relay_s), join(c.terms.forward.size_B),
-                     join(c.terms.forward.s_per_B), join(c.exchange_staged_s),
-                     csv_escape(format_ranges(c.terms.exchange_staged)),
-                     c.pipelined_s > 0 ? fmt::format("{}", c.pipelined_s) : std::string(),
-                     c.terms.flight_measured ? fmt::format("{}", c.terms.flight_s) : std::string());
-  out += fmt::format("{},{},{},{},{},{},{},", join(c.fanin_k), join(c.fanin_sizes_B),
-                     join(c.fanin_s), join(c.fanin_exchange_s), join(c.terms.incast.size_B),
-                     join(c.terms.incast.s_per_B), join(c.terms.incast_sending.s_per_B));
-  // `probe`: both cells or neither (shortest exact text: the file round-trips).
-  const bool probed = c.terms.probe.measured();
-  out += fmt::format("{},{},", probed ? fmt::format("{}", c.terms.probe.small_s) : std::string(),
-                     probed ? fmt::format("{}", c.terms.probe.large_s) : std::string());
-  out += fmt::format("{},{},{},{},", join(c.fanout_sizes_B), join(c.fanout_s), join(c.terms.buffered.size_B),
-                     join(c.terms.buffered.s_per_B));
+  for (const TermColumn& column : kTermColumns)
+    out += fmt::format("{},", column.write(c, c.terms));
   const bool two_level = c.ranks_per_node > 0;
   out += fmt::format("{},{},{},{},", two_level ? std::to_string(c.ranks_per_node) : std::string(),
                      two_level ? fmt::format("{}", c.intra_alpha_s) : std::string(),
@@ -323,69 +291,42 @@ std::string format_calibration(const Calibration& c) {
 
 namespace {
 
-// The columns of the richer terms and their raw measurements, each a line in
-// the file's order (absent from older files: the baseline model).
-void read_term_columns(const CsvTable& t, const CsvRecord& r, Calibration& c) {
-  const auto ranges = [&](const char* column) {
+// The cells of one calibration file's row, as the terms' columns read them
+// (terms.hpp), with the file's line in every message.
+class FileCells final : public TermCells {
+ public:
+  FileCells(const CsvTable& t, const CsvRecord& r) : t_(t), r_(r) {}
+  bool filled(std::string_view column) const override {
+    return t_.has(column) && !t_.cell(r_, column).empty();
+  }
+  double number(std::string_view column) const override {
+    return models::number(t_, r_, column);
+  }
+  std::vector<double> numbers(std::string_view column) const override {
+    return models::numbers(t_, r_, column);
+  }
+  std::vector<SizeRange> ranges(std::string_view column) const override {
     try {
-      return parse_ranges(t.cell(r, column));
+      return parse_ranges(t_.cell(r_, column));
     } catch (const std::invalid_argument& e) {
-      throw UsageError(fmt::format("{}:{}: {} {}", t.file(), r.line, column, e.what()));
+      throw UsageError(fmt::format("{}:{}: {} {}", t_.file(), r_.line, column, e.what()));
     }
-  };
-  const auto curve = [&](const char* x, const char* y) {
-    Curve out{numbers(t, r, x), numbers(t, r, y)};
+  }
+  Curve curve(std::string_view sizes, std::string_view values) const override {
+    Curve out{numbers(sizes), numbers(values)};
     if (out.size_B.size() != out.s_per_B.size())
-      throw UsageError(fmt::format("{}:{}: {} has {} values but {} has {}", t.file(), r.line, x,
-                                   out.size_B.size(), y, out.s_per_B.size()));
+      throw UsageError(fmt::format("{}:{}: {} has {} values but {} has {}", t_.file(), r_.line,
+                                   sizes, out.size_B.size(), values, out.s_per_B.size()));
     for (std::size_t i = 1; i < out.size_B.size(); ++i)
       if (!(out.size_B[i - 1] < out.size_B[i]))
-        throw UsageError(fmt::format("{}:{}: {} is not ascending", t.file(), r.line, x));
+        throw UsageError(fmt::format("{}:{}: {} is not ascending", t_.file(), r_.line, sizes));
     return out;
-  };
-  c.pingpong_s = numbers(t, r, "pingpong_s");
-  c.terms.oneway = ranges("oneway_ranges");
-  c.terms.copy = curve("copy_ws_B", "copy_s_per_B");
-  c.terms.reduce = curve("reduce_ws_B", "reduce_s_per_B");
-  c.exchange_sizes_B = numbers(t, r, "exchange_sizes_B");
-  c.exchange_s = numbers(t, r, "exchange_s");
-  c.terms.exchange = ranges("exchange_ranges");
-  c.exchange_reduce_s = numbers(t, r, "exchange_reduce_s");
-  c.terms.exchange_reduce = ranges("exchange_reduce_ranges");
-  c.multi_messages = numbers(t, r, "multi_messages");
-  c.multi_s = numbers(t, r, "multi_s");
-  c.terms.overhead_measured = t.has("overhead_s") && !t.cell(r, "overhead_s").empty();
-  if (c.terms.overhead_measured) c.terms.overhead_s = number(t, r, "overhead_s");
-  if (t.has("run_s") && !t.cell(r, "run_s").empty()) c.terms.run_s = number(t, r, "run_s");
-  c.local_ops_k = numbers(t, r, "local_ops_k");
-  c.local_ops_s = numbers(t, r, "local_ops_s");
-  if (t.has("local_op_s") && !t.cell(r, "local_op_s").empty())
-    c.terms.local_op_s = number(t, r, "local_op_s");
-  c.relay_s = numbers(t, r, "relay_s");
-  c.terms.forward = curve("forward_size_B", "forward_s_per_B");
-  c.exchange_staged_s = numbers(t, r, "exchange_staged_s");
-  c.terms.exchange_staged = ranges("exchange_staged_ranges");
-  if (t.has("pipelined_s") && !t.cell(r, "pipelined_s").empty())
-    c.pipelined_s = number(t, r, "pipelined_s");
-  // `flight`: older files lack the column, so the term is refused for them.
-  c.terms.flight_measured = t.has("flight_s") && !t.cell(r, "flight_s").empty();
-  if (c.terms.flight_measured) c.terms.flight_s = number(t, r, "flight_s");
-  // `incast`: absent from older files and from calibrations on 2 ranks.
-  c.fanin_k = numbers(t, r, "fanin_k");
-  c.fanin_sizes_B = numbers(t, r, "fanin_sizes_B");
-  c.fanin_s = numbers(t, r, "fanin_s");
-  c.fanin_exchange_s = numbers(t, r, "fanin_exchange_s");
-  c.terms.incast = curve("incast_k", "incast_s_per_B");
-  c.terms.incast_sending = curve("incast_k", "incast_sending_s_per_B");
-  // `probe`: absent from older files; a probe needs both cells.
-  if (t.has("probe_small_s") && t.has("probe_large_s") && !t.cell(r, "probe_small_s").empty() &&
-      !t.cell(r, "probe_large_s").empty())
-    c.terms.probe = {number(t, r, "probe_small_s"), number(t, r, "probe_large_s")};
-  // `buffering`: absent from older files and from calibrations on 2 ranks.
-  c.fanout_sizes_B = numbers(t, r, "fanout_sizes_B");
-  c.fanout_s = numbers(t, r, "fanout_s");
-  c.terms.buffered = curve("buffered_size_B", "buffered_fraction");
-}
+  }
+
+ private:
+  const CsvTable& t_;
+  const CsvRecord& r_;
+};
 
 }  // namespace
 
@@ -426,7 +367,9 @@ Calibration read_calibration(const std::string& path) {
     c.memcpy_GBps = number(t, r, "memcpy_GBps");
   if (t.has("memcpy_in_cache_GBps") && !t.cell(r, "memcpy_in_cache_GBps").empty())
     c.memcpy_in_cache_GBps = number(t, r, "memcpy_in_cache_GBps");
-  read_term_columns(t, r, c);
+  // The terms' columns (older files lack some: those terms are not measured).
+  const FileCells cells(t, r);
+  for (const TermColumn& column : kTermColumns) column.read(cells, column, c, c.terms);
   // Two levels: absent from older files and from calibrations on one level.
   if (t.has("ranks_per_node") && !t.cell(r, "ranks_per_node").empty()) {
     const double k = number(t, r, "ranks_per_node");

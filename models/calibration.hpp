@@ -20,44 +20,11 @@
 // largest size, for reference), `memcpy_GBps` and `memcpy_in_cache_GBps`
 // (memcpy bandwidth, both ranks copying at once, at the largest and at a
 // 256 KiB size: the ceiling a single-copy transport's busbw is judged by; GB =
-// 1e9 B; empty when not measured). The richer model's terms (terms.hpp), each
-// empty when not measured (files of older versions): `pingpong_s` (the
-// half round trips at pingpong_sizes_B), `oneway_ranges` (range: ';'-separated
-// from_B:alpha_s:beta_s_per_B, the ping-pong per size range), `copy_ws_B` and
-// `copy_s_per_B` (copy: seconds per copied byte at each working set, buffers
-// of every rank at once), `reduce_ws_B` and `reduce_s_per_B` (copy: the same
-// for the fp32-sum reduce), `exchange_sizes_B`, `exchange_s` and
-// `exchange_ranges` (concurrency: both ranks send and receive at once: time of one
-// exchange step, and its ranges), `exchange_reduce_s` and
-// `exchange_reduce_ranges` (concurrency: the same exchange reducing what arrives, fp32
-// sum, at exchange_sizes_B), `multi_messages` and `multi_s` (overhead: half round
-// trip of k 8-byte messages per direction) and `overhead_s` (overhead: o, the slope
-// over k), `run_s` (range: an empty run's time, subtracted from every
-// microbenchmark and charged once per collective), `local_ops_k`,
-// `local_ops_s` and `local_op_s` (copy: time of k 8-byte local copies in one
-// step, and the slope over k), `relay_s` (forward: half round trips of the relay
-// ping-pong at pingpong_sizes_B, each rank sending back the bytes it just
-// received), `forward_size_B` and `forward_s_per_B` (forward: the relay's extra
-// seconds per byte over the plain ping-pong, by message size, >= 0),
-// `exchange_staged_s` and `exchange_staged_ranges` (staged: the exchange received
-// into scratch, the own part copied into the destination and the scratch
-// reduced into it, fp32 sum, at exchange_sizes_B), `pipelined_s` (flight: the
-// time of two one-way 8-byte messages from rank 0 to rank 1 in consecutive
-// steps, then one back; empty when F was derived instead) and `flight_s` (flight:
-// F, seconds of the 8-byte one-way latency spent in flight), `fanin_k`,
-// `fanin_sizes_B` and `fanin_s` (incast: time of one fan-in step, k senders each
-// sending m bytes to one receiver, for each k of fanin_k and each m of
-// fanin_sizes_B, k-major; empty when calibrate ran on 2 ranks),
-// `fanin_exchange_s` (incast: the same for the k-way exchange, ranks 0..k each
-// sending m bytes to every other in one step) and `incast_k`,
-// `incast_s_per_B` and `incast_sending_s_per_B` (incast: the extra seconds per
-// received byte at each k, >= 0, from the fan-in and from the k-way
-// exchange), `probe_small_s` and `probe_large_s` (probe: the mode probe taken
-// right after the microbenchmarks, seconds per exchange step at 8 B and
-// 256 KiB, harness/sweep/mode_probe.hpp; both empty when not measured),
-// `fanout_sizes_B` and `fanout_s` (buffering: time of the fan-out at each m; empty
-// when calibrate ran on 2 ranks) and `buffered_size_B` and `buffered_fraction`
-// (buffering: the fraction of an m-byte send the transport buffered, 0..1), and for
+// 1e9 B; empty when not measured). Then the terms' columns: each term's
+// parameters and the raw lists they were fitted from, in the order and
+// with the meaning kTermColumns gives (terms.hpp; TermRecords holds the raw
+// lists), each empty when not measured (files of older versions, and
+// `incast` and `buffering` on 2 ranks). Then, for
 // a calibration on two levels (2 or more nodes of K >= 2 ranks; all empty
 // otherwise) `ranks_per_node` (K), `intra_alpha_s` and `intra_beta_s_per_B`
 // (the intra-node ping-pong's alpha and beta, fitted as the baseline is,
@@ -89,7 +56,9 @@
 
 namespace cb::models {
 
-struct Calibration {
+// The terms' raw lists are TermRecords' (terms.hpp: kTermColumns, the
+// terms' columns of the file).
+struct Calibration : TermRecords {
   ModelParams params;
   std::string transport = "mpi";
   int ranks = 2;
@@ -98,15 +67,6 @@ struct Calibration {
   double gamma_in_cache_s_per_B = 0, gamma_out_of_cache_s_per_B = 0;
   double memcpy_GBps = 0, memcpy_in_cache_GBps = 0;  // 0 = not measured
   ModelTerms terms;
-  std::vector<double> pingpong_s, exchange_sizes_B, exchange_s, multi_messages, multi_s;
-  std::vector<double> local_ops_k, local_ops_s, exchange_reduce_s;
-  std::vector<double> relay_s;  // `forward`: relay ping-pong half round trips at pingpong_sizes_B
-  std::vector<double> exchange_staged_s;  // `staged`: reducing exchange steps at exchange_sizes_B
-  double pipelined_s = 0;  // `flight`: the pipelined ping-pong's time (s); 0 = not measured
-  // `incast`: fan-in step times (s) per sender count k and size (B), k-major.
-  std::vector<double> fanin_k, fanin_sizes_B, fanin_s;
-  std::vector<double> fanin_exchange_s;  // `incast`: the k-way exchange's step times, the same way
-  std::vector<double> fanout_sizes_B, fanout_s;  // `buffering`: fan-out times (s) per size (B)
   // Two levels (calibrate on 2 or more nodes of K >= 2 ranks): K, and the
   // intra-node ping-pong's alpha (s), beta (s/B) and half round trips (s) at
   // pingpong_sizes_B with intra_pairs nodes' pairs at once; everything above

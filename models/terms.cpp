@@ -142,6 +142,18 @@ TermSet measured_terms(TermSet level, const ModelTerms& t) {
   return out;
 }
 
+std::string number_cell(double v) { return fmt::format("{}", v); }
+
+std::string numbers_cell(const std::vector<double>& v) {
+  std::string out;
+  for (double x : v) out += fmt::format("{}{}", out.empty() ? "" : ";", x);
+  return out;
+}
+
+std::string ranges_cell(const std::vector<SizeRange>& ranges) {
+  return csv_escape(format_ranges(ranges));
+}
+
 std::string format_ranges(const std::vector<SizeRange>& ranges) {
   std::string out;
   for (const SizeRange& r : ranges)

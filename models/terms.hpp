@@ -167,6 +167,32 @@ struct ModelTerms {
   friend bool operator==(const ModelTerms&, const ModelTerms&) = default;
 };
 
+// What the calibration file keeps of the terms' microbenchmarks beside
+// their parameters (ModelTerms): the raw lists each term was fitted from, in
+// seconds net of an empty run's time, sizes in BYTES. One field per column
+// of kTermColumns that is not a parameter; models::Calibration derives from
+// it, so `calibrate` fills them and every reader finds them by name.
+struct TermRecords {
+  std::vector<double> pingpong_s;  // range: ping-pong half round trips at pingpong_sizes_B
+  // concurrency: both ranks send and receive at once: one exchange step per
+  // size, and the same exchange reducing what arrives (fp32 sum)
+  std::vector<double> exchange_sizes_B, exchange_s, exchange_reduce_s;
+  std::vector<double> multi_messages, multi_s;  // overhead: half round trip of k 8-byte messages
+  std::vector<double> local_ops_k, local_ops_s;  // copy: k 8-byte local copies in one step
+  std::vector<double> relay_s;  // forward: relay ping-pong half round trips at pingpong_sizes_B
+  std::vector<double> exchange_staged_s;  // staged: staged reducing exchange at exchange_sizes_B
+  // flight: two one-way 8-byte messages in consecutive steps, then one back
+  // (s); 0 = not measured (F was derived instead)
+  double pipelined_s = 0;
+  // incast: fan-in step times, k senders each sending m bytes to one
+  // receiver, for each k of fanin_k and m of fanin_sizes_B, k-major (empty on
+  // 2 ranks); and the k-way exchange's (ranks 0..k each send m to every other)
+  std::vector<double> fanin_k, fanin_sizes_B, fanin_s, fanin_exchange_s;
+  // buffering: fan-out times (s) per size (B); empty on 2 ranks
+  std::vector<double> fanout_sizes_B, fanout_s;
+  friend bool operator==(const TermRecords&, const TermRecords&) = default;
+};
+
 // One row per term: the one place a term's name, old letter, description
 // and measured-test live (reports, flags, parsing and ablations read it).
 struct TermInfo {
@@ -242,6 +268,185 @@ inline constexpr TermInfo kTerms[] = {
 
 // The row of `term`.
 const TermInfo& term_info(Term term);
+
+// The cells of a calibration file's row as kTermColumns reads them
+// (models/calibration.cpp implements them over the file). Each throws
+// UsageError naming the file, line and column of a malformed cell.
+class TermCells {
+ public:
+  virtual ~TermCells() = default;
+  // Whether the file has `column` and its cell is not empty.
+  virtual bool filled(std::string_view column) const = 0;
+  // The cell as one number >= 0.
+  virtual double number(std::string_view column) const = 0;
+  // ';'-separated numbers; a column named *_s holds times >= 0. Absent: empty.
+  virtual std::vector<double> numbers(std::string_view column) const = 0;
+  // format_ranges text; absent: empty.
+  virtual std::vector<SizeRange> ranges(std::string_view column) const = 0;
+  // A curve from two columns of equally many numbers, `sizes` ascending.
+  virtual Curve curve(std::string_view sizes, std::string_view values) const = 0;
+};
+
+// Cell text, the shortest that reads back to the same doubles (a file
+// round-trips exactly): one number; numbers joined by ';'; format_ranges,
+// CSV-escaped.
+std::string number_cell(double v);
+std::string numbers_cell(const std::vector<double>& v);
+std::string ranges_cell(const std::vector<SizeRange>& ranges);
+
+// One column of the calibration file that a term owns: its name, how its
+// cell is written from the term's parameters and records, and how it is
+// read back (older files lack it: the cell reads as empty, and a term whose
+// columns are empty is not measured, ModelTerms::has).
+struct TermColumn {
+  std::string_view name;
+  Term term;
+  std::string (*write)(const TermRecords&, const ModelTerms&);
+  void (*read)(const TermCells&, const TermColumn&, TermRecords&, ModelTerms&);
+  std::string_view sizes = {};  // a curve's values column: the column of its sizes
+};
+
+// Column kinds: a list of records, a parameter's size ranges, a curve's
+// sizes (read with its values) and its values.
+template <auto list>  // std::vector<double> TermRecords::*
+constexpr TermColumn records_column(std::string_view name, Term term) {
+  return {name, term, [](const TermRecords& r, const ModelTerms&) { return numbers_cell(r.*list); },
+          [](const TermCells& in, const TermColumn& c, TermRecords& r, ModelTerms&) {
+            r.*list = in.numbers(c.name);
+          }};
+}
+template <auto ranges>  // std::vector<SizeRange> ModelTerms::*
+constexpr TermColumn ranges_column(std::string_view name, Term term) {
+  return {name, term, [](const TermRecords&, const ModelTerms& t) { return ranges_cell(t.*ranges); },
+          [](const TermCells& in, const TermColumn& c, TermRecords&, ModelTerms& t) {
+            t.*ranges = in.ranges(c.name);
+          }};
+}
+template <auto curve>  // Curve ModelTerms::*
+constexpr TermColumn curve_sizes_column(std::string_view name, Term term) {
+  return {name, term,
+          [](const TermRecords&, const ModelTerms& t) { return numbers_cell((t.*curve).size_B); },
+          [](const TermCells&, const TermColumn&, TermRecords&, ModelTerms&) {}};
+}
+template <auto curve>
+constexpr TermColumn curve_values_column(std::string_view name, Term term,
+                                         std::string_view sizes) {
+  return {name, term,
+          [](const TermRecords&, const ModelTerms& t) { return numbers_cell((t.*curve).s_per_B); },
+          [](const TermCells& in, const TermColumn& c, TermRecords&, ModelTerms& t) {
+            t.*curve = in.curve(c.sizes, c.name);
+          },
+          sizes};
+}
+
+// The terms' columns of the calibration file, in the order it writes them
+// (after the baseline's and before the two-level columns,
+// models/calibration.hpp). A term's columns are its parameters and the
+// records they were fitted from; a new term appends its own at the end
+// (older files lack them and still load).
+inline constexpr TermColumn kTermColumns[] = {
+    records_column<&TermRecords::pingpong_s>("pingpong_s", Term::range),
+    // range: ';'-separated from_B:alpha_s:beta_s_per_B, the ping-pong per size range
+    ranges_column<&ModelTerms::oneway>("oneway_ranges", Term::range),
+    // copy: seconds per copied (reduced, fp32 sum) byte at each working set,
+    // the buffers of every rank at once
+    curve_sizes_column<&ModelTerms::copy>("copy_ws_B", Term::copy),
+    curve_values_column<&ModelTerms::copy>("copy_s_per_B", Term::copy, "copy_ws_B"),
+    curve_sizes_column<&ModelTerms::reduce>("reduce_ws_B", Term::copy),
+    curve_values_column<&ModelTerms::reduce>("reduce_s_per_B", Term::copy, "reduce_ws_B"),
+    records_column<&TermRecords::exchange_sizes_B>("exchange_sizes_B", Term::concurrency),
+    records_column<&TermRecords::exchange_s>("exchange_s", Term::concurrency),
+    ranges_column<&ModelTerms::exchange>("exchange_ranges", Term::concurrency),
+    records_column<&TermRecords::multi_messages>("multi_messages", Term::overhead),
+    records_column<&TermRecords::multi_s>("multi_s", Term::overhead),
+    // overhead: o, the slope over k; written with every measured file (a
+    // file from before it lacks the column: the term is refused for it)
+    {"overhead_s", Term::overhead,
+     [](const TermRecords& r, const ModelTerms& t) {
+       return r.pingpong_s.empty() ? std::string() : number_cell(t.overhead_s);
+     },
+     [](const TermCells& in, const TermColumn& c, TermRecords&, ModelTerms& t) {
+       t.overhead_measured = in.filled(c.name);
+       if (t.overhead_measured) t.overhead_s = in.number(c.name);
+     }},
+    // range: an empty run's time, subtracted from every microbenchmark and
+    // charged once per collective
+    {"run_s", Term::range,
+     [](const TermRecords& r, const ModelTerms& t) {
+       return r.pingpong_s.empty() ? std::string() : number_cell(t.run_s);
+     },
+     [](const TermCells& in, const TermColumn& c, TermRecords&, ModelTerms& t) {
+       if (in.filled(c.name)) t.run_s = in.number(c.name);
+     }},
+    records_column<&TermRecords::local_ops_k>("local_ops_k", Term::copy),
+    records_column<&TermRecords::local_ops_s>("local_ops_s", Term::copy),
+    // copy: the fixed cost of one local op, the slope of local_ops_s over k
+    {"local_op_s", Term::copy,
+     [](const TermRecords& r, const ModelTerms& t) {
+       return r.pingpong_s.empty() ? std::string() : number_cell(t.local_op_s);
+     },
+     [](const TermCells& in, const TermColumn& c, TermRecords&, ModelTerms& t) {
+       if (in.filled(c.name)) t.local_op_s = in.number(c.name);
+     }},
+    records_column<&TermRecords::exchange_reduce_s>("exchange_reduce_s", Term::concurrency),
+    ranges_column<&ModelTerms::exchange_reduce>("exchange_reduce_ranges", Term::concurrency),
+    records_column<&TermRecords::relay_s>("relay_s", Term::forward),
+    // forward: the relay's extra seconds per byte over the plain ping-pong,
+    // by message size, >= 0
+    curve_sizes_column<&ModelTerms::forward>("forward_size_B", Term::forward),
+    curve_values_column<&ModelTerms::forward>("forward_s_per_B", Term::forward, "forward_size_B"),
+    records_column<&TermRecords::exchange_staged_s>("exchange_staged_s", Term::staged),
+    ranges_column<&ModelTerms::exchange_staged>("exchange_staged_ranges", Term::staged),
+    {"pipelined_s", Term::flight,
+     [](const TermRecords& r, const ModelTerms&) {
+       return r.pipelined_s > 0 ? number_cell(r.pipelined_s) : std::string();
+     },
+     [](const TermCells& in, const TermColumn& c, TermRecords& r, ModelTerms&) {
+       if (in.filled(c.name)) r.pipelined_s = in.number(c.name);
+     }},
+    // flight: F, seconds of the 8-byte one-way latency spent in flight
+    // (older files lack the column, so the term is refused for them)
+    {"flight_s", Term::flight,
+     [](const TermRecords&, const ModelTerms& t) {
+       return t.flight_measured ? number_cell(t.flight_s) : std::string();
+     },
+     [](const TermCells& in, const TermColumn& c, TermRecords&, ModelTerms& t) {
+       t.flight_measured = in.filled(c.name);
+       if (t.flight_measured) t.flight_s = in.number(c.name);
+     }},
+    records_column<&TermRecords::fanin_k>("fanin_k", Term::incast),
+    records_column<&TermRecords::fanin_sizes_B>("fanin_sizes_B", Term::incast),
+    records_column<&TermRecords::fanin_s>("fanin_s", Term::incast),
+    records_column<&TermRecords::fanin_exchange_s>("fanin_exchange_s", Term::incast),
+    // incast: the extra seconds per received byte at each k, >= 0, from the
+    // fan-in and from the k-way exchange
+    curve_sizes_column<&ModelTerms::incast>("incast_k", Term::incast),
+    curve_values_column<&ModelTerms::incast>("incast_s_per_B", Term::incast, "incast_k"),
+    curve_values_column<&ModelTerms::incast_sending>("incast_sending_s_per_B", Term::incast,
+                                                     "incast_k"),
+    // probe: the mode probe taken right after the microbenchmarks, seconds
+    // per exchange step at 8 B and 256 KiB (harness/sweep/mode_probe.hpp);
+    // both cells or neither
+    {"probe_small_s", Term::probe,
+     [](const TermRecords&, const ModelTerms& t) {
+       return t.probe.measured() ? number_cell(t.probe.small_s) : std::string();
+     },
+     [](const TermCells& in, const TermColumn& c, TermRecords&, ModelTerms& t) {
+       if (in.filled(c.name) && in.filled("probe_large_s"))
+         t.probe = {in.number(c.name), in.number("probe_large_s")};
+     }},
+    {"probe_large_s", Term::probe,
+     [](const TermRecords&, const ModelTerms& t) {
+       return t.probe.measured() ? number_cell(t.probe.large_s) : std::string();
+     },
+     [](const TermCells&, const TermColumn&, TermRecords&, ModelTerms&) {}},  // with probe_small_s
+    records_column<&TermRecords::fanout_sizes_B>("fanout_sizes_B", Term::buffering),
+    records_column<&TermRecords::fanout_s>("fanout_s", Term::buffering),
+    // buffering: the fraction of an m-byte send the transport buffered, 0..1
+    curve_sizes_column<&ModelTerms::buffered>("buffered_size_B", Term::buffering),
+    curve_values_column<&ModelTerms::buffered>("buffered_fraction", Term::buffering,
+                                               "buffered_size_B"),
+};
 
 // One line per term for reports: "name: what it prices: fitted from what".
 std::string term_description(Term term);
