@@ -198,21 +198,20 @@ struct PricedStep {
   double comm() const { return latency + wire + forward + incast; }
 };
 
-struct Uses {
-  bool range, copy, concurrency, overhead, forward, staged, flight, incast, buffering;
-};
+// The terms a step is priced with: a set of Term (priced_terms below).
+using Uses = TermSet;
 
 PricedStep price_step(const RankStep& x, double delta, double gamma, const ModelParams& base,
                       const ModelTerms& t, const Uses& u) {
   PricedStep p;
   const bool both = x.out_B > 0 && x.in_B > 0;
   // The reducing exchange's ranges price the reduce of what arrives too.
-  const bool fused = u.concurrency && both && x.recv_reduced_B == x.in_B && !t.exchange_reduce.empty();
-  const bool staged = u.staged && both && !fused && x.staged_reduced_B == x.in_B;
+  const bool fused = u.contains(Term::concurrency) && both && x.recv_reduced_B == x.in_B && !t.exchange_reduce.empty();
+  const bool staged = u.contains(Term::staged) && both && !fused && x.staged_reduced_B == x.in_B;
   p.local = gamma * (x.reduced_B - (fused ? x.recv_reduced_B : 0) -
                      (staged ? x.staged_reduced_B : 0)) +
             delta * (x.copied_B - (staged ? x.staged_copied_B : 0)) +
-            (u.copy ? t.local_op_s * (x.local_ops - (staged ? x.staged_ops : 0)) : 0);
+            (u.contains(Term::copy) ? t.local_op_s * (x.local_ops - (staged ? x.staged_ops : 0)) : 0);
   const double k = std::max(x.sends, x.recvs);
   if (k == 0) return p;
   const double wire = std::max(x.out_B, x.in_B);
@@ -220,27 +219,27 @@ PricedStep price_step(const RankStep& x, double delta, double gamma, const Model
   double alpha = base.alpha_s, beta = base.beta_s_per_B;
   const SizeRange* range = fused       ? range_for(t.exchange_reduce, m)
                            : staged    ? range_for(t.exchange_staged, m)
-                           : u.concurrency && both ? range_for(t.exchange, m)
-                           : u.range       ? range_for(t.oneway, m)
+                           : u.contains(Term::concurrency) && both ? range_for(t.exchange, m)
+                           : u.contains(Term::range)       ? range_for(t.oneway, m)
                                        : nullptr;
   if (range) {
     alpha = range->alpha_s;
     beta = range->beta_s_per_B;
   }
-  const auto latency = [&](double n) { return u.overhead ? alpha + (n - 1) * t.overhead_s : n * alpha; };
+  const auto latency = [&](double n) { return u.contains(Term::overhead) ? alpha + (n - 1) * t.overhead_s : n * alpha; };
   p.latency = latency(k);
   p.wire = beta * wire;
-  if (u.forward) p.forward = t.forward.at(m) * x.forwarded_B;
+  if (u.contains(Term::forward)) p.forward = t.forward.at(m) * x.forwarded_B;
   // The receiver's link is what k senders share: priced on the receiver,
   // from the k-way exchange when it sends in the same step.
-  if (u.incast && x.from.size() >= 2)
+  if (u.contains(Term::incast) && x.from.size() >= 2)
     p.incast = (x.out_B > 0 ? t.incast_sending : t.incast).at(static_cast<double>(x.from.size())) *
                x.in_B;
   p.beta = beta;
   if (x.sends > 0) {
     p.send_latency = latency(x.sends);
     p.out = p.send_latency + beta * x.out_B + p.forward;
-    if (u.buffering) p.buffered_B = std::clamp(t.buffered.at(x.out_B / x.sends), 0.0, 1.0) * x.out_B;
+    if (u.contains(Term::buffering)) p.buffered_B = std::clamp(t.buffered.at(x.out_B / x.sends), 0.0, 1.0) * x.out_B;
   }
   return p;
 }
@@ -418,23 +417,23 @@ double priced(const ScheduleFeatures& f, const ModelParams& base, const ModelTer
       if (info.term != Term::probe && use.contains(info.term)) rest.add(info.term);
     return priced(f, m.base, m.terms, rest, {}, arrival, finish);
   }
-  // `buffering` prices through `flight`'s clocks: without them a step waits for its
-  // slowest rank, sends and all.
-  const bool flight = uses(use, Term::flight, t);
-  const Uses u{uses(use, Term::range, t),    uses(use, Term::copy, t),
-               uses(use, Term::concurrency, t), uses(use, Term::overhead, t),
-               uses(use, Term::forward, t),  uses(use, Term::staged, t),
-               flight,                       uses(use, Term::incast, t),
-               flight && uses(use, Term::buffering, t)};
-  const bool clocks = u.flight || !arrival.empty();
-  if (!u.range && !u.copy && !u.concurrency && !u.overhead && !u.forward && !u.staged && !clocks && !u.incast) return baseline(f, base);
+  // The terms asked for that the calibration measured, `probe` aside (priced
+  // above); `buffering` prices through `flight`'s clocks: without them a step
+  // waits for its slowest rank, sends and all.
+  Uses u;
+  for (const TermInfo& info : kTerms)
+    if (info.term != Term::probe && uses(use, info.term, t) &&
+        (info.term != Term::buffering || uses(use, Term::flight, t)))
+      u.add(info.term);
+  const bool clocks = u.contains(Term::flight) || !arrival.empty();
+  if (u.empty() && !clocks) return baseline(f, base);
   const std::size_t p = f.working_set_B.size();
   std::vector<double> delta(p), gamma(p);
   for (std::size_t r = 0; r < p; ++r) {
-    delta[r] = u.copy ? t.copy.at(f.working_set_B[r]) : 0;
-    gamma[r] = u.copy ? t.reduce.at(f.working_set_B[r]) : base.gamma_s_per_B;
+    delta[r] = u.contains(Term::copy) ? t.copy.at(f.working_set_B[r]) : 0;
+    gamma[r] = u.contains(Term::copy) ? t.reduce.at(f.working_set_B[r]) : base.gamma_s_per_B;
   }
-  const double run = u.range ? t.run_s : 0;
+  const double run = u.contains(Term::range) ? t.run_s : 0;
   if (!clocks) {
     // Step-synchronous: every step is a global round that takes its slowest rank.
     double total = run;
@@ -455,7 +454,7 @@ double priced(const ScheduleFeatures& f, const ModelParams& base, const ModelTer
       out[r] = price_step(f.steps[i][r], delta[r], gamma[r], base, t, u);
   };
   const double seconds =
-      clocked_seconds(f, price, u.flight ? t.flight_s : 0.0, u.buffering, arrival, finish, u.flight);
+      clocked_seconds(f, price, u.contains(Term::flight) ? t.flight_s : 0.0, u.contains(Term::buffering), arrival, finish, u.contains(Term::flight));
   if (finish)
     for (double& c : *finish) c += run;
   return run + seconds;
