@@ -3,14 +3,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cmath>
-#include <iterator>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "harness/calibrate/microbenchmarks.hpp"
-#include "harness/sweep/mode_probe.hpp"
+#include "harness/calibrate/term_table.hpp"
 #include "models/terms.hpp"
 
 namespace cb::calibrate {
@@ -42,16 +40,6 @@ void print_table(const char* title, const std::vector<double>& bytes,
                bytes_per_time * bytes[i] / seconds[i] * 1e-9);
 }
 
-// Size ranges as "from B: alpha us, GB/s; ...".
-std::string ranges_text(const std::vector<models::SizeRange>& ranges) {
-  std::string out;
-  for (const models::SizeRange& r : ranges)
-    out += fmt::format("{}from {} B: alpha {:.3f} us, {:.3f} GB/s", out.empty() ? "" : "; ",
-                       r.from_B, r.alpha_s * 1e6,
-                       r.beta_s_per_B > 0 ? 1e-9 / r.beta_s_per_B : INFINITY);
-  return out;
-}
-
 // A "k, time(us)" table (k messages or k local copies in one step).
 void print_count_table(const std::string& title, const std::vector<double>& k,
                        const std::vector<double>& seconds) {
@@ -59,99 +47,6 @@ void print_count_table(const std::string& title, const std::vector<double>& k,
   for (std::size_t i = 0; i < k.size(); ++i)
     fmt::print("{:>12} {:>12.3f}\n", k[i], seconds[i] * 1e6);
 }
-
-// Each term's fitted parameters, a line each (print_fit starts every line
-// with the term's name): one row per kTerms row, in its order.
-std::vector<std::string> range_lines(const models::Calibration& c) {
-  return {fmt::format("one-way ranges: {}", ranges_text(c.terms.oneway))};
-}
-
-std::vector<std::string> copy_lines(const models::Calibration& c) {
-  return {fmt::format("{:.2f} GB/s at {} B, {:.2f} GB/s at {} B (both ranks at once); {:.3f} us "
-                      "per local operation",
-                      c.memcpy_in_cache_GBps, kMemcpyInCache, c.memcpy_GBps, kLocalMax,
-                      c.terms.local_op_s * 1e6)};
-}
-
-std::vector<std::string> concurrency_lines(const models::Calibration& c) {
-  return {fmt::format("exchange ranges: {}", ranges_text(c.terms.exchange)),
-          fmt::format("reducing exchange ranges: {}", ranges_text(c.terms.exchange_reduce))};
-}
-
-std::vector<std::string> overhead_lines(const models::Calibration& c) {
-  return {fmt::format("o {:.3f} us per extra message in a step", c.terms.overhead_s * 1e6)};
-}
-
-std::vector<std::string> forward_lines(const models::Calibration& c) {
-  std::string forward;
-  for (std::size_t i = 0; i < c.terms.forward.size_B.size(); i += 4)
-    forward += fmt::format("{}{} B: {:.3g} ns/B", forward.empty() ? "" : ", ",
-                           c.terms.forward.size_B[i], c.terms.forward.s_per_B[i] * 1e9);
-  return {fmt::format("forwarding adds (relay - ping-pong, per byte): {}",
-                      forward.empty() ? "not measured" : forward)};
-}
-
-std::vector<std::string> staged_lines(const models::Calibration& c) {
-  return {fmt::format("staged reducing exchange ranges: {}", ranges_text(c.terms.exchange_staged))};
-}
-
-std::vector<std::string> flight_lines(const models::Calibration& c) {
-  return {fmt::format("pipelined ping-pong {:.3f} us: of the {:.3f} us one-way latency, {:.3f} us "
-                      "in flight",
-                      c.pipelined_s * 1e6, c.pingpong_s.empty() ? 0.0 : c.pingpong_s.front() * 1e6,
-                      c.terms.flight_s * 1e6)};
-}
-
-std::vector<std::string> incast_lines(const models::Calibration& c) {
-  std::string incast;
-  const double beta = c.params.beta_s_per_B;
-  const auto of_beta = [beta](double x) { return beta > 0 ? 100 * x / beta : 0.0; };
-  for (std::size_t i = 0; i < c.terms.incast.size_B.size(); ++i)
-    incast += fmt::format(
-        "{}k={}: {:.3g} ns/B ({:+.1f}% of beta), sending too {:.3g} ns/B "
-        "({:+.1f}%)",
-        incast.empty() ? "" : "; ", c.terms.incast.size_B[i], c.terms.incast.s_per_B[i] * 1e9,
-        of_beta(c.terms.incast.s_per_B[i]), c.terms.incast_sending.s_per_B[i] * 1e9,
-        of_beta(c.terms.incast_sending.s_per_B[i]));
-  return {fmt::format("incast adds (fan-in - ping-pong - (k-1) m beta, per received byte): {}",
-                      incast.empty() ? "not measured (calibrate on 3 or more ranks)" : incast)};
-}
-
-std::vector<std::string> probe_lines(const models::Calibration& c) {
-  return {fmt::format("exchange step (the second forwarding) {:.3f} us at {} B, {:.3f} us at {} B",
-                      c.terms.probe.small_s * 1e6, kProbeSmallBytes, c.terms.probe.large_s * 1e6,
-                      kProbeLargeBytes)};
-}
-
-std::vector<std::string> buffering_lines(const models::Calibration& c) {
-  std::string buffered;
-  for (std::size_t i = 0; i < c.terms.buffered.size_B.size(); ++i)
-    buffered += fmt::format("{}{} B: {:.2f}", buffered.empty() ? "" : ", ",
-                            c.terms.buffered.size_B[i], c.terms.buffered.s_per_B[i]);
-  return {fmt::format("send buffering (fan-out - 2 ping-pongs, in transfers of m): {}",
-                      buffered.empty() ? "not measured (calibrate on 3 or more ranks)" : buffered)};
-}
-
-struct FitLines {
-  Term term;
-  std::vector<std::string> (*lines)(const models::Calibration&);
-};
-
-// Indexed by Term, as kTerms is: a term without its row here fails to compile.
-constexpr FitLines kFitLines[] = {
-    {Term::range, range_lines},         {Term::copy, copy_lines},
-    {Term::concurrency, concurrency_lines}, {Term::overhead, overhead_lines},
-    {Term::forward, forward_lines},     {Term::staged, staged_lines},
-    {Term::flight, flight_lines},       {Term::incast, incast_lines},
-    {Term::probe, probe_lines},         {Term::buffering, buffering_lines},
-};
-static_assert(std::size(kFitLines) == std::size(models::kTerms),
-              "every term of kTerms prints its fit: add its row to kFitLines");
-static_assert([] {
-  for (std::size_t i = 0; i < std::size(kFitLines); ++i)
-    if (kFitLines[i].term != models::kTerms[i].term) return false;
-  return true;
-}(), "kFitLines is in kTerms order");
 
 }  // namespace
 
@@ -240,7 +135,7 @@ void print_fit(const models::Calibration& c) {
                c.intra_alone_alpha_s, c.intra_alone_alpha_s * 1e6, c.intra_alone_beta_s_per_B,
                1e-9 / c.intra_alone_beta_s_per_B);
   for (const models::TermInfo& info : models::kTerms)
-    for (const std::string& line : kFitLines[static_cast<std::size_t>(info.term)].lines(c))
+    for (const std::string& line : term_calibration(info.term).lines(c))
       fmt::print("{}: {}\n", info.name, line);
 }
 

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "harness/calibrate/microbenchmarks.hpp"
+#include "harness/calibrate/term_table.hpp"
 #include "transports/contract/interrupt.hpp"
 #include "harness/sweep/mode_probe.hpp"
 #include "harness/sweep/time_schedule.hpp"
@@ -29,17 +30,13 @@ double time_schedule(const TransportSpec& t, const std::string& label, const Sch
   return *median;
 }
 
-// Times schedules on the pair net of the empty run; a helper so that each
-// sweep below reads as what it measures.
-struct PairTimer {
-  const TransportSpec& t;
-  const std::string& label;
-  Group& pair;
-  double run_s = 0;
-  double net(const Schedule& s) const {
-    return std::max(time_schedule(t, label, s, pair) - run_s, 1e-12);
-  }
-};
+}  // namespace
+
+double PairTimer::net(const Schedule& s) const {
+  return std::max(time_schedule(t, label, s, pair) - run_s, 1e-12);
+}
+
+namespace {
 
 // A unit of measurement is measured again while the probe before or after
 // it is not in the guard's mode, up to kModeTries times; a mode that outlasts
@@ -64,26 +61,21 @@ bool measure_in_mode(ModeGuard& guard, Measurements& m, Unit&& unit) {
   return false;
 }
 
-// One message size's ping-pong, relay and three exchanges, seconds per step.
-struct MessageTimes {
-  double ping_s = 0, relay_s = 0, exchange_s = 0, exchange_reduce_s = 0, exchange_staged_s = 0;
-};
-
-MessageTimes measure_size(const PairTimer& timer, std::size_t b) {
-  const int rank = timer.pair.rank();
-  return {timer.net(ping_pong(rank, b, 1)) / 2, timer.net(relay(rank, b)) / 2,
-          timer.net(exchange(rank, b)) / 2, timer.net(exchange_reduce(rank, b)) / 2,
-          timer.net(exchange_staged(rank, b)) / 2};
-}
-
-// Ping-pong, relay and the three exchanges, kPingMin .. max_ping bytes, in
-// the guard's mode.
+// The message sweep: every row's size series (term_table.cpp), kPingMin ..
+// max_ping bytes, each size one unit in the guard's mode.
 void measure_messages(const PairTimer& timer, ModeGuard& guard, std::size_t max_ping,
                       Measurements& m) {
-  std::vector<MessageTimes> sizes;
+  std::vector<const SizeSeries*> series;
+  for (const TermCalibration& row : term_calibrations())
+    for (const SizeSeries& one : row.per_size)
+      if (one.at) series.push_back(&one);
+  std::vector<std::vector<double>> sizes;  // per size, one value per series
   for (std::size_t b = kPingMin; b <= max_ping;) {
-    MessageTimes one;
-    const bool kept = measure_in_mode(guard, m, [&] { one = measure_size(timer, b); });
+    std::vector<double> one;
+    const bool kept = measure_in_mode(guard, m, [&] {
+      one.clear();
+      for (const SizeSeries* s : series) one.push_back(s->at(timer, b));
+    });
     if (!kept && m.restarts < kModeRestarts) {
       ++m.restarts;
       guard.adopt_last();
@@ -99,43 +91,29 @@ void measure_messages(const PairTimer& timer, ModeGuard& guard, std::size_t max_
     const double b = static_cast<double>(kPingMin << i);
     m.ping_B.push_back(b);
     m.t.exchange_B.push_back(b);
-    m.t.pingpong_s.push_back(sizes[i].ping_s);
-    m.t.relay_s.push_back(sizes[i].relay_s);
-    m.t.exchange_s.push_back(sizes[i].exchange_s);
-    m.t.exchange_reduce_s.push_back(sizes[i].exchange_reduce_s);
-    m.t.exchange_staged_s.push_back(sizes[i].exchange_staged_s);
+    for (std::size_t j = 0; j < series.size(); ++j) series[j]->into(m).push_back(sizes[i][j]);
   }
 }
 
-// k small messages per direction, k small local copies (k = 1 .. kMaxMessages) and
-// the pipelined ping-pong of term `flight`, in the guard's mode.
+// The count unit in the guard's mode: every row's count series for k = 1 ..
+// kMaxMessages, then its once-in-mode measurements.
 void measure_counts(const PairTimer& timer, ModeGuard& guard, Measurements& m) {
-  const int rank = timer.pair.rank();
   const bool kept = measure_in_mode(guard, m, [&] {
-    m.t.multi_k.clear();
-    m.t.multi_s.clear();
-    m.t.ops_k.clear();
-    m.t.ops_s.clear();
-    for (int k = 1; k <= kMaxMessages; k *= 2) {
-      m.t.multi_k.push_back(k);
-      m.t.multi_s.push_back(timer.net(ping_pong(rank, kSmallMessage, k)) / 2);
-      m.t.ops_k.push_back(k);
-      m.t.ops_s.push_back(timer.net(local_copies(rank, kSmallMessage, k)));
-    }
-    m.pipelined_s = timer.net(pipelined(rank));
+    for (const TermCalibration& row : term_calibrations())
+      if (row.per_count.at) {
+        row.per_count.k_into(m).clear();
+        row.per_count.into(m).clear();
+      }
+    for (int k = 1; k <= kMaxMessages; k *= 2)
+      for (const TermCalibration& row : term_calibrations())
+        if (row.per_count.at) {
+          row.per_count.k_into(m).push_back(k);
+          row.per_count.into(m).push_back(row.per_count.at(timer, k));
+        }
+    for (const TermCalibration& row : term_calibrations())
+      if (row.in_mode) row.in_mode(timer, m);
   });
   if (!kept) ++m.off_mode;
-}
-
-// Local copy and fp32-sum reduce, kLocalMin .. kLocalMax bytes.
-void measure_locals(const PairTimer& timer, Measurements& m) {
-  const int rank = timer.pair.rank();
-  for (std::size_t b = kLocalMin; b <= kLocalMax; b *= 2) {
-    m.t.copy_B.push_back(static_cast<double>(b));
-    m.t.copy_s.push_back(timer.net(local(rank, b, LocalKind::copy)));
-    m.t.reduce_B.push_back(static_cast<double>(b));
-    m.t.reduce_s.push_back(timer.net(local(rank, b, LocalKind::reduce)));
-  }
 }
 
 }  // namespace
@@ -161,7 +139,8 @@ Measurements measure_pair(const TransportSpec& t, const std::string& label,
   measure_messages(timer, guard, max_ping, m);
   measure_counts(timer, guard, m);
   m.probe = guard.reference();
-  measure_locals(timer, m);
+  for (const TermCalibration& row : term_calibrations())
+    if (row.alone) row.alone(timer, m);
   return m;
 }
 
@@ -171,21 +150,8 @@ void measure_fan_in(const TransportSpec& t, const std::string& label, std::size_
   Schedule empty = micro(Collective::alltoall, DataType::uint8, rank, 1, {Step{}});
   empty.p = p;
   const PairTimer timer{t, label, all, time_schedule(t, label, empty, all)};
-  const std::size_t most = std::min(max_ping, kFanInMax);
-  for (std::size_t b = std::min(kFanInMin, most); b <= most; b *= 2)
-    m.fanin_B.push_back(static_cast<double>(b));
-  for (int k = 2; k < p; ++k) {
-    m.fanin_k.push_back(k);
-    for (double b : m.fanin_B) {
-      const auto bytes = static_cast<std::size_t>(b);
-      m.fanin_s.push_back(timer.net(fan_in(rank, p, k, bytes, false)));
-      m.fanin_exchange_s.push_back(timer.net(fan_in(rank, p, k, bytes, true)));
-    }
-  }
-  for (std::size_t b = std::min(kFanOutMin, most); b <= most; b *= 2) {
-    m.fanout_B.push_back(static_cast<double>(b));
-    m.fanout_s.push_back(timer.net(fan_out(rank, p, b)));
-  }
+  for (const TermCalibration& row : term_calibrations())
+    if (row.all_ranks) row.all_ranks(timer, max_ping, m);
 }
 
 std::vector<double> measure_intra(const TransportSpec& t, const std::string& label,
@@ -206,10 +172,8 @@ models::Calibration calibration_of(const Measurements& m, const std::string& lab
   models::Calibration c =
       models::fit_calibration(m.ping_B, m.t.pingpong_s, m.t.reduce_B, m.t.reduce_s);
   models::fit_terms(c, m.t);
-  models::fit_flight(c, m.pipelined_s);
-  models::fit_incast(c, m.fanin_k, m.fanin_B, m.fanin_s, m.fanin_exchange_s);
-  models::fit_buffering(c, m.fanout_B, m.fanout_s);
-  c.terms.probe = m.probe;
+  for (const TermCalibration& row : term_calibrations())
+    if (row.fit) row.fit(m, c);
   c.transport = label;
   c.ranks = 2;
   const auto copy_at = [&](std::size_t bytes) {

@@ -27,6 +27,10 @@ struct Measurements {
   // buffering: fan-out times net of the empty run on all ranks, at fanout_B.
   std::vector<double> fanout_B, fanout_s;
   models::ModeProbe probe;  // probe: the mode probe all of the above were measured in
+  // The raw lists of terms whose rows (term_table.cpp) measure them straight
+  // into the calibration file's fields; their fits copy them over. The
+  // terms above keep theirs in the fields their fits take.
+  models::TermRecords records;
   // Two levels (empty on one level): the intra-node ping-pong's half round
   // trips at ping_B with every node's pair at once (the slowest pair's;
   // intra_pairs of them), and with ranks 0 and 1 alone.
