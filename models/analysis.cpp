@@ -14,6 +14,7 @@
 #include <unordered_map>
 
 #include "models/crossover.hpp"
+#include "models/family_crossovers.hpp"
 #include "models/fit_rows.hpp"
 #include "models/lower_bound.hpp"
 #include "models/parallel.hpp"
@@ -47,6 +48,30 @@ bool tie_sets_overlap(std::string_view a, std::string_view b) {
   for (std::string_view x : members(b))
     if (ma.count(x)) return true;
   return false;
+}
+
+GroupKey group_of(const Measurement& m) {
+  const ConfigKey k = config_key(m);
+  return {k.transport, k.coll, k.dtype, k.op, k.placement, k.ranks};
+}
+
+TimeCI ci_of(const Measurement& m) {
+  if (std::isnan(m.ci_lo_s) || std::isnan(m.ci_hi_s) || (m.ci_lo_s <= 0 && m.ci_hi_s <= 0))
+    return {m.time_s, m.time_s, m.time_s};
+  return {m.time_s, std::min(m.ci_lo_s, m.time_s), std::max(m.ci_hi_s, m.time_s)};
+}
+
+void judge_crossover(PairCrossover& c, double factor) {
+  const double m = c.measured_B.front();
+  if (c.predicted_B.empty()) {
+    c.verdict = "none";
+    return;
+  }
+  const double q = c.predicted_B.front();
+  const bool within = std::max(q / m, m / q) <= factor;
+  c.verdict = within ? "within" : q < m ? "below" : "above";
+  const auto& [lo, hi] = c.measured_interval_B.front();
+  c.within_interval = within || (lo <= q && q <= hi);
 }
 
 bool BestAtSize::model_right() const { return tie_sets_overlap(predicted_best, measured_best); }
@@ -155,14 +180,6 @@ std::vector<TermSet> measured_levels(const ModelTerms& t) {
 
 GroupKey group_of(const ConfigKey& k) {
   return {k.transport, k.coll, k.dtype, k.op, k.placement, k.ranks};
-}
-
-TimeCI ci_of(const Measurement& m) {
-  // A results file without CI columns: the median alone (no crossover can
-  // then be shown to be separated).
-  if (std::isnan(m.ci_lo_s) || std::isnan(m.ci_hi_s) || (m.ci_lo_s <= 0 && m.ci_hi_s <= 0))
-    return {m.time_s, m.time_s, m.time_s};
-  return {m.time_s, std::min(m.ci_lo_s, m.time_s), std::max(m.ci_hi_s, m.time_s)};
 }
 
 // Points fitted by the exact knee search over g points (every segment of at
@@ -587,6 +604,13 @@ std::vector<Grade> family_grades(const Analysis& a) {
     }
     const auto terms = a.level_terms.find(g.params);
     g.per_rank_clocks = terms != a.level_terms.end() && terms->second.contains(Term::flight);
+    if (std::get<2>(key))
+      for (const PairCrossover& c : a.family_crossovers)
+        if (c.params == g.params && c.group.transport == g.transport && !c.measured_B.empty()) {
+          ++g.crossovers;
+          g.crossovers_within_factor += c.verdict == "within";
+          g.crossovers_within_interval += c.within_interval;
+        }
     out.push_back(std::move(g));
   }
   return out;
@@ -776,6 +800,7 @@ Analysis analyze(const ResultsFile& results, const AnalysisOptions& opt) {
   add_config_predictions(a);
   add_choices(a, opt.threads);
   a.grades = grades_of(a);
+  a.family_crossovers = family_crossovers(a);
   for (Grade& g : family_grades(a)) a.grades.push_back(std::move(g));
   return a;
 }

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "models/crossover.hpp"
 #include "models/global_fit.hpp"
 #include "models/knees.hpp"
 #include "models/line_fit.hpp"
@@ -101,6 +102,11 @@ struct GroupKey {
   auto operator<=>(const GroupKey&) const = default;
 };
 std::string describe(const GroupKey& g);
+GroupKey group_of(const Measurement& m);
+
+// A row's median with the 95% CI of it (seconds); a file without CI columns
+// gives the median alone (no crossover can then be shown to be separated).
+TimeCI ci_of(const Measurement& m);
 
 // Algorithms whose schedules exchange the same messages at the group's p
 // (same_work in schedule_model.hpp, at the smallest and largest measured
@@ -126,6 +132,12 @@ struct PairCrossover {
   std::string verdict;           // within, below, above (the factor off) or none
   bool within_interval = false;  // within the factor or inside measured_interval_B
 };
+
+// Sets c.verdict and c.within_interval (c has a measured crossing): the first
+// predicted crossing "within" `factor` of the first measured one in size,
+// else "below" or "above" it, or "none"; within_interval also counts a
+// prediction inside the measured crossing's interval.
+void judge_crossover(PairCrossover& c, double factor);
 
 // Tie-aware best choice at one size. predicted_best lists every algorithm
 // predicted within 1e-9 of the fastest (the model cannot choose between
@@ -184,6 +196,8 @@ struct Analysis {
   std::vector<TransportFit> transports;
   std::vector<Prediction> predictions;
   std::vector<PairCrossover> crossovers;
+  // Hierarchical against flat on two levels (family_crossovers.hpp).
+  std::vector<PairCrossover> family_crossovers;
   std::vector<BestAtSize> best;
   std::vector<Grade> grades;  // global and every calibration level, per transport
   // The terms each calibration level's label (calibration_label) prices with.

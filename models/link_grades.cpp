@@ -16,11 +16,6 @@ namespace cb::models {
 
 namespace {
 
-GroupKey group_of(const Measurement& m) {
-  const ConfigKey k = config_key(m);
-  return {k.transport, k.coll, k.dtype, k.op, k.placement, k.ranks};
-}
-
 double median_or_nan(std::vector<double> v) {
   return v.empty() ? std::nan("") : median(std::move(v));
 }
@@ -63,20 +58,6 @@ bool crossing_cpu_limited(const Scope& s, const PairCrossover& c, double m) {
     for (const std::string& algo : algos)
       if (s.cpu.contains({c.group, size, algo})) return true;
   return false;
-}
-
-// How the first predicted crossing stands against the first measured one.
-void judge(PairCrossover& c) {
-  const double m = c.measured_B.front();
-  if (c.predicted_B.empty()) {
-    c.verdict = "none";
-    return;
-  }
-  const double q = c.predicted_B.front();
-  const bool within = std::max(q / m, m / q) <= kTargetsLinkLimited.crossover_factor;
-  c.verdict = within ? "within" : q < m ? "below" : "above";
-  const auto& [lo, hi] = c.measured_interval_B.front();
-  c.within_interval = within || (lo <= q && q <= hi);
 }
 
 // The rows the CPU limits (link_limits.hpp) and every group's measured sizes.
@@ -142,7 +123,7 @@ void grade_link_limited(Analysis& a, const std::vector<LinkRow>& rows) {
     if (c.measured_B.empty()) continue;
     c.cpu_limited = crossing_cpu_limited(s, c, c.measured_B.front());
     if (*c.cpu_limited) continue;
-    judge(c);
+    judge_crossover(c, kTargetsLinkLimited.crossover_factor);
     if (!graded(c.params)) continue;
     Grade& g = grade(c.params, c.group.transport);
     ++g.crossovers;

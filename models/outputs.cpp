@@ -144,14 +144,14 @@ std::string crossovers_csv(const Analysis& a) {
   const auto flag = [](const std::optional<bool>& v) -> std::string_view {
     return v ? (*v ? "1" : "0") : "";
   };
-  for (const PairCrossover& c : a.crossovers) {
+  const auto crossover_row = [&](std::string_view kind, const PairCrossover& c) {
     const bool measured = !c.measured_interval_B.empty();
     const bool both = !c.predicted_B.empty() && !c.measured_B.empty();
     const double ratio = both ? std::max(c.predicted_B.front() / c.measured_B.front(),
                                          c.measured_B.front() / c.predicted_B.front())
                               : NAN;
-    out += fmt::format("pair,{},{},{},{},{},{},{},{},{},{},,,,,,,{},{},{},{},{},{},,,\n", c.params,
-                       group(c.group), csv_escape(c.algo_a), csv_escape(c.algo_b),
+    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},,,,,,,{},{},{},{},{},{},,,\n", kind,
+                       c.params, group(c.group), csv_escape(c.algo_a), csv_escape(c.algo_b),
                        c.predicted_B.empty() ? "" : csv_number(c.predicted_B.front()),
                        c.measured_B.empty() ? "" : csv_number(c.measured_B.front()),
                        c.predicted_B.size(), c.measured_B.size(),
@@ -160,7 +160,9 @@ std::string crossovers_csv(const Analysis& a) {
                        measured ? csv_number(c.measured_interval_B.front().second) : "",
                        csv_number(ratio), flag(c.cpu_limited), c.verdict,
                        c.verdict.empty() ? "" : c.within_interval ? "1" : "0");
-  }
+  };
+  for (const PairCrossover& c : a.crossovers) crossover_row("pair", c);
+  for (const PairCrossover& c : a.family_crossovers) crossover_row("family", c);
   for (const BestAtSize& b : a.best) {
     out += fmt::format("best,{},{},,,,,,,,,{},{},{},{},{},{},,,,{},,,,,\n", b.params,
                        group(b.group), b.bytes, csv_escape(b.predicted_best),
