@@ -15,6 +15,7 @@
 #include "models/io/output_file.hpp"
 #include "models/io/output_lock.hpp"
 #include "models/calibration.hpp"
+#include "models/families.hpp"
 #include "models/link_grades.hpp"
 #include "models/latency_rounds.hpp"
 #include "models/link_limits.hpp"
@@ -92,6 +93,7 @@ std::string mpich_export(const FitRequest& req, const Analysis& a, std::string& 
 // computed from it (`fit d/fit.csv --out d` once did).
 void refuse_input_as_output(const FitRequest& req, const std::vector<std::string>& names) {
   std::vector<std::string> inputs = req.calibration_files;
+  inputs.insert(inputs.end(), req.library_files.begin(), req.library_files.end());
   inputs.push_back(req.results_csv);
   for (const std::string& name : names) {
     const std::string path = (std::filesystem::path(req.out_dir) / name).string();
@@ -128,6 +130,15 @@ FitRun run_fit(const FitRequest& req) {
   std::optional<NetworkSetting> net;
   if (!req.network_file.empty())
     net = read_network_setting(req.network_file, req.overhead_calibration);
+  std::vector<ResultsFile> libraries;
+  for (const std::string& file : req.library_files) {
+    libraries.push_back(read_results_csv(file));
+    for (const Measurement& m : libraries.back().rows)
+      if (m.entry)
+        throw UsageError(fmt::format("{}:{}: algorithm {} is a schedule (accepted in --library: "
+                                     "rows of the library's own collective, mpi or nccl)",
+                                     file, m.line, m.algorithm));
+  }
   FitRun run{analyze(results, opt), {}, {}};
   std::vector<LinkRow> links;
   if (net) {
@@ -142,6 +153,12 @@ FitRun run_fit(const FitRequest& req) {
       {"errors.csv", errors_csv(run.analysis)},
       {"summary.csv", summary_csv(run.analysis)},
   };
+  std::vector<const Measurement*> contenders;
+  for (const Measurement& m : results.rows) contenders.push_back(&m);
+  for (const ResultsFile& f : libraries)
+    for (const Measurement& m : f.rows) contenders.push_back(&m);
+  if (std::string families = families_csv(contenders); !families.empty())
+    files.emplace_back("families.csv", std::move(families));
   if (const auto memory = memory_rows(results, shared_memory_memcpy_GBps); !memory.empty())
     files.emplace_back("memory-bound.csv", memory_rows_csv(memory));
   if (net) {

@@ -33,6 +33,10 @@ struct FitRequest {
   // schedule row priced against the network of `network_file` (a testbed's
   // setting.txt) with the stack overhead of `overhead_calibration`.
   std::string network_file, overhead_calibration;
+  // Results CSVs of library baselines only (e.g. MPICH under forced
+  // algorithms, one library_setting each): contenders beside the sweep's own
+  // library rows in families.csv (families.hpp), written for two-level rows.
+  std::vector<std::string> library_files;
 };
 
 struct FitRun {

@@ -172,6 +172,7 @@ Measurement parse_row(const CsvTable& t, const CsvRecord& r) {
   const std::string& over = t.cell(r, "oversubscribed");
   if (!over.empty()) m.oversubscribed = parse_integer<int>(over, "oversubscribed", fail) != 0;
   m.probe = parse_probe(t, r, fail);
+  if (t.has("library_setting")) m.library_setting = t.cell(r, "library_setting");
   if (const std::string& a = t.cell(r, "arrival"); !a.empty() && a != "none") {
     m.arrival = a;
     m.after_last_s = optional_real(t.cell(r, "after_last_median_us"), "after_last_median_us", fail) * 1e-6;

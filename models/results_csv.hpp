@@ -53,6 +53,9 @@ struct Measurement {
   double after_last_ci_lo_s = std::numeric_limits<double>::quiet_NaN();
   double after_last_ci_hi_s = std::numeric_limits<double>::quiet_NaN();
   double noskew_s = std::numeric_limits<double>::quiet_NaN();
+  // A library baseline's CVARs (the optional library_setting column, e.g.
+  // MPIR_CVAR_ALLREDUCE_INTRA_ALGORITHM=smp;...; "" = the library's defaults).
+  std::string library_setting;
 };
 
 // A fitted configuration: every key but the size. The op and the placement

@@ -32,6 +32,7 @@ struct FitOptions {
   bool mpich_json = false;
   std::string mpich_default;
   std::string network, stack_overhead;
+  std::vector<std::string> libraries;
 };
 
 std::string us(double s) { return fmt::format("{:.3g} us", s * 1e6); }
@@ -49,6 +50,7 @@ int fit(const FitOptions& o) {
   req.seed = o.seed;
   req.network_file = o.network;
   req.overhead_calibration = o.stack_overhead;
+  req.library_files = o.libraries;
   if (o.mpich_json || !o.mpich_default.empty())
     req.mpich_default_tree = mpich_default_tree(o.mpich_default, "--mpich-json");
   const models::FitRun run = models::run_fit(req);
@@ -130,6 +132,12 @@ Command add_fit_command(CLI::App& app) {
   cmd->add_option("--stack-overhead", o->stack_overhead,
                   "a calibration taken with the network's delay at 0: its alpha is the stack's "
                   "own per-message overhead (with --network)");
+  cmd->add_option("--library", o->libraries,
+                  "results CSV of the library's own collective only (e.g. MPICH with an "
+                  "algorithm forced by CVARs: its library_setting column names it): another "
+                  "library contender in families.csv, the fastest hierarchical and flat "
+                  "schedule against the library's fastest per size on a two-level layout "
+                  "(models/families.hpp); repeat for several");
   return {cmd, [o] { return fit(*o); }};
 }
 

@@ -98,12 +98,68 @@ def accuracy_lines(d):
     return out + [""]
 
 
+def csv_rows(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def size_text(cell):
+    return results_csv.size_label(float(cell)) if cell else "–"
+
+
+def crossover_lines(d):
+    out = ["## Hierarchical against flat (fit-C/crossovers.csv, kind family, label calibration)\n",
+           "Each family's fastest algorithm at each size; a measured crossover needs the two "
+           "families' CIs separated on both sides (the rule of every crossover here), and is held "
+           "to the hierarchical scope's factor (`accuracy.csv`'s `met_crossovers`).\n",
+           "| collective | faster below (measured / predicted) | measured crossover (between) | "
+           "predicted | verdict | target met |", "|---|---|---|---|---|---|"]
+    for coll in COLLECTIVES:
+        hier = accuracy_rows(d, coll)["hierarchical"]
+        for r in csv_rows(os.path.join(d, f"fit-{coll}", "crossovers.csv")):
+            if r["kind"] != "family" or r["params"] != "calibration":
+                continue
+            between = (f" ({size_text(r['measured_crossover_lo_B'])}–"
+                       f"{size_text(r['measured_crossover_hi_B'])})"
+                       if r["measured_crossover_lo_B"] else "")
+            out.append(f"| {coll} | {r['measured_faster_below']} / {r['predicted_faster_below']} | "
+                       f"{size_text(r['measured_crossover_B'])}{between} | "
+                       f"{size_text(r['predicted_crossover_B'])} | {r['verdict'] or '–'} | "
+                       f"{verdict(hier['met_crossovers']) or '–'} |")
+    return out + [""]
+
+
+def ratio_text(r, column):
+    if not r[column]:
+        return "–"
+    return f"{float(r[column]):.2f} [{float(r[column + '_lo']):.2f}, {float(r[column + '_hi']):.2f}]"
+
+
+def library_lines(d):
+    out = ["## Against the library (fit-C/families.csv)\n",
+           "The fastest hierarchical schedule's median over the library's fastest (its default and "
+           "every algorithm forced by CVARs that was measured), with the spread of the two 95% CIs' "
+           "far ends; below 1 the schedule is faster.\n",
+           "| collective | size | hierarchical | library | hierarchical / library | "
+           "flat / library | faster |", "|---|---|---|---|---|---|---|"]
+    for coll in COLLECTIVES:
+        path = os.path.join(d, f"fit-{coll}", "families.csv")
+        if not os.path.exists(path):
+            continue
+        for r in csv_rows(path):
+            lib = r["library_algorithm"]
+            out.append(f"| {coll} | {size_text(r['bytes'])} | {r['hier_algorithm'] or '–'} | "
+                       f"{lib or '–'} | {ratio_text(r, 'hier_over_library')} | "
+                       f"{ratio_text(r, 'flat_over_library')} | {r['faster']} |")
+    return out + [""]
+
+
 def build(d):
     out = ["# Two-level testbed: 3 hosts × 2 ranks\n",
            "The commands of results/two-level-3x2-2ms-200Mbit/commands.txt replayed here "
            "(commands: replay.sh); docs/two-level.md describes the setting and the reference "
            "figures.\n"]
-    return out + level_lines(d) + accuracy_lines(d)
+    return out + level_lines(d) + accuracy_lines(d) + crossover_lines(d) + library_lines(d)
 
 
 def main(argv):

@@ -62,13 +62,17 @@ replay() {
 
 # Each collective's sweep priced with the calibration taken before it, the
 # configured link and the delay-0 probe (accuracy.csv: scopes hierarchical
-# and flat; network.csv).
+# and flat; network.csv; crossovers.csv kind family; families.csv).
 fit_all() {
-  local c
+  local c f
   for c in $collectives; do
+    # MPICH's own algorithms forced by CVARs (mpich-C-TAG.csv): the library's
+    # contenders beside the sweep's default in families.csv.
+    local libraries=()
+    for f in "$out"/mpich-"$c"-*.csv; do [ -s "$f" ] && libraries+=(--library "$f"); done
     "$collbench" fit "$out/$c.csv" --calibration "$out/calibration.csv" \
-      --network "$out/setting.txt" --stack-overhead "$out/probe.csv" --out "$out/fit-$c" \
-      >"$out/fit-$c.txt"
+      --network "$out/setting.txt" --stack-overhead "$out/probe.csv" "${libraries[@]}" \
+      --out "$out/fit-$c" >"$out/fit-$c.txt"
   done
   /usr/bin/python3 scripts/testbed/report_two_level.py "$out" >&2
 }
