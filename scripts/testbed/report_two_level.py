@@ -156,7 +156,7 @@ def library_lines(d):
 
 def build(d):
     out = ["# Two-level testbed: 3 hosts × 2 ranks\n",
-           "The commands of results/two-level-3x2-2ms-200Mbit/commands.txt replayed here "
+           "The commands of results/two-level-3x2-2ms-200Mbit-one-load/commands.txt replayed here "
            "(commands: replay.sh); docs/two-level.md describes the setting and the reference "
            "figures.\n"]
     return out + level_lines(d) + accuracy_lines(d) + crossover_lines(d) + library_lines(d)

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The two-level stage of scripts/study.sh --full: replays the committed 3
-# hosts x 2 ranks run's commands (results/two-level-3x2-2ms-200Mbit/
-# commands.txt: probe, two-level calibrate, a verified sweep of every flat and
-# hierarchical algorithm of the four collectives, MPICH's own algorithms)
+# hosts x 2 ranks run's commands (results/two-level-3x2-2ms-200Mbit-one-load/
+# commands.txt: two-level calibrate, a verified sweep of every flat and
+# hierarchical algorithm of the four collectives, MPICH's own algorithms,
+# a second calibration, the delay-0 probe, all on one testbed at one load)
 # into OUTDIR, fits each collective with the calibration taken before its
 # sweep, and renders OUTDIR/report.md (report_two_level.py).
 #
@@ -18,7 +19,7 @@ set -Eeuo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
 collbench=${CB_BUILD_DIR:-$root/build}/harness/collbench
-reference=results/two-level-3x2-2ms-200Mbit
+reference=results/two-level-3x2-2ms-200Mbit-one-load
 collectives="allreduce reduce_scatter allgather alltoall"
 
 out=${1:?usage: two_level.sh OUTDIR [--outputs | --refit]}

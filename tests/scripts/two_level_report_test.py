@@ -1,7 +1,7 @@
 """scripts/testbed/two_level.sh --refit on a copy of the committed 3 x 2 run:
 the stage's report shows, per collective, the hierarchical and flat figures
-and verdicts that `collbench fit` wrote into fit-C/accuracy.csv (nothing is
-recomputed in Python); a folder without the run's files is refused with one
+and verdicts that `collbench fit` wrote into fit-C/accuracy.csv and the
+library comparison of fit-C/families.csv (nothing is recomputed in Python); a folder without the run's files is refused with one
 line and exit 2, and leaves no report.md."""
 import csv
 import os
@@ -13,7 +13,7 @@ import unittest
 
 SOURCE = os.environ["CB_SOURCE_DIR"]
 BUILD = os.environ["CB_BUILD_DIR"]
-RUN = os.path.join(SOURCE, "results", "two-level-3x2-2ms-200Mbit")
+RUN = os.path.join(SOURCE, "results", "two-level-3x2-2ms-200Mbit-one-load")
 COLLECTIVES = ["allreduce", "reduce_scatter", "allgather", "alltoall"]
 
 
@@ -56,6 +56,19 @@ class TwoLevelReport(unittest.TestCase):
             self.assertIn(want_h, row)
             self.assertIn(want_f, row)
             self.assertIn("met" if h["met_median_abs_err_large"] == "1" else "missed", row)
+            # The library table shows families.csv's ratio (fit computed it, with
+            # MPICH's forced algorithms from --library), e.g. at the largest size.
+            with open(os.path.join(d, f"fit-{c}", "families.csv"), newline="") as f:
+                fam = list(csv.DictReader(f))
+            self.assertTrue(fam, f"{c}: families.csv has no rows")
+            top = fam[-1]
+            want = (f"{float(top['hier_over_library']):.2f} "
+                    f"[{float(top['hier_over_library_lo']):.2f}, "
+                    f"{float(top['hier_over_library_hi']):.2f}]")
+            self.assertTrue(any(l.startswith(f"| {c} |") and want in l and top["hier_algorithm"] in l
+                                for l in lines), f"{c}: no library row with {want}")
+            names = {r["library_algorithm"] for r in fam}
+            self.assertTrue(names - {"default"}, f"{c}: no forced MPICH algorithm in {names}")
         link = graded_link(os.path.join(d, "fit-allreduce", "calibrated-link.csv"))
         text = "\n".join(lines)
         self.assertIn(f"α {100 * float(link['alpha_error']):+.1f}%", text)
