@@ -23,6 +23,7 @@
 #include "models/miss_classes.hpp"
 #include "models/mpich_selection.hpp"
 #include "models/outputs.hpp"
+#include "models/report_levels.hpp"
 #include "models/summary_csv.hpp"
 
 namespace cb::models {
@@ -163,6 +164,8 @@ FitRun run_fit(const FitRequest& req) {
     files.emplace_back("memory-bound.csv", memory_rows_csv(memory));
   if (net) {
     files.emplace_back("link-limited.csv", link_rows_csv(links, *net));
+    files.emplace_back("link-errors.csv", link_errors_csv(run.analysis, links));
+    files.emplace_back("report-levels.csv", report_levels_csv(run.analysis));
     files.emplace_back("network.csv", network_csv(run.analysis, *net));
     if (!opt.calibrations.empty())
       files.emplace_back("calibrated-link.csv", calibrated_link_csv(opt.calibrations, *net));

@@ -75,14 +75,21 @@ Scope scope_of(const Analysis& a, const std::vector<LinkRow>& rows) {
   return s;
 }
 
+// Levels graded: the calibration's (the global fit is in sample).
+bool graded(const std::string& params) {
+  return params == kByCalibration || params.rfind(std::string(kByCalibration) + "+", 0) == 0;
+}
+
+// The predictions the scope holds: a graded level's, of a row the CPU does
+// not limit. The one test for them: the grades and link-errors.csv both use it.
+bool in_scope(const Scope& s, const Prediction& p) {
+  return graded(p.params) && !s.cpu_rows.contains(p.row);
+}
+
 }  // namespace
 
 void grade_link_limited(Analysis& a, const std::vector<LinkRow>& rows) {
   const Scope s = scope_of(a, rows);
-  // Levels graded: the calibration's (the global fit is in sample).
-  const auto graded = [](const std::string& params) {
-    return params == kByCalibration || params.rfind(std::string(kByCalibration) + "+", 0) == 0;
-  };
   std::map<std::pair<std::string, std::string>, Grade> by;
   const auto grade = [&](const std::string& params, const std::string& transport) -> Grade& {
     Grade& g = by[{params, transport}];
@@ -94,7 +101,7 @@ void grade_link_limited(Analysis& a, const std::vector<LinkRow>& rows) {
   std::map<std::pair<std::string, std::string>, std::vector<double>> large, small, all, regrets;
   std::map<std::pair<std::string, std::string>, std::map<Collective, std::vector<double>>> coll;
   for (const Prediction& p : a.predictions) {
-    if (!graded(p.params) || s.cpu_rows.contains(p.row)) continue;
+    if (!in_scope(s, p)) continue;
     const auto key = std::make_pair(p.params, p.row->transport);
     grade(p.params, p.row->transport);
     const double e = std::fabs(p.rel_err);
@@ -149,6 +156,30 @@ void grade_link_limited(Analysis& a, const std::vector<LinkRow>& rows) {
     g.per_rank_clocks = terms != a.level_terms.end() && terms->second.contains(Term::flight);
     a.grades.push_back(g);
   }
+}
+
+std::string link_errors_csv(const Analysis& a, const std::vector<LinkRow>& rows) {
+  const Scope s = scope_of(a, rows);
+  // Ordered by name, as the report lists them.
+  std::map<std::tuple<std::string, std::string, std::string, std::string>, std::vector<double>>
+      by;
+  for (const Prediction& p : a.predictions)
+    if (in_scope(s, p))
+      by[{p.params, p.row->transport, std::string(to_string(p.row->scenario.coll)),
+          p.row->algorithm}]
+          .push_back(p.rel_err);
+  std::string out =
+      "params,transport,scope,collective,algorithm,rows_all,median_signed_err_all,"
+      "median_abs_err_all\n";
+  for (const auto& [k, errs] : by) {
+    std::vector<double> abs_errs;
+    for (const double e : errs) abs_errs.push_back(std::fabs(e));
+    out += fmt::format("{},{},{},{},{},{},{},{}\n", csv_escape(std::get<0>(k)),
+                       csv_escape(std::get<1>(k)), kTargetsLinkLimited.scope, std::get<2>(k),
+                       csv_escape(std::get<3>(k)), errs.size(), csv_number(median(errs)),
+                       csv_number(median(std::move(abs_errs))));
+  }
+  return out;
 }
 
 namespace {

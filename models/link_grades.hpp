@@ -30,6 +30,15 @@ namespace cb::models {
 // interval (measured_interval_B: where the measurement places it).
 void grade_link_limited(Analysis& a, const std::vector<LinkRow>& rows);
 
+// link-errors.csv: the model's error per algorithm over the same scope's
+// predictions (a calibration level's, CPU-limited rows left out), the table
+// the testbed report shows for its main level. One row per (params,
+// transport, collective, algorithm), ordered by their names: params,
+// transport, scope (link-limited), collective, algorithm, rows_all,
+// median_signed_err_all and median_abs_err_all (medians of rel_err and
+// |rel_err| over every size, fractions).
+std::string link_errors_csv(const Analysis& a, const std::vector<LinkRow>& rows);
+
 // The share of the wire's bytes that is TCP payload on the testbed: a 9000 B
 // IP packet (20 B IP + 20 B TCP + 12 B timestamp option) in the 9014 B
 // Ethernet frame that its rate limiter counts.

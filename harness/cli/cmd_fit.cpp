@@ -128,7 +128,9 @@ Command add_fit_command(CLI::App& app) {
                   "scripts/testbed/): also write link-limited.csv, which rows the CPU rather "
                   "than the link limits (models/link_limits.hpp), grade the rest against the "
                   "testbed's targets (accuracy.csv scope link-limited, crossovers.csv verdicts, "
-                  "network.csv; models/link_grades.hpp); needs --stack-overhead");
+                  "network.csv, link-errors.csv per algorithm; models/link_grades.hpp) and "
+                  "write the levels the testbed report shows (report-levels.csv); needs "
+                  "--stack-overhead");
   cmd->add_option("--stack-overhead", o->stack_overhead,
                   "a calibration taken with the network's delay at 0: its alpha is the stack's "
                   "own per-message overhead (with --network)");
