@@ -6,9 +6,10 @@ the rules and their thresholds: models/miss_classes.hpp).
   /usr/bin/python3 scripts/testbed/classify_crossovers.py DIR [SETTING...]
 
 DIR is a testbed study folder as report.py reads it (each setting with
-fit/predictions.csv, fit/accuracy.csv and fit/miss-classes.csv). The misses
-shown are report.py's: those of its main calibrated level (the richest level
-with flight). The classes, first rule that holds:
+fit/predictions.csv, fit/report-levels.csv and fit/miss-classes.csv). The
+misses shown are report.py's: those of its main calibrated level (the
+richest level with flight, `main` in fit/report-levels.csv). The classes,
+first rule that holds:
 
  (i)   ill-conditioned by the measurement: "interval" (the prediction lies
        inside the measured crossover's CI interval) or "parallel" (at the
@@ -27,17 +28,13 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import report  # noqa: E402  (report.py's readers and its levels)
-
-
-def level_of(d, preds):
-    """report.py's main calibrated column (its last level)."""
-    return report.report_levels({r["params"] for r in preds}, report.clocked_levels(d))[0][-1]
+import report  # noqa: E402  (report.py's readers)
 
 
 def classify(d):
-    """The main level, and its rows of fit/miss-classes.csv in the file's order."""
-    lv = level_of(d, report.read_csv(os.path.join(d, "fit", "predictions.csv")))
+    """The main level (report.py's main calibrated column, as fit/report-levels.csv
+    names it), and its rows of fit/miss-classes.csv in the file's order."""
+    lv = report.shown_levels(d)[3]
     path = os.path.join(d, "fit", "miss-classes.csv")
     out = []
     # No rows when nothing is missed; a fit without --network writes no file.

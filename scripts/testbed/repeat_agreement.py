@@ -11,16 +11,15 @@ pair of runs and params level, the counted crossovers (CPU-limited ones left
 out), those the other run measures within the factor, those the model puts
 within it, and per pair of runs the crossovers measured more than factor^2
 apart. This file only chooses which level to show, report.py's main
-calibrated level of the run being predicted (read from its fit/, the RUN
-paths as the CSV names them), and formats the rows on standard output.
+calibrated level of the run being predicted (its fit/report-levels.csv, the
+RUN paths as the CSV names them), and formats the rows on standard output.
 """
 import itertools
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import classify_crossovers  # noqa: E402  (report.py's main level of a setting)
-import report  # noqa: E402  (the readers)
+import report  # noqa: E402  (the readers and the levels the report shows)
 
 
 def key(r):
@@ -36,9 +35,8 @@ def names(runs):
 
 
 def level(run, setting):
-    d = os.path.join(run, setting)
-    preds = report.read_csv(os.path.join(d, "fit", "predictions.csv"))
-    return classify_crossovers.level_of(d, preds)
+    """report.py's main calibrated level of one setting (its fit/report-levels.csv)."""
+    return report.shown_levels(os.path.join(run, setting))[3]
 
 
 def render_setting(s, runs, name, rows):

@@ -23,11 +23,11 @@ side of it); nothing else is left out. The figures, their targets and
 verdicts are the fit's own, graded in scope `link-limited`
 (models/link_grades.hpp): fit/accuracy.csv per level, fit/crossovers.csv per
 crossover (columns cpu_limited, verdict, within_interval), fit/miss-classes.csv
-per missed crossover. Nothing here
-computes a figure or judges one.
+per missed crossover, fit/link-errors.csv per algorithm; the levels shown, and
+which is the main column, are fit/report-levels.csv's (models/report_levels.hpp).
+Nothing here computes a figure or judges one.
 """
 import os
-import statistics
 import sys
 
 # scripts/ for the shared readers and writers; appended, so that `report` stays
@@ -208,23 +208,27 @@ def grid_line(d, lv, meas):
             f"({ok_iv} of {n} by the second count).\n")
 
 
-def clocked_levels(d):
-    """The levels fit marked per_rank_clocks in d/fit/accuracy.csv."""
-    return {r["params"] for r in read_csv(os.path.join(d, "fit", "accuracy.csv"))
-            if r["per_rank_clocks"] == "1"}
+def shown_levels(d):
+    """The levels the report shows, as `collbench fit --network` chose them
+    (fit/report-levels.csv, models/report_levels.hpp): their params in the
+    report's order, the one of each role ("step": priced step by step;
+    "clocked": with per-rank clocks; None when absent) and the main column."""
+    rows = results_csv.read_csv(os.path.join(d, "fit", "report-levels.csv"),
+                                ["column", "role", "params", "main"], empty_ok=True)
+    rows.sort(key=lambda r: int(r["column"]))
+    role = {r["role"]: r["params"] for r in rows}
+    main = next((r["params"] for r in rows if r["main"] == "1"), None)
+    return [r["params"] for r in rows], role.get("step"), role.get("clocked"), main
 
 
-def report_levels(present, clocks):
-    """The levels the report shows, from the `params` values fit wrote: the
-    baseline, the richest level priced step by step, and last (the main
-    calibrated column) the richest level with per-rank clocks (`clocks`: the
-    levels accuracy.csv marks per_rank_clocks, term flight); with the
-    step-by-step and the clocked levels, each by length."""
-    richer = [lv for lv in present if lv.startswith("calibration+")]
-    with_g = sorted((lv for lv in richer if lv in clocks), key=len)
-    stepwise = sorted((lv for lv in richer if lv not in clocks), key=len)
-    levels = [lv for lv in ("calibration",) if lv in present] + stepwise[-1:] + with_g[-1:]
-    return levels, stepwise, with_g
+def level_errors(d, lv):
+    """fit/link-errors.csv's rows of level lv: per algorithm the median signed and
+    |rel_err| over the link-limited rows, as `collbench fit --network` computed them."""
+    return [r for r in results_csv.read_csv(os.path.join(d, "fit", "link-errors.csv"),
+                                            ["params", "collective", "algorithm", "rows_all",
+                                             "median_signed_err_all", "median_abs_err_all"],
+                                            empty_ok=True)
+            if r["params"] == lv]
 
 
 def common_sizes(meas, c, p, a, b):
@@ -340,24 +344,22 @@ def report_setting(d, name, out):
     # ---- the model's figures, per calibrated level: `collbench fit --network`
     # graded them (scope link-limited: accuracy.csv, crossovers.csv); shown as is
     xcsv = read_csv(os.path.join(d, "fit", "crossovers.csv"))
-    # The baseline, the richest level step by step (fit writes pair
-    # crossovers for it) and (last, the main calibrated column) the richest
-    # level with term flight, latency off the critical path: the testbed's
-    # p >= 3 rows are where it matters.
-    levels, stepwise, with_g = report_levels({r["params"] for r in allpreds}, clocked_levels(d))
+    # The columns as fit chose them (report-levels.csv): the baseline, the
+    # level priced step by step and, the main one, the level with flight.
+    levels, step, clocked, main = shown_levels(d)
     grades = link_grades(os.path.join(d, "fit"))
     xrows, xby_p = {}, {}
     for lv in levels:
         xrows[lv], xby_p[lv] = crossover_rows(scoped_crossovers(xcsv, lv))
     out.append("Out-of-sample figures (the calibration's parameters, never the sweep's), "
                "CPU-limited rows left out. `calibration` is the α-β-γ baseline; "
-               f"`{stepwise[-1] if stepwise else 'calibration+…'}` the calibrated model with the "
+               f"`{step or 'calibration+…'}` the calibrated model with the "
                "terms its calibration measured, priced step by step "
                "(each round takes its slowest rank)"
-               + (f"; `{with_g[-1]}` adds `flight`, latency off the critical path: per-rank clocks "
+               + (f"; `{clocked}` adds `flight`, latency off the critical path: per-rank clocks "
                   "along the schedule's dependencies, so a message that waits on nothing flies "
                   "while its receiver is busy (models/README.md); the details below are for it"
-                  if with_g else "") + ".\n")
+                  if clocked else "") + ".\n")
     out.append("| target | " + " | ".join(levels) + " |")
     out.append("|---|" + "---|" * len(levels))
 
@@ -387,7 +389,7 @@ def report_setting(d, name, out):
                 f"{verdict(g['met_median_regret'] == '1')}")
 
     # The targets as the fit wrote them (every level of the scope has the same).
-    t = grades[levels[-1]] if levels else {}
+    t = grades[main] if main else {}
     x = f"{float(t['target_crossover_factor']):g}×" if t else "–"
 
     def target(column):
@@ -412,25 +414,20 @@ def report_setting(d, name, out):
                "measurement cannot place the crossing more finely than that; a crossover the "
                "model does not predict fails both. Why each strict miss is missed: "
                "`scripts/testbed/classify_crossovers.py`.\n")
-    line = grid_line(d, levels[-1], meas) if levels else None
+    line = grid_line(d, main, meas) if main else None
     if line:
         out.append(line)
-    if levels and levels[-1] != "calibration":
+    if main and main != "calibration":
         out.append(miss_classes(d) + "\n")
-    if levels:
-        lv = levels[-1]
-        per = {}
-        for r in allpreds:
-            if r["params"] != lv or (r["collective"], int(r["ranks"]), int(r["bytes"]),
-                                     r["algorithm"]) in cpu_rows:
-                continue
-            per.setdefault((r["collective"], r["algorithm"]), []).append(float(r["rel_err"]))
+    if main:
+        lv = main
         out.append(f"<details><summary>{lv}: error per algorithm, and every measured crossover</summary>\n")
         out.append("| collective | algorithm | median err (signed) | median \\|err\\| | rows |")
         out.append("|---|---|---|---|---|")
-        for (c, a), e in sorted(per.items()):
-            out.append(f"| {c} | {a} | {fmt_pct(statistics.median(e))} | "
-                       f"{fmt_pct(statistics.median(abs(x) for x in e))} | {len(e)} |")
+        for r in level_errors(d, lv):
+            out.append(f"| {r['collective']} | {r['algorithm']} | "
+                       f"{fmt_pct(float(r['median_signed_err_all']))} | "
+                       f"{fmt_pct(float(r['median_abs_err_all']))} | {r['rows_all']} |")
         out.append("")
         out.append("Measured crossovers by rank count (CPU-limited ones left out): how many the "
                    f"model puts within {x}, how many it does not predict at all, and how many of the "
@@ -446,7 +443,7 @@ def report_setting(d, name, out):
         out.append("|---|---|---|---|---|---|---|---|---|")
         out.extend(xrows[lv])
         out.append("\n</details>\n")
-    charged_out = grades[levels[-1]]["picks_left_out"] if levels else 0
+    charged_out = grades[main]["picks_left_out"] if main else 0
 
     # ---- CPU-limited region
     by = {}

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """The testbed report only shows what `collbench fit --network` computed: every
 figure and verdict of each setting's targets table in report.md equals the
-fit's accuracy.csv (scope link-limited), the α and 1/β rows equal its
+fit's accuracy.csv (scope link-limited), its columns are report-levels.csv's,
+the error per algorithm equals link-errors.csv, the α and 1/β rows equal its
 network.csv, the grid line equals fit-grid/accuracy.csv and the CPU-limited
 count of left-out sizes equals picks_left_out (issue 28, item 3).
 
@@ -16,6 +17,7 @@ import csv
 import os
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -125,6 +127,64 @@ class Golden(unittest.TestCase):
                     self.assertEqual(table[title][lv], cell, f"{s}, {lv}: {title}")
                     checked += 1
             self.assertEqual(checked, 6 * len(levels))
+
+    def test_the_columns_are_report_levels_csv(self):
+        for s in self.settings:
+            lines = self.section(s).splitlines()
+            levels = cells(next(l for l in lines if l.startswith("| target | ")))[1:]
+            shown = sorted(rows_of(os.path.join(self.testbed, s, "fit", "report-levels.csv")),
+                           key=lambda r: int(r["column"]))
+            self.assertEqual(levels, [r["params"] for r in shown], s)
+            self.assertEqual([r["role"] for r in shown], ["baseline", "step", "clocked"], s)
+            self.assertEqual([r["main"] for r in shown], ["0", "0", "1"], s)
+            self.assertIn(f"<details><summary>{levels[-1]}: error per algorithm", self.section(s))
+
+    def test_the_error_per_algorithm_equals_link_errors_csv(self):
+        # The main level's table is link-errors.csv's rows; and those are the
+        # medians over predictions.csv without link-limited.csv's CPU-limited
+        # rows (the rule report.py computed before fit wrote it).
+        left_out = 0
+        for s in self.settings:
+            fit = os.path.join(self.testbed, s, "fit")
+            text = self.section(s)
+            main_level = cells(next(l for l in text.splitlines()
+                                    if l.startswith("| target | ")))[-1]
+            details = text[text.index(f"<details><summary>{main_level}: error per algorithm"):]
+            head = "| collective | algorithm | median err (signed) | median \\|err\\| | rows |"
+            lines = details.splitlines()
+            at = lines.index(head)
+            shown = []
+            for line in lines[at + 2:]:
+                if not line.startswith("|"):
+                    break
+                shown.append(cells(line))
+            want = [r for r in rows_of(os.path.join(fit, "link-errors.csv"))
+                    if r["params"] == main_level]
+            self.assertGreater(len(want), 3, s)
+            self.assertEqual(shown, [[r["collective"], r["algorithm"],
+                                      pct(r["median_signed_err_all"]),
+                                      pct(r["median_abs_err_all"]), r["rows_all"]]
+                                     for r in want], s)
+            cpu = {(r["collective"], r["ranks"], r["bytes"], r["algorithm"])
+                   for r in rows_of(os.path.join(fit, "link-limited.csv"))
+                   if r["cpu_limited"] == "1"}
+            left_out += len(cpu)
+            per = {}
+            for r in rows_of(os.path.join(fit, "predictions.csv")):
+                if r["params"] == main_level and \
+                        (r["collective"], r["ranks"], r["bytes"], r["algorithm"]) not in cpu:
+                    per.setdefault((r["collective"], r["algorithm"]), []).append(
+                        float(r["rel_err"]))
+            self.assertEqual(sorted(per), [(r["collective"], r["algorithm"]) for r in want])
+            for r in want:
+                e = per[(r["collective"], r["algorithm"])]
+                self.assertEqual(int(r["rows_all"]), len(e))
+                self.assertAlmostEqual(float(r["median_signed_err_all"]), statistics.median(e),
+                                       delta=1e-9)
+                self.assertAlmostEqual(float(r["median_abs_err_all"]),
+                                       statistics.median(abs(x) for x in e), delta=1e-9)
+        # 500us-100Mbit has CPU-limited rows at p = 8: the test leaves some out.
+        self.assertGreater(left_out, 0)
 
     def test_alpha_and_bandwidth_equal_network_csv(self):
         for s in self.settings:
