@@ -22,7 +22,7 @@ import sys
 
 from output_file import prepare_directory, write_atomically
 from report_answer import md
-from results_csv import InputError, read_csv, size_label
+from results_csv import InputError, band_labels, read_csv, size_label
 
 REPORT = "model-report.md"
 
@@ -100,7 +100,11 @@ class Fit:
                                ["params", "transport", "collective", "algorithm", "rows_large",
                                 "median_abs_err_large", "median_signed_err_mid",
                                 "median_signed_err_top", "rows_all", "median_abs_err_all",
-                                "worst_err", "worst_err_bytes", "worst_err_ranks"], empty_ok=True)
+                                "worst_err", "worst_err_bytes", "worst_err_ranks", "large_from_B",
+                                "mid_to_B", "top_from_B"], empty_ok=True)
+        # The size bands fit split the errors at (every row of errors.csv holds the edges).
+        self.bands = band_labels(self.errors[0]["_path"], self.errors[0]) if self.errors else \
+            dict.fromkeys(("large", "mid", "top"), "–")
         self.crossovers = read_csv(os.path.join(d, "crossovers.csv"),
                                    ["kind", "params", "transport", "collective", "datatype", "op",
                                     "placement", "ranks", "algo_a", "algo_b",
@@ -113,7 +117,7 @@ class Fit:
                                  ["params", "transport", "scope", "median_abs_err_large",
                                   "median_abs_err_small", "worst_collective",
                                   "worst_collective_median_abs_err", "picks_right", "picks",
-                                  "median_regret"] +
+                                  "median_regret", "large_from_B"] +
                                  [f"{k}_{f}" for f in ("median_abs_err_large",
                                                        "median_abs_err_small", "worst_collective",
                                                        "picks", "median_regret")
@@ -155,15 +159,16 @@ def targets(f):
     if not rows:
         return []
     t = rows[0]
+    large = band_labels(t["_path"], t)["large"]
 
     def pct_of(column):
         return f"{100 * float(t[column]):g}%"
 
     out = ["## Accuracy and choices against the targets (ablation)\n\n",
            "Targets (out of sample, per transport): median |err| ≤ "
-           f"{pct_of('target_median_abs_err_large')} at ≥ 64 KiB and ≤ "
+           f"{pct_of('target_median_abs_err_large')} at ≥ {large} and ≤ "
            f"{pct_of('target_median_abs_err_small')} below; the worst collective's median |err| "
-           f"≥ 64 KiB ≤ {pct_of('target_worst_collective')}; the model's pick within the "
+           f"≥ {large} ≤ {pct_of('target_worst_collective')}; the model's pick within the "
            f"measured best's confidence interval in ≥ {pct_of('target_picks')} of sizes; median "
            f"regret ≤ {pct_of('target_median_regret')}. `calibration` is the α-β-γ baseline "
            "from the microbenchmarks; each `+` row adds terms (cumulative), every one calibrated "
@@ -171,8 +176,8 @@ def targets(f):
     out += [f"- {term['text']}\n" for term in f.facts("term")]
     out.append("\n`global` is the in-sample fit, for comparison. A missed target is marked ✗ "
                "with the amount by which it is missed.\n\n")
-    out.append("| params | transport | median \\|err\\| ≥ 64 KiB | median \\|err\\| < 64 KiB | "
-               "worst collective ≥ 64 KiB | picks within CI | median regret |\n"
+    out.append(f"| params | transport | median \\|err\\| ≥ {large} | median \\|err\\| < {large} | "
+               f"worst collective ≥ {large} | picks within CI | median regret |\n"
                "|---|---|---|---|---|---|---|\n")
 
     def cell(g, figure, v):
@@ -196,7 +201,7 @@ def targets(f):
         mid = value(e["median_signed_err_mid"]) if e else math.nan
         top = value(e["median_signed_err_top"]) if e else math.nan
         out.append(f"- {md(g['params'])}, {md(g['transport'])}: "
-                   f"{sign_prose('64 KiB–1 MiB', mid)} {sign_prose('≥ 2 MiB', top)}\n")
+                   f"{sign_prose(f.bands['mid'], mid)} {sign_prose(f.bands['top'], top)}\n")
     out.append("\n")
     return out
 
@@ -257,7 +262,7 @@ def errors(f):
            "`calibration` = the calibration file alone (out-of-sample), `config` = each "
            "configuration's own line. Worst = largest |rel_err|.\n\n",
            "| params | transport | collective | algorithm | rows | median \\|err\\| | worst err "
-           "(at) | rows ≥ 64 KiB | median \\|err\\| ≥ 64 KiB |\n",
+           f"(at) | rows ≥ {f.bands['large']} | median \\|err\\| ≥ {f.bands['large']} |\n",
            "|---|---|---|---|---|---|---|---|---|\n"]
     order = {r["text"]: i for i, r in enumerate(f.facts("collective"))}
     rows = [r for r in f.errors if r["algorithm"]]

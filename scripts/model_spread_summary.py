@@ -10,6 +10,8 @@ import csv
 import statistics
 import sys
 
+from results_csv import band_labels
+
 
 def mode(pair_dir):
     """The calibration's 8 B and 256 KiB probes, and the sweep's median
@@ -28,9 +30,9 @@ def mode(pair_dir):
 
 
 # The figures judged over the pairs, in the order shown: over-pairs.csv's
-# figure and its label.
-FIGURES = (("median_abs_err_large", "median \\|err\\| ≥ 64 KiB"),
-           ("median_abs_err_small", "median \\|err\\| < 64 KiB"),
+# figure and its label ({large}: the size the fit split the errors at).
+FIGURES = (("median_abs_err_large", "median \\|err\\| ≥ {large}"),
+           ("median_abs_err_small", "median \\|err\\| < {large}"),
            ("worst_collective", "worst collective"),
            ("picks", "picks right"),
            ("median_regret", "median regret"))
@@ -42,8 +44,18 @@ def accuracy_rows(path):
         return {r["params"]: r for r in csv.DictReader(f) if r.get("scope") == "all"}
 
 
+def large_label(out):
+    """The size from which an error counts as large, as pair 1's fit split them
+    (its accuracy.csv's large_from_B): "64 KiB"."""
+    path = f"{out}/pair-1/fit/accuracy.csv"
+    row = next(iter(accuracy_rows(path).values()), None)
+    if row is None or "large_from_B" not in row:
+        sys.exit(f"model_spread.sh: {path} has no row of scope all with large_from_B")
+    return band_labels(path, row)["large"]
+
+
 def pair_rows(out, pairs, levels):
-    """Per pair and level: (pair, load, level, |err| >= 64 KiB %, < 64 KiB %,
+    """Per pair and level: (pair, load, level, |err| large %, small %,
     worst collective, its %, picks right, picks, median regret %); a level
     missing from a pair is an error unless it is the last (term probe needs a
     probe)."""
@@ -76,11 +88,13 @@ def judged(out):
         sys.exit(f"model_spread.sh: {path} is missing (collbench report --spread {out} writes it)")
 
 
-def over_pairs(judged_rows, name):
+def over_pairs(judged_rows, name, large):
     """For one level: (label, median, min, max, target text, met) per figure, in
-    percent, as `collbench report --spread` judged them; none for a level no pair has."""
+    percent, as `collbench report --spread` judged them; none for a level no pair has.
+    large: large_label's size."""
     out = []
     for figure, label in FIGURES:
+        label = label.format(large=large)
         r = judged_rows.get((name, figure))
         if r is None:
             return []
@@ -98,7 +112,8 @@ def main(out, pairs, level):
     for i in range(1, pairs + 1):
         print(f"- pair {i}: {mode(f'{out}/pair-{i}')}")
     print()
-    print("| pair | load | level | median \\|err\\| ≥ 64 KiB | < 64 KiB | worst collective | picks | median regret |")
+    large = large_label(out)
+    print(f"| pair | load | level | median \\|err\\| ≥ {large} | < {large} | worst collective | picks | median regret |")
     print("|---|---|---|---|---|---|---|---|")
     for i, load, name, lg, sm, wc, wv, pr, pn, rg in rows:
         print(f"| {i} | {load} | {name} | {lg:.1f}% | {sm:.1f}% | {wc} {wv:.1f}% | {pr}/{pn} = {100*pr/pn:.1f}% | {rg:.1f}% |")
@@ -107,7 +122,7 @@ def main(out, pairs, level):
     print("|---|---|---|---|---|---|")
     judged_rows = judged(out)
     for name in levels:
-        for label, med, lo, hi, target, _ in over_pairs(judged_rows, name):
+        for label, med, lo, hi, target, _ in over_pairs(judged_rows, name, large):
             print(f"| {name} | {label} | {med:.1f}% | {lo:.1f}% | {hi:.1f}% | {target} |")
 
 

@@ -28,8 +28,9 @@ from output_file import prepare_directory, write_atomically
 from report_answer import answer_first, md
 from report_arrival import section_arrival
 from report_memory import section_memory
-from model_spread_summary import judged, over_pairs
-from results_csv import InputError, find_sweeps, load_sweep_files, num, read_csv, size_label
+from model_spread_summary import judged, large_label, over_pairs
+from results_csv import (InputError, band_labels, find_sweeps, load_sweep_files, num, read_csv,
+                         size_label)
 
 BASELINES = {"mpi", "nccl"}
 
@@ -126,7 +127,7 @@ def section_params(directory, cal):
 
 ERROR_COLUMNS = ["params", "transport", "collective", "algorithm", "median_abs_err_large",
                  "worst_abs_err_large", "median_signed_err_mid", "median_signed_err_top",
-                 "median_abs_err_small"]
+                 "median_abs_err_small", "large_from_B", "mid_to_B", "top_from_B"]
 
 
 def section_error(directory):
@@ -136,6 +137,8 @@ def section_error(directory):
     if not os.path.exists(path):
         return []
     rows = read_csv(path, ERROR_COLUMNS)
+    band = band_labels(path, rows[0])  # the sizes fit split the errors at
+    large, mid_band, top_band = band["large"], band["mid"], band["top"]
 
     def cell(r, column, spec):
         return "–" if r[column] == "" else format(num(path, r, column), spec)
@@ -143,9 +146,9 @@ def section_error(directory):
     out = ["## Model error", "",
            "rel_err = (predicted − measured) / measured. *global*: the transport-wide fit "
            "(in-sample); *calibration*: α, β, γ from ping-pong and the kernel alone "
-           "(out-of-sample). Nothing is excluded; sizes below 64 KiB are shown separately "
+           f"(out-of-sample). Nothing is excluded; sizes below {large} are shown separately "
            "because latency noise and protocol knees dominate there.", "",
-           "| params | transport | collective | algorithm | median abs err ≥ 64 KiB | worst ≥ 64 KiB | median signed err 64 KiB–1 MiB | median signed err ≥ 2 MiB | median abs err < 64 KiB |",
+           f"| params | transport | collective | algorithm | median abs err ≥ {large} | worst ≥ {large} | median signed err {mid_band} | median signed err {top_band} | median abs err < {large} |",
            "|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         # params config (each configuration's own line) is model-report.md's.
@@ -165,7 +168,7 @@ def section_error(directory):
         mid = num(path, r, "median_signed_err_mid") if r["median_signed_err_mid"] else None
         top = num(path, r, "median_signed_err_top") if r["median_signed_err_top"] else None
         out.append(f"- {md(r['params'])}, {md(r['transport'])}: "
-                   f"{sign_sentence('64 KiB–1 MiB', mid)} {sign_sentence('≥ 2 MiB', top)}")
+                   f"{sign_sentence(mid_band, mid)} {sign_sentence(top_band, top)}")
     out.append("")
     return out
 
@@ -188,7 +191,7 @@ def percent(fraction):
 
 ACCURACY_COLUMNS = ["params", "transport", "scope", "median_abs_err_large", "median_abs_err_small",
                     "worst_collective", "worst_collective_median_abs_err", "picks_right", "picks",
-                    "median_regret"] + [
+                    "median_regret", "large_from_B"] + [
     f"{kind}_{figure}" for figure in ("median_abs_err_large", "median_abs_err_small",
                                       "worst_collective", "picks", "median_regret")
     for kind in ("target", "met")]
@@ -205,6 +208,7 @@ def section_accuracy(directory):
     if not rows:
         return []
     t = rows[0]
+    large = band_labels(path, t)["large"]
     # The terms as the fit lists them (summary.csv, from models/terms.hpp's kTerms).
     summary = os.path.join(directory, "fit", "summary.csv")
     terms = [r["text"] for r in read_csv(summary, ["kind", "text"]) if r["kind"] == "term"] \
@@ -213,13 +217,13 @@ def section_accuracy(directory):
            "Out of sample: `calibration` is the α-β-γ baseline from microbenchmarks alone; each "
            "`+` row adds the named calibrated terms cumulatively, each priced and fitted as "
            "below (docs/model.md). `global` is the in-sample fit. Targets: median "
-           f"|err| ≤ {percent(t['target_median_abs_err_large'])} at ≥ 64 KiB, "
+           f"|err| ≤ {percent(t['target_median_abs_err_large'])} at ≥ {large}, "
            f"≤ {percent(t['target_median_abs_err_small'])} below, worst collective "
            f"≤ {percent(t['target_worst_collective'])}, picks within the measured best's CI "
            f"≥ {percent(t['target_picks'])}, median "
            f"regret ≤ {percent(t['target_median_regret'])}.", ""]
     out += [f"- {text}" for text in terms] + ([""] if terms else [])
-    out += ["| params | transport | median \\|err\\| ≥ 64 KiB | < 64 KiB | worst collective | "
+    out += [f"| params | transport | median \\|err\\| ≥ {large} | < {large} | worst collective | "
            "model picks the best (within CI) | median regret |",
            "|---|---|---|---|---|---|---|"]
 
@@ -266,8 +270,9 @@ def section_spread(directory):
         levels = ["calibration", "calibration+range+copy+concurrency+overhead+forward+staged+flight",
                   "calibration+range+copy+concurrency+overhead+forward+staged+flight+probe"]
         judged_rows = judged(d)
+        large = large_label(d)
         for name in levels:
-            for label, med, lo, hi, target, met in over_pairs(judged_rows, name):
+            for label, med, lo, hi, target, met in over_pairs(judged_rows, name, large):
                 out.append(f"| {t} ({n} pairs) | {md(name)} | {label} | {med:.1f}% | "
                            f"{lo:.1f}–{hi:.1f}% | {target} | {'met' if met else '**missed**'} |")
     out.append("")

@@ -161,6 +161,24 @@ def size_label(b, _pos=None, digits=4):
     return f"{b:.{digits}g} B"
 
 
+# The size bands of the model's error, by the columns of `collbench fit`'s CSVs
+# that hold their edges in bytes (accuracy.csv: large_from_B; errors.csv: all
+# three; the edges are models/targets.hpp's).
+BAND_EDGES = ("large_from_B", "mid_to_B", "top_from_B")
+
+
+def band_labels(path, row):
+    """The bands a row of a fit CSV holds, as the reports name them: "large", the
+    edge from which an error counts as large ("64 KiB"), and where the row has
+    all three edges the sign's bands "mid" ("64 KiB–1 MiB") and "top" ("≥ 2 MiB").
+    The reports show the fit's split, never their own."""
+    edge = [size_label(num(path, row, c)) for c in BAND_EDGES if c in row]
+    out = {"large": edge[0]}
+    if len(edge) == 3:
+        out.update(mid=f"{edge[0]}–{edge[1]}", top=f"≥ {edge[2]}")
+    return out
+
+
 def time_label(us, _pos=None):
     if us >= 1e6:
         return f"{us / 1e6:g} s"

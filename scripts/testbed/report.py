@@ -391,11 +391,13 @@ def report_setting(d, name, out):
     # The targets as the fit wrote them (every level of the scope has the same).
     t = grades[main] if main else {}
     x = f"{float(t['target_crossover_factor']):g}×" if t else "–"
+    # The size from which an error counts as large, as the fit split them.
+    large = results_csv.band_labels(t["_path"], t)["large"] if t else "–"
 
     def target(column):
         return f"{100 * float(t[column]):g}%" if t else "–"
 
-    for key, title in (("big", f"median \\|err\\| ≥ 64 KiB ≤ {target('target_median_abs_err_large')}"),
+    for key, title in (("big", f"median \\|err\\| ≥ {large} ≤ {target('target_median_abs_err_large')}"),
                        ("all", f"median \\|err\\| all sizes ≤ {target('target_median_abs_err_all')}"),
                        ("xover", f"measured crossovers predicted within {x} in size: all"),
                        ("xover_iv", "(second count) the same, or inside the measured "

@@ -131,7 +131,7 @@ def main(out):
              target_median_abs_err_small=0.3, met_median_abs_err_small=int(err * 1.5 <= 0.3),
              target_worst_collective=0.35, met_worst_collective=int(err * 2 <= 0.35),
              target_picks=0.9, met_picks=int(picks / 60 >= 0.9), target_median_regret=0.05,
-             met_median_regret=1)
+             met_median_regret=1, large_from_B=65536)
         for level, err, picks in (("calibration", 0.2, 40), ("calibration+range+copy+concurrency", 0.06, 55),
                                   ("global", 0.04, 57))])
     write(os.path.join(out, "calibration.csv"),

@@ -51,21 +51,28 @@ ACCURACY_HEADER = ["params", "transport", "median_abs_err_large", "median_abs_er
                    "median_regret", "scope", "target_median_abs_err_large",
                    "met_median_abs_err_large", "target_median_abs_err_small",
                    "met_median_abs_err_small", "target_worst_collective", "met_worst_collective",
-                   "target_picks", "met_picks", "target_median_regret", "met_median_regret"]
+                   "target_picks", "met_picks", "target_median_regret", "met_median_regret",
+                   "large_from_B"]
 TARGETS = {"large": 0.25, "small": 0.3, "worst": 0.35, "picks": 0.9, "regret": 0.05}
 
 
-def accuracy_row(params, transport, large, small, worst, worst_v, right, picks, regret):
+# The size bands' edges (large_from_B, mid_to_B, top_from_B) as models/targets.hpp
+# has them; a study made with others must be reported with those.
+EDGES = (65536, 1 << 20, 2 << 20)
+
+
+def accuracy_row(params, transport, large, small, worst, worst_v, right, picks, regret,
+                 edges=EDGES):
     def met(v, t, at_least=False):
         return "1" if (v >= t if at_least else v <= t) else "0"
     return [params, transport, large, small, worst, worst_v, right, picks, regret, "all",
             TARGETS["large"], met(large, TARGETS["large"]), TARGETS["small"],
             met(small, TARGETS["small"]), TARGETS["worst"], met(worst_v, TARGETS["worst"]),
             TARGETS["picks"], met(right / picks, TARGETS["picks"], True), TARGETS["regret"],
-            met(regret, TARGETS["regret"])]
+            met(regret, TARGETS["regret"]), edges[0]]
 
 
-def make_study(d):
+def make_study(d, edges=EDGES):
     rows = []
     for algo in ("ring", "rhd"):
         for b in sorted(ERRORS["calibration"]):
@@ -77,11 +84,11 @@ def make_study(d):
     # algorithm, so its rows and its transport's hold the same medians).
     errors = []
     for params, errs in ERRORS.items():
-        large = [abs(e) for b, e in errs.items() if b >= 65536]
-        mid = [e for b, e in errs.items() if 65536 <= b <= 1 << 20]
-        top = [e for b, e in errs.items() if b >= 2 << 20]
+        large = [abs(e) for b, e in errs.items() if b >= edges[0]]
+        mid = [e for b, e in errs.items() if edges[0] <= b <= edges[1]]
+        top = [e for b, e in errs.items() if b >= edges[2]]
         cells = [len(large), statistics.median(large), max(large), statistics.median(mid),
-                 statistics.median(top), 0, "", 65536, 1 << 20, 2 << 20]
+                 statistics.median(top), 0, "", *edges]
         errors += [[params, "ipc-host", "allreduce", "ring"] + cells,
                    [params, "ipc-host", "", ""] + cells]
     write_csv(os.path.join(d, "fit", "errors.csv"),
@@ -97,9 +104,9 @@ def make_study(d):
                ["pair", "calibration", "ipc-host", "allreduce", 2, "ring*", "[rhd]", "", 1000]])
     write_csv(os.path.join(d, "fit", "accuracy.csv"), ACCURACY_HEADER,
               [accuracy_row("calibration", "ipc-host", 0.6, 0.3, "alltoall|allgather", 0.8, 40,
-                            48, 0),
+                            48, 0, edges),
                accuracy_row("calibration+range+copy+concurrency+overhead", "ipc-host", 0.2, 0.1,
-                            "allreduce", 0.3, 45, 48, 0.01)])
+                            "allreduce", 0.3, 45, 48, 0.01, edges)])
     # checks.csv as `collbench report` writes it (models/study_checks.hpp): 1/β moved,
     # α did not, and the machine was busy.
     write_csv(os.path.join(d, "checks.csv"),
@@ -115,11 +122,12 @@ def make_study(d):
     for i, (large, picks) in enumerate(((0.10, 44), (0.25, 46), (0.15, 40)), 1):
         pair = os.path.join(d, "spread-ipc", f"pair-{i}")
         write_csv(os.path.join(pair, "fit", "accuracy.csv"), ACCURACY_HEADER,
-                  [accuracy_row("calibration", "ipc-host", 0.6, 0.5, "alltoall", 0.9, 44, 48, 0),
+                  [accuracy_row("calibration", "ipc-host", 0.6, 0.5, "alltoall", 0.9, 44, 48, 0,
+                                edges),
                    accuracy_row("calibration+range+copy+concurrency+overhead+forward+staged+flight",
-                                "ipc-host", 0.3, 0.4, "allreduce", 0.4, 40, 48, 0),
+                                "ipc-host", 0.3, 0.4, "allreduce", 0.4, 40, 48, 0, edges),
                    accuracy_row("calibration+range+copy+concurrency+overhead+forward+staged+flight+probe",
-                                "ipc-host", large, 0.1, "allreduce", 0.3, picks, 48, 0)])
+                                "ipc-host", large, 0.1, "allreduce", 0.3, picks, 48, 0, edges)])
         with open(os.path.join(pair, "load-before.txt"), "w") as f:
             f.write("1.50 1.40 1.30\n")
     # over-pairs.csv as `collbench report` writes it from these pairs
@@ -271,6 +279,32 @@ class Report(unittest.TestCase):
         self.assertIn("butterfly\\|naive vs ps=tree", self.text)
         self.assertIn("alltoall\\|allgather", self.text)
         self.assertIn("ring\\* vs \\[rhd\\]", self.text)
+
+
+class MovedBands(unittest.TestCase):
+    """A fit that split its errors at other sizes (32 KiB, 512 KiB, 4 MiB) is reported
+    with those: every band label is formatted from the CSVs' edge columns."""
+
+    def test_every_band_label_is_the_fits(self):
+        with tempfile.TemporaryDirectory() as d:
+            make_study(d, (32768, 512 << 10, 4 << 20))
+            self.assertEqual(report.main([d]), 0)
+            with open(os.path.join(d, "report.md")) as f:
+                text = f.read()
+        for label in ("≥ 64 KiB", "< 64 KiB", "below 64 KiB", "64 KiB–", "≥ 2 MiB"):
+            self.assertNotIn(label, text)  # (a measured size of 64 KiB may still show)
+        self.assertIn("≤ 25% at ≥ 32 KiB, ≤ 30% below", text)
+        self.assertIn("| params | transport | median \\|err\\| ≥ 32 KiB | < 32 KiB |", text)
+        self.assertIn("sizes below 32 KiB are shown separately", text)
+        self.assertIn("| median abs err ≥ 32 KiB | worst ≥ 32 KiB | median signed err "
+                      "32 KiB–512 KiB | median signed err ≥ 4 MiB | median abs err < 32 KiB |",
+                      text)
+        sign = [l for l in text.splitlines() if l.startswith("- calibration, ipc-host: ")]
+        self.assertEqual(len(sign), 1, text)
+        self.assertIn("32 KiB–512 KiB: the model under-predicts (median -50%).", sign[0])
+        self.assertIn("≥ 4 MiB: the model under-predicts (median -65%).", sign[0])
+        self.assertIn("| ipc (3 pairs) | calibration | median \\|err\\| ≥ 32 KiB | 60.0% |", text)
+        self.assertIn("| ipc (3 pairs) | calibration | median \\|err\\| < 32 KiB | 50.0% |", text)
 
 
 if __name__ == "__main__":
