@@ -549,6 +549,81 @@ TEST_F(PmpiCollectives, ReduceScatterBelowOneElementPerRankGoesToMpiUnderSelecti
   EXPECT_EQ(api_.fallbacks("reduce_scatter"), fell);
 }
 
+// A call the library passes to MPI's own collective is remembered by its
+// arguments, so its repeats skip the classification and the cache: every
+// repeat still counts as `mpi` and gets MPI's answer, a new setting reaches
+// the very next equal call, and MPI_Reduce_scatter's counts are read on
+// every call, so the same array with other contents falls back.
+TEST_F(PmpiCollectives, RepeatedCallsPassedToMpiFollowEverySetting) {
+  int p = 0, me = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &p);
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  const int count = 32;  // 128 B per rank: the fixture's selection gives these to MPI
+  std::vector<int> counts(static_cast<std::size_t>(p), count);
+  std::vector<std::int32_t> in(static_cast<std::size_t>(p * count)), want(count + 1),
+      got(count + 1);
+  for (std::size_t i = 0; i < in.size(); ++i) in[i] = int_value(me, i, 17);
+  ASSERT_EQ(PMPI_Reduce_scatter_block(in.data(), want.data(), count, MPI_INT32_T, MPI_SUM,
+                                      MPI_COMM_WORLD),
+            MPI_SUCCESS);
+  const auto block = [&](bool in_place) {
+    std::vector<std::int32_t> buf = in;
+    std::fill(got.begin(), got.end(), 0);
+    ASSERT_EQ(MPI_Reduce_scatter_block(in_place ? MPI_IN_PLACE : in.data(),
+                                       in_place ? buf.data() : got.data(), count, MPI_INT32_T,
+                                       MPI_SUM, MPI_COMM_WORLD),
+              MPI_SUCCESS);
+    if (in_place) std::copy(buf.begin(), buf.begin() + count, got.begin());
+    EXPECT_TRUE(std::equal(want.begin(), want.begin() + count, got.begin()))
+        << (in_place ? "in place" : "out of place");
+  };
+  const auto varying = [&] {
+    std::fill(got.begin(), got.end(), 0);
+    ASSERT_EQ(MPI_Reduce_scatter(in.data(), got.data(), counts.data(), MPI_INT32_T, MPI_SUM,
+                                 MPI_COMM_WORLD),
+              MPI_SUCCESS);
+    EXPECT_TRUE(std::equal(want.begin(), want.begin() + count, got.begin()));
+  };
+  const auto mpi = [&] { return api_.calls("reduce_scatter", "mpi"); };
+  for (const char* mode : {"mpi", "selection"}) {
+    ASSERT_EQ(api_.set("reduce_scatter", mode), 0);
+    const unsigned long long before = mpi(), fell = api_.fallbacks("reduce_scatter");
+    for (int i = 0; i < 5; ++i) block(false);
+    block(true);
+    block(false);
+    for (int i = 0; i < 5; ++i) varying();
+    EXPECT_EQ(mpi() - before, 12u) << mode;
+    EXPECT_EQ(api_.fallbacks("reduce_scatter"), fell) << mode;
+  }
+  // A new setting: the same calls run the schedule, then MPI's again.
+  ASSERT_EQ(api_.set("reduce_scatter", "naive"), 0);
+  const unsigned long long naive = api_.calls("reduce_scatter", "naive"), before = mpi();
+  block(false);
+  varying();
+  EXPECT_EQ(api_.calls("reduce_scatter", "naive") - naive, 2u);
+  EXPECT_EQ(mpi(), before);
+  ASSERT_EQ(api_.set("reduce_scatter", "selection"), 0);
+  block(false);
+  varying();
+  EXPECT_EQ(mpi() - before, 2u);
+  // The same counts array after a remembered call, now uneven: MPI's call,
+  // counted as the fallback it is.
+  counts[0] = count + 1;
+  counts[1] = count - 1;
+  std::vector<std::int32_t> uneven(count + 1);
+  ASSERT_EQ(PMPI_Reduce_scatter(in.data(), uneven.data(), counts.data(), MPI_INT32_T, MPI_SUM,
+                                MPI_COMM_WORLD),
+            MPI_SUCCESS);
+  const unsigned long long fell = api_.fallbacks("reduce_scatter"), passed = mpi();
+  std::fill(got.begin(), got.end(), 0);
+  ASSERT_EQ(MPI_Reduce_scatter(in.data(), got.data(), counts.data(), MPI_INT32_T, MPI_SUM,
+                               MPI_COMM_WORLD),
+            MPI_SUCCESS);
+  EXPECT_EQ(got, uneven);
+  EXPECT_EQ(api_.fallbacks("reduce_scatter"), fell + 1);
+  EXPECT_EQ(mpi(), passed);
+}
+
 // A communicator freed by the application takes its cached state with it;
 // a new one made afterwards works (the attribute's delete callback ran and
 // freed the private copy, or MPI_Comm_free would fail or leak).

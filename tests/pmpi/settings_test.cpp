@@ -1,7 +1,7 @@
 // The library's MPI-free parts: parsing a choice (what each environment value
 // means and the one-line error for a bad one), walking an MPICH selection
 // tree as MPICH does (first match per level), mapping MPICH's algorithm names
-// back to collbench's, and the counters' size buckets.
+// back to collbench's, and the counters (size buckets, per-thread library counts).
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 #include "algorithms/registry.hpp"
 #include "models/calibration.hpp"
@@ -258,9 +259,29 @@ TEST(PmpiCounters, SizeBuckets) {
   EXPECT_EQ(size_bucket(8), 4);
   EXPECT_EQ(size_bucket(9), 5);
   EXPECT_EQ(size_bucket(16), 5);
-  count_call(Collective::alltoall, 1, 12, 0);
-  EXPECT_EQ(calls(Collective::alltoall, 1), 1u);
+  {
+    Tally naive(Collective::alltoall, 1, 12);
+    naive.add(0);
+    EXPECT_EQ(calls(Collective::alltoall, 1), 1u);
+  }
+  EXPECT_EQ(calls(Collective::alltoall, 1), 1u);  // folded when the tally went
   EXPECT_NE(report().find("  alltoall        naive       9..16 B                  1             12"),
+            std::string::npos)
+      << report();
+}
+
+// The library's calls are counted per thread without a locked add; the
+// counts of a live thread and of one that ended both reach calls() and the
+// report.
+TEST(PmpiCounters, LibraryCallsOfEveryThreadCount) {
+  const std::uint64_t before = calls(Collective::allgather, kMpiSlot);
+  count_library_call(Collective::allgather, 100, 0);
+  count_library_call(Collective::allgather, 100, 0);
+  EXPECT_EQ(calls(Collective::allgather, kMpiSlot), before + 2);
+  std::thread other([] { count_library_call(Collective::allgather, 100, 0); });
+  other.join();
+  EXPECT_EQ(calls(Collective::allgather, kMpiSlot), before + 3);
+  EXPECT_NE(report().find("  allgather       mpi         65..128 B                3            300"),
             std::string::npos)
       << report();
 }

@@ -46,9 +46,14 @@ void free_keyval() {
   PMPI_Comm_free_keyval(&g_keyval);
 }
 
-CommState& state_of(MPI_Comm comm, WaitPolicy configured) {
+CommState* remembered_state(MPI_Comm comm) {
   const unsigned epoch = g_epoch.load(std::memory_order_acquire);
-  if (t_last.state && t_last.comm == comm && t_last.epoch == epoch) return *t_last.state;
+  return t_last.state && t_last.comm == comm && t_last.epoch == epoch ? t_last.state : nullptr;
+}
+
+CommState& state_of(MPI_Comm comm, WaitPolicy configured) {
+  if (CommState* known = remembered_state(comm)) return *known;
+  const unsigned epoch = g_epoch.load(std::memory_order_acquire);
   void* value = nullptr;
   int found = 0;
   check_mpi(PMPI_Comm_get_attr(comm, g_keyval, &value, &found), "MPI_Comm_get_attr");

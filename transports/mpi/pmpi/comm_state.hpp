@@ -13,6 +13,7 @@
 
 #include <mpi.h>
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -49,6 +50,41 @@ struct CallKeyHash {
   }
 };
 
+// The entry points whose calls a communicator remembers (PassMemo).
+enum class EntryPoint : std::uint8_t {
+  allreduce, reduce_scatter_block, reduce_scatter, allgather, alltoall, count_
+};
+
+// The arguments of one intercepted call that decide what it runs, besides
+// the communicator and the settings: equal keys are equal calls. Unused
+// fields stay at their defaults (the send side of an in-place call).
+struct PassKey {
+  EntryPoint point = EntryPoint::count_;
+  MPI_Datatype type = MPI_DATATYPE_NULL;       // recvtype for all-gather, all-to-all
+  MPI_Datatype send_type = MPI_DATATYPE_NULL;  // all-gather, all-to-all out of place
+  MPI_Op op = MPI_OP_NULL;
+  int count = 0;       // count, recvcount, or MPI_Reduce_scatter's recvcounts[0]
+  int send_count = 0;  // all-gather, all-to-all out of place
+  // MPI_Reduce_scatter: -1 when every rank's count is recvcounts[0], else
+  // the sum of the balanced split recvcounts is (other counts never match).
+  long long split_total = -1;
+  bool send_in_place = false;
+  bool recv_in_place = false;
+  friend bool operator==(const PassKey&, const PassKey&) = default;
+};
+
+// The last call of one entry point on a communicator that the library passed
+// to MPI's own collective (the `mpi` slot), with its S for the counters: the
+// same arguments again, in the same generation of the settings, go straight
+// to PMPI_, neither classified nor looked up. Only calls whose datatypes are
+// predefined are remembered: MPI never frees those handles, so a handle
+// cannot come back naming another type.
+struct PassMemo {
+  PassKey key;
+  unsigned generation = 0;  // 0: nothing remembered (the settings start at 1)
+  std::size_t bytes = 0;
+};
+
 // What one call shape runs: a schedule (slot > 0) or the library (fallback).
 struct Entry {
   int slot = -1;
@@ -74,6 +110,7 @@ struct CommState {
   // The last shape called: a loop of equal calls skips the hash lookup.
   CallKey last_key{};
   Entry* last = nullptr;
+  std::array<PassMemo, static_cast<std::size_t>(EntryPoint::count_)> pass;
   AlignedBuffer arena;
   std::vector<std::byte*> bases;
   std::vector<MPI_Request> requests;
@@ -90,6 +127,10 @@ void free_keyval();
 // remembers the last communicator it asked about, so a loop of calls on one
 // communicator skips the attribute lookup; freeing any state forgets that.
 CommState& state_of(MPI_Comm comm, WaitPolicy configured);
+
+// The state this thread last asked state_of for, when that was for `comm`
+// and no state has been freed since; else nullptr. No MPI call.
+CommState* remembered_state(MPI_Comm comm);
 
 // Cache entries per communicator before the cache starts over.
 inline constexpr std::size_t kMaxEntries = 256;

@@ -31,9 +31,19 @@ Tables& tables() {
   return t;
 }
 
+// One thread's library calls (slot kMpiSlot) per (collective, size bucket),
+// written only by that thread.
+struct ThreadCells {
+  struct Plain {
+    std::atomic<std::uint64_t> calls{0}, bytes{0}, nanos{0};
+  };
+  std::array<std::array<Plain, kBuckets>, kColls> cells;
+};
+
 struct Registry {
   std::mutex mutex;
   std::unordered_set<const Tally*> live;
+  std::unordered_set<const ThreadCells*> threads;
 };
 
 Registry& registry() {
@@ -97,11 +107,57 @@ int size_bucket(std::size_t bytes) {
   return static_cast<int>(std::bit_width(bytes - 1)) + 1;
 }
 
-void count_call(Collective coll, int slot, std::size_t bytes, std::uint64_t nanos) {
-  Cell& c = tables().calls[static_cast<int>(coll)][slot][size_bucket(bytes)];
-  c.calls.fetch_add(1, std::memory_order_relaxed);
-  c.bytes.fetch_add(bytes, std::memory_order_relaxed);
-  if (nanos) c.nanos.fetch_add(nanos, std::memory_order_relaxed);
+namespace {
+
+void bump(std::atomic<std::uint64_t>& v, std::uint64_t by) {
+  v.store(v.load(std::memory_order_relaxed) + by, std::memory_order_relaxed);
+}
+
+// Folds a thread's cells into the tables when the thread ends (the main
+// thread's at exit, after MPI_Finalize's report), under the registry's lock.
+struct ThreadCellsOwner {
+  ThreadCells* cells = nullptr;
+  ~ThreadCellsOwner() {
+    if (!cells) return;
+    std::lock_guard<std::mutex> lock(registry().mutex);
+    for (int coll = 0; coll < kColls; ++coll)
+      for (int b = 0; b < kBuckets; ++b) {
+        const ThreadCells::Plain& from = cells->cells[coll][b];
+        Cell& to = tables().calls[coll][kMpiSlot][b];
+        to.calls.fetch_add(from.calls.load(std::memory_order_relaxed), std::memory_order_relaxed);
+        to.bytes.fetch_add(from.bytes.load(std::memory_order_relaxed), std::memory_order_relaxed);
+        to.nanos.fetch_add(from.nanos.load(std::memory_order_relaxed), std::memory_order_relaxed);
+      }
+    registry().threads.erase(cells);
+    delete cells;
+  }
+};
+
+// initial-exec (as comm_state.cpp): one load per call. The owner, which has
+// a destructor and so a guard per access, is touched once per thread.
+thread_local ThreadCells* t_cells __attribute__((tls_model("initial-exec"))) = nullptr;
+thread_local ThreadCellsOwner t_cells_owner;
+
+ThreadCells& thread_cells() {
+  if (!t_cells) {
+    auto* made = new ThreadCells;
+    {
+      std::lock_guard<std::mutex> lock(registry().mutex);
+      registry().threads.insert(made);
+    }
+    t_cells_owner.cells = made;
+    t_cells = made;
+  }
+  return *t_cells;
+}
+
+}  // namespace
+
+void count_library_call(Collective coll, std::size_t bytes, std::uint64_t nanos) {
+  ThreadCells::Plain& c = thread_cells().cells[static_cast<int>(coll)][size_bucket(bytes)];
+  bump(c.calls, 1);
+  bump(c.bytes, bytes);
+  if (nanos) bump(c.nanos, nanos);
 }
 
 void count_fallback(Collective coll, Fallback why, std::size_t bytes) {
@@ -142,6 +198,15 @@ Totals totals() {
         t.nanos = c.nanos.load(std::memory_order_relaxed);
       }
   for (const Tally* t : registry().live) TallyAccess::add_to(*t, out);
+  for (const ThreadCells* cells : registry().threads)
+    for (int coll = 0; coll < kColls; ++coll)
+      for (int b = 0; b < kBuckets; ++b) {
+        const ThreadCells::Plain& c = cells->cells[coll][b];
+        Totals::Sums& t = out.at(coll, kMpiSlot, b);
+        t.calls += c.calls.load(std::memory_order_relaxed);
+        t.bytes += c.bytes.load(std::memory_order_relaxed);
+        t.nanos += c.nanos.load(std::memory_order_relaxed);
+      }
   return out;
 }
 }  // namespace

@@ -5,12 +5,16 @@
 // Time is wall time inside the call, without the one-time set-up of a
 // communicator and of a call shape (its schedule).
 //
-// Counting never takes a lock on the call path. A schedule's calls go to its
-// call shape's Tally, written only by the thread calling on that
-// communicator (MPI forbids concurrent collectives on one), so a count is a
-// plain load and store, not a locked add: at 8 bytes the difference showed in
-// the interposition overhead. Library and fallback calls go to relaxed
-// atomics in fixed arrays. Time is only taken when the report is on.
+// Counting never takes a lock on the call path, nor a locked add: a counter
+// is written by one thread only, so a count is a plain load and store
+// (relaxed atomics, so that a reader on another thread sees whole values).
+// A schedule's calls go to its call shape's Tally, written only by the thread
+// calling on that communicator (MPI forbids concurrent collectives on one).
+// Calls the library passes to MPI (`mpi`) go to the calling thread's own
+// table, registered while the thread lives and folded into the tables when
+// it ends: a library call of 0.3 us showed two locked adds (about 5%).
+// Fallbacks, rare, go to relaxed atomics in fixed arrays. Time is only taken
+// when the report is on.
 #pragma once
 
 #include <atomic>
@@ -52,7 +56,9 @@ inline constexpr int kMaxAlgorithmSlots = 16;
 // 2^(b-2) < S <= 2^(b-1)).
 int size_bucket(std::size_t bytes);
 
-void count_call(Collective coll, int algorithm_slot, std::size_t bytes, std::uint64_t nanos);
+// One call the library passed to MPI (algorithm slot kMpiSlot), S = bytes,
+// nanos of wall time (0 when not timed), in the calling thread's table.
+void count_library_call(Collective coll, std::size_t bytes, std::uint64_t nanos);
 
 // The calls of one call shape (collective, algorithm, S bytes per call).
 // Registered while it lives, so calls() and report() see it; folded into the

@@ -162,14 +162,17 @@ void setup(bool at_init = false) {
 
 // Whether calls should be looked at (MPI initialised through a path we did
 // not intercept still gets the library).
-bool active() {
-  if (lib().ready.load(std::memory_order_acquire)) return true;
+bool activate() {
   int init = 0, fin = 0;
   PMPI_Initialized(&init);
   PMPI_Finalized(&fin);
   if (!init || fin) return false;
   setup();
   return lib().ready.load(std::memory_order_acquire);
+}
+// Inlined into every entry point: once set up, one load.
+[[gnu::always_inline]] inline bool active() {
+  return lib().ready.load(std::memory_order_acquire) || activate();
 }
 
 [[noreturn]] void fatal(Collective coll, const std::exception& e) {
@@ -195,6 +198,27 @@ class Stopwatch {
   std::chrono::steady_clock::time_point t0_;
 };
 
+// A call the library passes to MPI's own collective (the `mpi` slot),
+// counted with S = bytes, timed only when the report is on.
+template <class Pmpi>
+[[gnu::always_inline]] inline int pass_to_library(Collective coll, std::size_t bytes, Pmpi&& pmpi) {
+  const Stopwatch watch;
+  const int rc = pmpi();
+  count_library_call(coll, bytes, watch.nanos());
+  return rc;
+}
+
+// The remembered pass of a call with these arguments on `comm` (PassMemo),
+// or nullptr: then the call takes the whole path (intercept).
+[[gnu::always_inline]] inline const PassMemo* remembered_pass(CommState* st,
+                                                              const PassKey& key) {
+  if (!st) return nullptr;
+  const PassMemo& m = st->pass[static_cast<std::size_t>(key.point)];
+  if (m.generation != lib().generation.load(std::memory_order_acquire) || !(m.key == key))
+    return nullptr;
+  return &m;
+}
+
 // One intercepted call, in collbench's terms.
 struct Call {
   Collective coll = Collective::allreduce;
@@ -218,6 +242,10 @@ struct Call {
   const int* split_counts = nullptr;
   std::size_t split_total = 0;
   bool split_below_p = false;  // split_total < p: some ranks receive nothing
+  // The raw arguments, and whether a pass to MPI's own collective may be
+  // remembered by them (PassMemo: predefined datatypes only).
+  PassKey pass;
+  bool rememberable = false;
 };
 
 std::size_t library_bytes(const Call& c) {
@@ -416,12 +444,7 @@ void run_padded(CommState& st, const Entry& e, const Call& c) {
 template <class Pmpi>
 int intercept(const Call& c, Pmpi&& pmpi) {
   const Choice& choice = lib().config.choice[static_cast<int>(c.coll)];
-  if (choice.mode == Mode::mpi) {
-    const Stopwatch watch;
-    const int rc = pmpi();
-    count_call(c.coll, kMpiSlot, library_bytes(c), watch.nanos());
-    return rc;
-  }
+  if (choice.mode == Mode::mpi) return pass_to_library(c.coll, library_bytes(c), pmpi);
   if (c.comm == MPI_COMM_NULL) return pmpi();  // MPI reports the error
   try {
     if (c.why) return fall_back(c, *c.why, c.detail, pmpi);
@@ -437,12 +460,12 @@ int intercept(const Call& c, Pmpi&& pmpi) {
     if (e.fallback) return fall_back(c, *e.fallback, e.detail, pmpi);
     // Timed from here: the one-time set-up of a communicator (the private
     // copy, the wait policy) and of a call shape (the schedule) is not.
-    const Stopwatch watch;
     if (e.slot == kMpiSlot) {
-      const int rc = pmpi();
-      count_call(c.coll, kMpiSlot, bytes, watch.nanos());
-      return rc;
+      if (c.rememberable)
+        st.pass[static_cast<std::size_t>(c.pass.point)] = {c.pass, st.generation, bytes};
+      return pass_to_library(c.coll, bytes, pmpi);
     }
+    const Stopwatch watch;
     if (c.split_counts) run_padded(st, e, c);
     else run_entry(st, e, c);
     e.tally->add(watch.nanos());
@@ -512,6 +535,43 @@ bool is_balanced_split(const int* recvcounts, int p, long long total) {
   return true;
 }
 
+PassKey reduction_key(EntryPoint point, const void* sendbuf, const void* recvbuf, int count,
+                      MPI_Datatype type, MPI_Op op) {
+  PassKey k;
+  k.point = point;
+  k.type = type;
+  k.op = op;
+  k.count = count;
+  k.send_in_place = sendbuf == MPI_IN_PLACE;
+  k.recv_in_place = recvbuf == MPI_IN_PLACE;
+  return k;
+}
+
+// In place, MPI ignores the send count and type: so does the key.
+PassKey movement_key(EntryPoint point, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                     const void* recvbuf, int recvcount, MPI_Datatype recvtype) {
+  PassKey k;
+  k.point = point;
+  k.type = recvtype;
+  k.count = recvcount;
+  k.send_in_place = sendbuf == MPI_IN_PLACE;
+  k.recv_in_place = recvbuf == MPI_IN_PLACE;
+  if (!k.send_in_place) {
+    k.send_type = sendtype;
+    k.send_count = sendcount;
+  }
+  return k;
+}
+
+// Whether `c`, once classified, may be remembered by `key` when it goes to
+// MPI's own collective: it was not refused (a refused call never passes
+// through the `mpi` slot) and its datatypes are predefined ones.
+void remember_as(Call& c, const PassKey& key) {
+  c.pass = key;
+  c.rememberable = !c.why && reduction_type(key.type) &&
+                   (key.send_type == MPI_DATATYPE_NULL || reduction_type(key.send_type));
+}
+
 Call make_call(Collective coll, MPI_Comm comm, const void* sendbuf, void* recvbuf) {
   Call c;
   c.coll = coll;
@@ -562,11 +622,15 @@ int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype da
   const auto pmpi = [&] { return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm); };
   if (t_inside || count < 0 || !active()) return pmpi();
   Inside guard;
+  const PassKey key = reduction_key(EntryPoint::allreduce, sendbuf, recvbuf, count, datatype, op);
+  if (const PassMemo* m = remembered_pass(remembered_state(comm), key))
+    return pass_to_library(Collective::allreduce, m->bytes, pmpi);
   Call c = make_call(Collective::allreduce, comm, sendbuf, recvbuf);
   c.mpi_count = count;
   c.mpi_type = datatype;
   c.count = static_cast<std::size_t>(count);
   if (!c.why) classify_reduction(c, datatype, op);
+  remember_as(c, key);
   return intercept(c, pmpi);
 }
 
@@ -577,11 +641,16 @@ int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
   };
   if (t_inside || recvcount < 0 || !active()) return pmpi();
   Inside guard;
+  const PassKey key =
+      reduction_key(EntryPoint::reduce_scatter_block, sendbuf, recvbuf, recvcount, datatype, op);
+  if (const PassMemo* m = remembered_pass(remembered_state(comm), key))
+    return pass_to_library(Collective::reduce_scatter, m->bytes, pmpi);
   Call c = make_call(Collective::reduce_scatter, comm, sendbuf, recvbuf);
   c.mpi_count = recvcount;
   c.mpi_type = datatype;
   c.count = static_cast<std::size_t>(recvcount);
   if (!c.why) classify_reduction(c, datatype, op);
+  remember_as(c, key);
   return intercept(c, pmpi);
 }
 
@@ -598,15 +667,17 @@ int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[
   };
   if (t_inside || !recvcounts || comm == MPI_COMM_NULL || !active()) return pmpi();
   Inside guard;
+  // A remembered communicator knows its size and kind without asking MPI.
+  CommState* const known = remembered_state(comm);
   int p = 0, inter = 0;
-  if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter ||
-      PMPI_Comm_size(comm, &p) != MPI_SUCCESS || p < 1 || recvcounts[0] < 0)
+  if (known) {
+    p = known->p;
+    inter = known->inter;
+  } else if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter ||
+             PMPI_Comm_size(comm, &p) != MPI_SUCCESS) {
     return pmpi();
-  Call c = make_call(Collective::reduce_scatter, comm, sendbuf, recvbuf);
-  c.function = "MPI_Reduce_scatter";
-  c.mpi_count = recvcounts[0];
-  c.mpi_type = datatype;
-  c.count = static_cast<std::size_t>(recvcounts[0]);
+  }
+  if (inter || p < 1 || recvcounts[0] < 0) return pmpi();
   bool equal = true;
   long long total = 0;
   for (int r = 0; r < p; ++r) {
@@ -614,8 +685,20 @@ int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[
     equal = equal && recvcounts[r] == recvcounts[0];
     total += recvcounts[r];
   }
+  const bool balanced = equal || is_balanced_split(recvcounts, p, total);
+  PassKey key = reduction_key(EntryPoint::reduce_scatter, sendbuf, recvbuf, recvcounts[0],
+                              datatype, op);
+  key.split_total = equal ? -1 : total;
+  if (balanced)  // other counts fall back, and are never remembered
+    if (const PassMemo* m = remembered_pass(known, key))
+      return pass_to_library(Collective::reduce_scatter, m->bytes, pmpi);
+  Call c = make_call(Collective::reduce_scatter, comm, sendbuf, recvbuf);
+  c.function = "MPI_Reduce_scatter";
+  c.mpi_count = recvcounts[0];
+  c.mpi_type = datatype;
+  c.count = static_cast<std::size_t>(recvcounts[0]);
   if (!equal && !c.why) {
-    if (is_balanced_split(recvcounts, p, total)) {
+    if (balanced) {
       c.split_counts = recvcounts;
       c.split_total = static_cast<std::size_t>(total);
       c.split_below_p = total < p;
@@ -629,6 +712,7 @@ int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[
     }
   }
   if (!c.why) classify_reduction(c, datatype, op);
+  remember_as(c, key);
   return intercept(c, pmpi);
 }
 
@@ -639,8 +723,13 @@ int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, voi
   };
   if (t_inside || recvcount < 0 || !active()) return pmpi();
   Inside guard;
+  const PassKey key = movement_key(EntryPoint::allgather, sendbuf, sendcount, sendtype, recvbuf,
+                                   recvcount, recvtype);
+  if (const PassMemo* m = remembered_pass(remembered_state(comm), key))
+    return pass_to_library(Collective::allgather, m->bytes, pmpi);
   Call c = make_call(Collective::allgather, comm, sendbuf, recvbuf);
   if (!c.why) classify_movement(c, sendbuf, sendcount, sendtype, recvcount, recvtype);
+  remember_as(c, key);
   return intercept(c, pmpi);
 }
 
@@ -651,8 +740,13 @@ int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
   };
   if (t_inside || recvcount < 0 || !active()) return pmpi();
   Inside guard;
+  const PassKey key = movement_key(EntryPoint::alltoall, sendbuf, sendcount, sendtype, recvbuf,
+                                   recvcount, recvtype);
+  if (const PassMemo* m = remembered_pass(remembered_state(comm), key))
+    return pass_to_library(Collective::alltoall, m->bytes, pmpi);
   Call c = make_call(Collective::alltoall, comm, sendbuf, recvbuf);
   if (!c.why) classify_movement(c, sendbuf, sendcount, sendtype, recvcount, recvtype);
+  remember_as(c, key);
   return intercept(c, pmpi);
 }
 
