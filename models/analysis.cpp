@@ -74,6 +74,24 @@ void judge_crossover(PairCrossover& c, double factor) {
   c.within_interval = within || (lo <= q && q <= hi);
 }
 
+void set_measured_crossings(PairCrossover& c, const std::vector<double>& bytes,
+                            const std::vector<TimeCI>& a, const std::vector<TimeCI>& b) {
+  const std::vector<MeasuredCrossing> xs = separated_crossings(bytes, a, b);
+  for (const MeasuredCrossing& x : xs) {
+    c.measured_B.push_back(three_digits(x.bytes));
+    c.measured_interval_B.emplace_back(x.lo_bytes, x.hi_bytes);
+  }
+  // The rule makes the side below a crossover significant, even where the
+  // intervals overlap at the smallest size ("tie" there read as if the
+  // crossover itself involved a tie).
+  if (!xs.empty())
+    c.measured_faster_below = xs.front().a_faster_after ? c.algo_b : c.algo_a;
+  else
+    c.measured_faster_below = a.front().hi < b.front().lo   ? c.algo_a
+                              : b.front().hi < a.front().lo ? c.algo_b
+                                                            : "tie";
+}
+
 bool BestAtSize::model_right() const { return tie_sets_overlap(predicted_best, measured_best); }
 
 const CalibrationInput* calibration_for(const Analysis& a, const std::string& transport) {
@@ -474,20 +492,7 @@ void crossovers(std::vector<PairCrossover>& out, const GroupKey& g,
       pc.params = source;
       pc.algo_a = names[i];
       pc.algo_b = names[j];
-      const std::vector<MeasuredCrossing> xs = separated_crossings(n, ta, tb);
-      for (const MeasuredCrossing& x : xs) {
-        pc.measured_B.push_back(three_digits(x.bytes));
-        pc.measured_interval_B.emplace_back(x.lo_bytes, x.hi_bytes);
-      }
-      // The rule makes the side below a crossover significant, even where the
-      // intervals overlap at the smallest size ("tie" there read as if the
-      // crossover itself involved a tie).
-      if (!xs.empty())
-        pc.measured_faster_below = xs.front().a_faster_after ? pc.algo_b : pc.algo_a;
-      else
-        pc.measured_faster_below = ta.front().hi < tb.front().lo   ? pc.algo_a
-                                   : tb.front().hi < ta.front().lo ? pc.algo_b
-                                                                   : "tie";
+      set_measured_crossings(pc, n, ta, tb);
       const auto fa = [&](std::uint64_t c) { return predicted(i, c); };
       const auto fb = [&](std::uint64_t c) { return predicted(j, c); };
       for (const PredictedCrossing& x : grid_crossings(fa, fb, lo, hi))

@@ -139,6 +139,14 @@ struct PairCrossover {
 // prediction inside the measured crossing's interval.
 void judge_crossover(PairCrossover& c, double factor);
 
+// Sets c's measured side from the medians and CIs of c.algo_a (a) and
+// c.algo_b (b) at `bytes` (ascending, 2 or more): measured_B and
+// measured_interval_B from separated_crossings, and measured_faster_below,
+// the side below the first crossing, or at the smallest size where there is
+// none ("tie" where the CIs overlap there).
+void set_measured_crossings(PairCrossover& c, const std::vector<double>& bytes,
+                            const std::vector<TimeCI>& a, const std::vector<TimeCI>& b);
+
 // Tie-aware best choice at one size. predicted_best lists every algorithm
 // predicted within 1e-9 of the fastest (the model cannot choose between
 // them); measured_best the fastest and every algorithm it is not

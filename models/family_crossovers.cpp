@@ -45,17 +45,7 @@ PairCrossover crossover_of(const GroupKey& g, const std::string& params, const S
   c.algo_a = kHierarchicalFamily;
   c.algo_b = kFlatFamily;
   if (bytes.size() < 2) return c;
-  const std::vector<MeasuredCrossing> xs = separated_crossings(bytes, meas_h, meas_f);
-  for (const MeasuredCrossing& x : xs) {
-    c.measured_B.push_back(three_digits(x.bytes));
-    c.measured_interval_B.emplace_back(x.lo_bytes, x.hi_bytes);
-  }
-  if (!xs.empty())
-    c.measured_faster_below = xs.front().a_faster_after ? c.algo_b : c.algo_a;
-  else
-    c.measured_faster_below = meas_h.front().hi < meas_f.front().lo   ? c.algo_a
-                              : meas_f.front().hi < meas_h.front().lo ? c.algo_b
-                                                                      : "tie";
+  set_measured_crossings(c, bytes, meas_h, meas_f);
   for (const MeasuredCrossing& x : measured_crossings(bytes, pred_h, pred_f))
     c.predicted_B.push_back(three_digits(x.bytes));
   c.predicted_faster_below = pred_h.front() <= pred_f.front() ? c.algo_a : c.algo_b;
