@@ -26,7 +26,6 @@
 #include <limits>
 #include <memory>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -36,14 +35,6 @@
 #include "transports/mpi/pmpi/bench/ratio_stats.hpp"
 
 namespace {
-
-std::vector<std::string> split(const std::string& text) {
-  std::vector<std::string> out;
-  std::stringstream in(text);
-  for (std::string item; std::getline(in, item, ',');)
-    if (!item.empty()) out.push_back(item);
-  return out;
-}
 
 // What the command line asks for. forced[a]: the MPICH algorithm entry a
 // forces (`mpi`, entry 0, forces auto once any does).
@@ -63,9 +54,9 @@ Plan parse_plan(const BenchWorld& world, int argc, char** argv) {
                               "[ALGOS] [SIZES,...] [REPEATS] [ITERATIONS]", text));
   };
   Plan plan;
-  plan.algos = split(argc > 1 ? argv[1] : "rhd,ring");
+  plan.algos = comma_list(argc > 1 ? argv[1] : "rhd,ring");
   plan.algos.insert(plan.algos.begin(), "mpi");
-  for (const std::string& s : split(argc > 2 ? argv[2] : "8,1024,65536,1048576"))
+  for (const std::string& s : comma_list(argc > 2 ? argv[2] : "8,1024,65536,1048576"))
     plan.sizes.push_back(positive(s));
   if (argc > 3) plan.repeats = static_cast<int>(positive(argv[3]));
   if (argc > 4) plan.iterations = positive(argv[4]);

@@ -11,7 +11,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
+#include <sstream>
 #include <string>
+#include <vector>
 
 struct BenchWorld {
   int rank = 0;
@@ -25,6 +27,15 @@ inline BenchWorld join_world(int* argc, char*** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &w.rank);
   MPI_Comm_size(MPI_COMM_WORLD, &w.p);
   return w;
+}
+
+// The non-empty items of a comma-separated argument ("rhd,ring").
+inline std::vector<std::string> comma_list(const std::string& text) {
+  std::vector<std::string> out;
+  std::stringstream in(text);
+  for (std::string item; std::getline(in, item, ',');)
+    if (!item.empty()) out.push_back(item);
+  return out;
 }
 
 // `text` as a whole number > 0, all of it; nullopt otherwise.

@@ -28,7 +28,6 @@
 #include <mpi.h>
 
 #include <functional>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -38,14 +37,6 @@
 namespace {
 
 using CallsFn = unsigned long long (*)(const char*, const char*);
-
-std::vector<std::string> split(const std::string& text) {
-  std::vector<std::string> out;
-  std::stringstream in(text);
-  for (std::string item; std::getline(in, item, ',');)
-    if (!item.empty()) out.push_back(item);
-  return out;
-}
 
 // The buffers of one collective and size, and the two ways of calling it
 // (which point into the buffers: a Case stays where it was made).
@@ -174,7 +165,7 @@ int main(int argc, char** argv) {
   const BenchWorld world = join_world(&argc, &argv);
   const std::string usage =
       "usage: pmpi_passthrough [COLLS=allreduce] [BYTES=8] [REPEATS=101] [ITERATIONS=2000]";
-  std::vector<std::string> colls = split(argc > 1 ? argv[1] : "allreduce");
+  std::vector<std::string> colls = comma_list(argc > 1 ? argv[1] : "allreduce");
   if (colls.size() == 1 && colls[0] == "all")
     colls = {"allreduce", "reduce_scatter", "allgather", "alltoall"};
   for (const std::string& c : colls)
@@ -182,7 +173,7 @@ int main(int argc, char** argv) {
       refuse(world, fmt::format("pmpi_passthrough: collective '{}'; accepted: allreduce, "
                                 "reduce_scatter, allgather, alltoall, all; {}", c, usage));
   std::vector<long> sizes;
-  for (const std::string& s : split(argc > 2 ? argv[2] : "8")) {
+  for (const std::string& s : comma_list(argc > 2 ? argv[2] : "8")) {
     const std::optional<long> v = whole_positive(s);
     if (!v || *v % 4 != 0)
       refuse(world, fmt::format("pmpi_passthrough: size '{}' is not a whole number of bytes "
