@@ -306,8 +306,8 @@ struct TermColumn {
   std::string_view sizes = {};  // a curve's values column: the column of its sizes
 };
 
-// Column kinds: a list of records, a parameter's size ranges, a curve's
-// sizes (read with its values) and its values.
+// Column kinds: a list of records, a parameter's size ranges, a fitted
+// number, a curve's sizes (read with its values) and its values.
 template <auto list>  // std::vector<double> TermRecords::*
 constexpr TermColumn records_column(std::string_view name, Term term) {
   return {name, term, [](const TermRecords& r, const ModelTerms&) { return numbers_cell(r.*list); },
@@ -320,6 +320,18 @@ constexpr TermColumn ranges_column(std::string_view name, Term term) {
   return {name, term, [](const TermRecords&, const ModelTerms& t) { return ranges_cell(t.*ranges); },
           [](const TermCells& in, const TermColumn& c, TermRecords&, ModelTerms& t) {
             t.*ranges = in.ranges(c.name);
+          }};
+}
+// A fitted number written with every measured file (the ping-pong ran) and
+// read where the cell is filled (older files keep the default).
+template <auto value>  // double ModelTerms::*
+constexpr TermColumn fitted_column(std::string_view name, Term term) {
+  return {name, term,
+          [](const TermRecords& r, const ModelTerms& t) {
+            return r.pingpong_s.empty() ? std::string() : number_cell(t.*value);
+          },
+          [](const TermCells& in, const TermColumn& c, TermRecords&, ModelTerms& t) {
+            if (in.filled(c.name)) t.*value = in.number(c.name);
           }};
 }
 template <auto curve>  // Curve ModelTerms::*
@@ -371,23 +383,11 @@ inline constexpr TermColumn kTermColumns[] = {
      }},
     // range: an empty run's time, subtracted from every microbenchmark and
     // charged once per collective
-    {"run_s", Term::range,
-     [](const TermRecords& r, const ModelTerms& t) {
-       return r.pingpong_s.empty() ? std::string() : number_cell(t.run_s);
-     },
-     [](const TermCells& in, const TermColumn& c, TermRecords&, ModelTerms& t) {
-       if (in.filled(c.name)) t.run_s = in.number(c.name);
-     }},
+    fitted_column<&ModelTerms::run_s>("run_s", Term::range),
     records_column<&TermRecords::local_ops_k>("local_ops_k", Term::copy),
     records_column<&TermRecords::local_ops_s>("local_ops_s", Term::copy),
     // copy: the fixed cost of one local op, the slope of local_ops_s over k
-    {"local_op_s", Term::copy,
-     [](const TermRecords& r, const ModelTerms& t) {
-       return r.pingpong_s.empty() ? std::string() : number_cell(t.local_op_s);
-     },
-     [](const TermCells& in, const TermColumn& c, TermRecords&, ModelTerms& t) {
-       if (in.filled(c.name)) t.local_op_s = in.number(c.name);
-     }},
+    fitted_column<&ModelTerms::local_op_s>("local_op_s", Term::copy),
     records_column<&TermRecords::exchange_reduce_s>("exchange_reduce_s", Term::concurrency),
     ranges_column<&ModelTerms::exchange_reduce>("exchange_reduce_ranges", Term::concurrency),
     records_column<&TermRecords::relay_s>("relay_s", Term::forward),
