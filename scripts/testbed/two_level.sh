@@ -10,6 +10,8 @@
 #   bash scripts/testbed/two_level.sh OUTDIR             replay, fit, report
 #   bash scripts/testbed/two_level.sh OUTDIR --outputs   the files it leaves, one a line
 #   bash scripts/testbed/two_level.sh OUTDIR --refit     fit and report only
+#   ... --from RUN   replay (or name) RUN's commands.txt and setting.txt instead
+#                    of the 3 x 2 reference run (e.g. a 2 x 4 or 4 x 2 layout)
 #
 # The commands run as recorded, from OUTDIR (their output files are named
 # relative to it), with scripts/testbed.sh taken from this checkout; a command
@@ -22,12 +24,23 @@ collbench=${CB_BUILD_DIR:-$root/build}/harness/collbench
 reference=results/two-level-3x2-2ms-200Mbit-one-load
 collectives="allreduce reduce_scatter allgather alltoall"
 
-out=${1:?usage: two_level.sh OUTDIR [--outputs | --refit]}
-action=${2:-replay}
-case $action in
-  replay|--outputs|--refit) ;;
-  *) echo "two-level: unknown argument '$action' (accepted: --outputs, --refit)" >&2; exit 2 ;;
-esac
+usage="usage: two_level.sh OUTDIR [--outputs | --refit] [--from RUN]"
+out=${1:?$usage}
+shift
+action=replay
+while [ $# -gt 0 ]; do
+  case $1 in
+    --outputs|--refit) action=$1 ;;
+    --from)
+      [ $# -ge 2 ] || { echo "two-level: --from needs a run directory ($usage)" >&2; exit 2; }
+      reference=$2; shift ;;
+    *) echo "two-level: unknown argument '$1' (accepted: --outputs, --refit, --from RUN)" >&2; exit 2 ;;
+  esac
+  shift
+done
+for f in commands.txt setting.txt; do
+  [ -s "$reference/$f" ] || { echo "two-level: --from '$reference' has no $f (a run directory with commands.txt and setting.txt)" >&2; exit 2; }
+done
 
 if [ "$action" = --outputs ]; then
   for c in $collectives; do echo "$out/fit-$c/accuracy.csv"; done
