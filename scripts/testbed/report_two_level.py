@@ -155,10 +155,10 @@ def library_lines(d):
 
 
 def build(d):
-    out = ["# Two-level testbed: 3 hosts × 2 ranks\n",
-           "The commands of results/two-level-3x2-2ms-200Mbit-one-load/commands.txt replayed here "
-           "(commands: replay.sh); docs/two-level.md describes the setting and the reference "
-           "figures.\n"]
+    s = setting(d)
+    out = [f"# Two-level testbed: {s['hosts']} hosts × {s['ranks_per_host']} ranks\n",
+           "A run's recorded commands replayed here (replay.sh); docs/two-level.md describes the "
+           "setting and the reference figures.\n"]
     return out + level_lines(d) + accuracy_lines(d) + crossover_lines(d) + library_lines(d)
 
 
