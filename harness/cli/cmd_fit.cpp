@@ -17,8 +17,10 @@
 #include "harness/runtime/heap_reuse.hpp"
 #include "harness/cli/mpich_default_tree.hpp"
 #include "harness/cli/python_scripts.hpp"
+#include "models/crossover.hpp"
 #include "models/csv_text.hpp"
 #include "models/fit_run.hpp"
+#include "models/targets.hpp"
 
 
 namespace cb {
@@ -82,9 +84,10 @@ int fit(const FitOptions& o) {
   // Every row's grades; a testbed's link-limited ones are in accuracy.csv.
   for (const models::Grade& g : a.grades)
     if (g.targets == &models::kTargetsAllRows)
-      fmt::print("  {} {}: median |err| {:.1f}% >= 64 KiB, {:.1f}% below; worst collective {} "
+      fmt::print("  {} {}: median |err| {:.1f}% >= {}, {:.1f}% below; worst collective {} "
                  "{:.1f}%; picks within CI {}/{}; median regret {:.1f}%\n",
-                 g.transport, g.params, 100 * g.median_large, 100 * g.median_small,
+                 g.transport, g.params, 100 * g.median_large,
+                 models::crossover_size_text(models::kLargeBytes), 100 * g.median_small,
                  g.worst_collective, 100 * g.worst_collective_median, g.picks_right, g.picks,
                  100 * g.median_regret);
   if (!run.mpich_params.empty())

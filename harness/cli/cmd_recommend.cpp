@@ -18,6 +18,7 @@
 #include "harness/cli/commands.hpp"
 #include "harness/cli/mpich_default_tree.hpp"
 #include "models/calibration.hpp"
+#include "models/crossover.hpp"
 #include "models/csv_text.hpp"
 #include "models/fit_run.hpp"
 #include "models/recommend.hpp"
@@ -118,8 +119,9 @@ std::string validated_error(const fs::path& cal, const std::string& transport) {
           const double v = std::strtod(t.cell(r, column).c_str(), nullptr);
           return fmt::format("{:.1f}%", 100 * v);
         };
-        return fmt::format("median |err| {} >= 64 KiB, {} below ({})",
-                           pct("median_abs_err_large"), pct("median_abs_err_small"), rel.string());
+        return fmt::format("median |err| {} >= {}, {} below ({})", pct("median_abs_err_large"),
+                           models::crossover_size_text(models::kLargeBytes),
+                           pct("median_abs_err_small"), rel.string());
       }
   }
   return {};

@@ -9,9 +9,11 @@
 
 #include "algorithms/registry.hpp"
 #include "models/calibration.hpp"
+#include "models/crossover.hpp"
 #include "models/csv_text.hpp"
 #include "models/predict.hpp"
 #include "models/schedule_model.hpp"
+#include "models/targets.hpp"
 #include "transports/mpi/pmpi/counters.hpp"
 #include "transports/mpi/pmpi/selection.hpp"
 
@@ -196,8 +198,9 @@ void choose_auto_source(Config& config, const std::string& params_file,
       config.model_terms = models::load_model_terms(params_file, config.terms, setting);
     }
     if (best)
-      why = fmt::format("best of {}: median |err| {:.1f}% >= 64 KiB, {:.1f}% below", accuracy,
-                        100 * best->median_large, 100 * best->median_small);
+      why = fmt::format("best of {}: median |err| {:.1f}% >= {}, {:.1f}% below", accuracy,
+                        100 * best->median_large, models::crossover_size_text(models::kLargeBytes),
+                        100 * best->median_small);
   } else if (!terms_given) {
     why = "no fit/accuracy.csv beside COLLBENCH_PARAMS";
   }
