@@ -103,7 +103,7 @@ void axis_crossovers(const std::vector<const ArrivalCase*>& axis, double min_eff
             x.predicted_delay_s = p.bytes;
           }
         }
-        x.within_2x = best_gap <= std::log(2.0) * (1 + 1e-12);
+        x.within_2x = best_gap <= std::log(kArrivalCrossoverFactor) * (1 + 1e-12);
         out.push_back(std::move(x));
       }
     }
@@ -242,9 +242,10 @@ std::string arrival_summary_csv(const std::vector<ArrivalSummary>& summaries) {
       "scope,rows_large,median_abs_err_large,rows_small,median_abs_err_small,cells,picks_right,"
       "picks_right_fraction,mean_tied_fraction,crossovers,crossovers_within_2x,"
       "crossovers_within_fraction,predicted_crossovers,err_target,err_met,picks_target,"
-      "picks_met,crossovers_met\n";
+      "picks_met,crossovers_met,large_from_B,crossover_factor\n";
   for (const ArrivalSummary& s : summaries)
-    t += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_escape(s.scope),
+    t += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+                     csv_escape(s.scope),
                      s.rows_large, csv_number(s.median_err_large), s.rows_small,
                      csv_number(s.median_err_small), s.cells, s.picks_right,
                      csv_number(s.picks_right_fraction()), csv_number(s.mean_tied_fraction),
@@ -252,7 +253,8 @@ std::string arrival_summary_csv(const std::vector<ArrivalSummary>& summaries) {
                      csv_number(s.crossovers_within_fraction()), s.predicted_crossovers,
                      csv_number(kArrivalErrTarget),
                      bool_cell(s.err_met()), csv_number(kArrivalPickTarget),
-                     bool_cell(s.picks_met()), bool_cell(s.crossovers_met()));
+                     bool_cell(s.picks_met()), bool_cell(s.crossovers_met()),
+                     kArrivalLargeBytes, csv_number(kArrivalCrossoverFactor));
   return t;
 }
 

@@ -6,12 +6,12 @@ Standard library only.
 """
 import os
 
-from results_csv import num, read_csv
+from results_csv import band_labels, num, read_csv
 
 SUMMARY_COLUMNS = ["scope", "rows_large", "median_abs_err_large", "rows_small",
                    "median_abs_err_small", "cells", "picks_right", "mean_tied_fraction", "crossovers", "predicted_crossovers",
                    "crossovers_within_2x", "err_target", "err_met", "picks_target", "picks_met",
-                   "crossovers_met"]
+                   "crossovers_met", "large_from_B", "crossover_factor"]
 
 
 def percent(path, r, column):
@@ -34,6 +34,9 @@ def section_arrival(directory):
                       "`collbench arrival-check DIR/arrival/arrival.csv --params "
                       "DIR/calibration.csv --all-terms --out DIR/arrival/check`.", ""]
     rows = read_csv(path, SUMMARY_COLUMNS)
+    # The size edge and the crossover factor of the rules, as arrival-check applied them.
+    large = band_labels(path, rows[0])["large"]
+    factor = f"{num(path, rows[0], 'crossover_factor'):g}×"
     commands = os.path.join(directory, "arrival", "commands.txt")
     out += ["Every algorithm of one collective, with one rank entering late by 0.5, 1, 2 and 5 "
             "times the fastest algorithm's no-skew time (`run --arrival one-late:DELAY`, the "
@@ -43,8 +46,8 @@ def section_arrival(directory):
             "`arrival/check/arrival-summary.csv` (`collbench arrival-check`); the exact "
             f"commands are in `arrival/commands.txt`{'' if os.path.isfile(commands) else ' (absent)'}.",
             "",
-            "| scope | median \\|err\\| ≥ 64 KiB | below | most tolerant picked within the CI | "
-            "algorithms the measurement ties (mean) | skew crossovers within 2× |",
+            f"| scope | median \\|err\\| ≥ {large} | below | most tolerant picked within the CI | "
+            f"algorithms the measurement ties (mean) | skew crossovers within {factor} |",
             "|---|---|---|---|---|---|"]
     for r in rows:
         out.append(
@@ -58,9 +61,9 @@ def section_arrival(directory):
     t = rows[0]
     out += ["", "Targets as for the testbed validation (docs/stragglers.md), as "
             f"`arrival-check` judged them: median |err| ≤ {percent(path, t, 'err_target')} "
-            "at ≥ 64 KiB, the most tolerant algorithm picked within the measured CI in ≥ "
+            f"at ≥ {large}, the most tolerant algorithm picked within the measured CI in ≥ "
             f"{percent(path, t, 'picks_target')} of "
-            "cells, skew crossovers predicted within 2×. One host's cores shared by every rank: "
+            f"cells, skew crossovers predicted within {factor}. One host's cores shared by every rank: "
             "these figures show the stage works, the validation is on the testbed.", ""]
     png = os.path.join(directory, "plots", "arrival.png")
     if os.path.isfile(png):

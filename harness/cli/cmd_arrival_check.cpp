@@ -17,6 +17,7 @@
 #include "harness/cli/commands.hpp"
 #include "models/arrival_accuracy.hpp"
 #include "models/calibration.hpp"
+#include "models/crossover.hpp"
 #include "models/fit_run.hpp"
 #include "models/results_csv.hpp"
 #include "models/terms.hpp"
@@ -109,15 +110,18 @@ void arrival_check(ArrivalCheckOptions o) {
              o.model.terms.empty() ? std::string("discrete-event simulation, alpha-beta-gamma")
                                    : "terms " + o.model.terms);
   for (const models::ArrivalSummary& s : acc.summaries) {
-    fmt::print("{}: median |err| {} at >= 64 KiB ({} rows; target <= {:.0f}%: {}), {} below ({} "
+    fmt::print("{}: median |err| {} at >= {} ({} rows; target <= {:.0f}%: {}), {} below ({} "
                "rows); most tolerant picked within the CI in {} of {} cells ({}; target >= "
                "{:.0f}%: {}; the measurement tied {} of a cell's algorithms on average); skew "
-               "crossovers predicted within 2x: {} of {} ({}; the model crosses {} times)\n",
-               s.scope, percent(s.median_err_large), s.rows_large,
+               "crossovers predicted within {:g}x: {} of {} ({}; the model crosses {} times)\n",
+               s.scope, percent(s.median_err_large),
+               models::crossover_size_text(static_cast<double>(models::kArrivalLargeBytes)),
+               s.rows_large,
                100 * models::kArrivalErrTarget, verdict(s.err_met()), percent(s.median_err_small),
                s.rows_small, s.picks_right, s.cells, percent(s.picks_right_fraction()),
                100 * models::kArrivalPickTarget, verdict(s.picks_met()),
-               percent(s.mean_tied_fraction), s.crossovers_within_2x,
+               percent(s.mean_tied_fraction), models::kArrivalCrossoverFactor,
+               s.crossovers_within_2x,
                s.crossovers, percent(s.crossovers_within_fraction()), s.predicted_crossovers);
   }
   fmt::print("# written: {}/arrival-{{cases,picks,crossovers,summary}}.csv\n", o.out);

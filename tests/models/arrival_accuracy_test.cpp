@@ -169,6 +169,9 @@ TEST(ArrivalAccuracy, CsvTexts) {
       << p;
   const std::string s = cb::models::arrival_summary_csv(acc.summaries);
   EXPECT_NE(s.find("\nall,2,"), std::string::npos) << s;
+  // The rules' numbers travel with the verdicts: the report shows these.
+  EXPECT_NE(s.find(",large_from_B,crossover_factor\n"), std::string::npos) << s;
+  EXPECT_NE(s.find(",65536,2\n"), std::string::npos) << s;
   EXPECT_EQ(cb::models::arrival_crossovers_csv({}).find('\n') + 1,
             cb::models::arrival_crossovers_csv({}).size());  // the header alone
 }

@@ -20,6 +20,7 @@ import unittest
 
 import model_report
 import report
+import report_arrival
 
 SWEEP_HEADER = ["transport", "collective", "algorithm", "datatype", "op", "placement", "ranks",
                 "bytes", "time_median_us", "ci_lo_us", "ci_hi_us", "busbw_GBps", "wrong",
@@ -305,6 +306,31 @@ class MovedBands(unittest.TestCase):
         self.assertIn("≥ 4 MiB: the model under-predicts (median -65%).", sign[0])
         self.assertIn("| ipc (3 pairs) | calibration | median \\|err\\| ≥ 32 KiB | 60.0% |", text)
         self.assertIn("| ipc (3 pairs) | calibration | median \\|err\\| < 32 KiB | 50.0% |", text)
+
+
+class MovedArrivalRules(unittest.TestCase):
+    """The stragglers section names the size edge and the crossover factor that
+    `collbench arrival-check` applied (arrival-summary.csv's large_from_B and
+    crossover_factor), never its own."""
+
+    def test_the_edge_and_factor_are_the_checks(self):
+        header = ["scope", "rows_large", "median_abs_err_large", "rows_small",
+                  "median_abs_err_small", "cells", "picks_right", "picks_right_fraction",
+                  "mean_tied_fraction", "crossovers", "crossovers_within_2x",
+                  "crossovers_within_fraction", "predicted_crossovers", "err_target", "err_met",
+                  "picks_target", "picks_met", "crossovers_met", "large_from_B",
+                  "crossover_factor"]
+        with tempfile.TemporaryDirectory() as d:
+            write_csv(os.path.join(d, "arrival", "check", "arrival-summary.csv"), header,
+                      [["all", 4, 0.1, 0, "", 4, 4, 1, 0.5, 1, 1, 1, 1, 0.15, 1, 0.9, 1, 1,
+                        32768, 3]])
+            text = "\n".join(report_arrival.section_arrival(d))
+        self.assertIn("| scope | median \\|err\\| ≥ 32 KiB |", text)
+        self.assertIn("skew crossovers within 3× |", text)
+        self.assertIn("at ≥ 32 KiB, the most tolerant", text)
+        self.assertIn("skew crossovers predicted within 3×.", text)
+        for literal in ("64 KiB", "2×"):
+            self.assertNotIn(literal, text)
 
 
 if __name__ == "__main__":
