@@ -45,9 +45,57 @@ double figure_value(const CsvTable& t, const CsvRecord& r, const Figure& f) {
 // Full precision, so that a report rounds the value itself once.
 std::string exact(double v) { return fmt::format("{}", v); }
 
+// A level's terms ("calibration+range+copy": calibration, range, copy).
+std::vector<std::string_view> terms_of(std::string_view level) {
+  std::vector<std::string_view> out;
+  for (std::size_t at = 0;;) {
+    const std::size_t plus = level.find('+', at);
+    out.push_back(level.substr(at, plus - at));
+    if (plus == std::string_view::npos) return out;
+    at = plus + 1;
+  }
+}
+
+bool has_probe(std::string_view level) {
+  const std::vector<std::string_view> t = terms_of(level);
+  return std::find(t.begin(), t.end(), "probe") != t.end();
+}
+
+// The default asked level (spread_judge.hpp): "" when no calibration level lacks probe.
+std::string richest_without_probe(const std::vector<std::string>& levels) {
+  std::string best;
+  std::size_t most = 0;
+  for (const std::string& l : levels)
+    if (terms_of(l).front() == "calibration" && !has_probe(l) && terms_of(l).size() > most) {
+      best = l;
+      most = terms_of(l).size();
+    }
+  return best;
+}
+
+// Each level's role (spread_judge.hpp), by level.
+std::map<std::string, std::string> roles(const std::vector<std::string>& levels,
+                                         const std::string& dir, std::string asked) {
+  if (asked.empty()) {
+    asked = richest_without_probe(levels);
+  } else if (std::find(levels.begin(), levels.end(), asked) == levels.end()) {
+    throw UsageError(fmt::format("spread '{}': no pair has level '{}' (accepted: a params value "
+                                 "of pair-1/fit/accuracy.csv, e.g. '{}')",
+                                 dir, asked, levels.front()));
+  }
+  std::map<std::string, std::string> out;
+  if (std::find(levels.begin(), levels.end(), "calibration") != levels.end())
+    out["calibration"] = "baseline";
+  if (!asked.empty()) {
+    out[asked] = "asked";
+    if (!has_probe(asked)) out[asked + "+probe"] = "asked+probe";
+  }
+  return out;
+}
+
 }  // namespace
 
-std::string spread_judge_csv(const std::string& dir) {
+std::string spread_judge_csv(const std::string& dir, const std::string& asked) {
   std::vector<std::string> order;                          // levels as first seen
   std::map<std::string, std::vector<std::vector<double>>> values;  // level -> figure -> pairs
   std::vector<double> targets;                             // pair 1's, per figure
@@ -74,16 +122,19 @@ std::string spread_judge_csv(const std::string& dir) {
   if (targets.empty())
     throw UsageError(fmt::format("{}/pair-1/fit/accuracy.csv: no row of scope all with targets",
                                  dir));
-  std::string out = "level,figure,pairs,median,min,max,target,bound,met\n";
+  const std::map<std::string, std::string> role = roles(order, dir, asked);
+  std::string out = "level,figure,pairs,median,min,max,target,bound,met,role\n";
   for (const std::string& level : order) {
+    const auto r = role.find(level);
     for (std::size_t i = 0; i < std::size(kFigures); ++i) {
       const std::vector<double>& v = values.at(level)[i];
       const double m = median(v), t = targets[i];
       const bool met = kFigures[i].at_most ? m <= t : m >= t;
-      out += fmt::format("{},{},{},{},{},{},{},{},{}\n", csv_escape(level), kFigures[i].name,
+      out += fmt::format("{},{},{},{},{},{},{},{},{},{}\n", csv_escape(level), kFigures[i].name,
                          v.size(), exact(m), exact(*std::min_element(v.begin(), v.end())),
                          exact(*std::max_element(v.begin(), v.end())), exact(t),
-                         kFigures[i].at_most ? "at_most" : "at_least", met ? 1 : 0);
+                         kFigures[i].at_most ? "at_most" : "at_least", met ? 1 : 0,
+                         r == role.end() ? "" : r->second);
     }
   }
   return out;

@@ -12,7 +12,8 @@
 # Why: on a shared VM one calibrate + sweep pair can land in a different
 # latency mode than the next (models/README.md), so a single accuracy figure
 # neither meets nor refutes a target. The summary (model_spread_summary.py)
-# shows the asked level (default: every term up to flight), the same with term
+# shows the asked level (default: the richest without the probe, chosen by
+# `collbench report --spread`, models/spread_judge.hpp), the same with term
 # probe (the mode probe), and each pair's mode as its probes show it. Each pair is the study's own commands
 # (scripts/study.sh steps 1, 2/3 and 4 for that transport); the summary gives
 # every pair's figures and their median and range, so a claim rests on the
@@ -23,13 +24,13 @@ cd "$(dirname "$0")/.."
 usage() { echo "usage: bash scripts/model_spread.sh OUT_DIR [--transport mpi|ipc] [--pairs N] [--terms LEVEL] [--order interleaved|size|algorithm] | OUT_DIR --refit [--terms LEVEL]" >&2; exit 2; }
 [ $# -ge 1 ] || usage
 out=$1; shift
-transport=ipc; pairs=5; level=calibration+range+copy+concurrency+overhead+forward+staged+flight; order=interleaved; refit=0
+transport=ipc; pairs=5; level=(); order=interleaved; refit=0
 while [ $# -gt 0 ]; do
   case $1 in
     --refit) refit=1; shift ;;
     --transport) [ $# -ge 2 ] || usage; transport=$2; shift 2 ;;
     --pairs) [ $# -ge 2 ] || usage; pairs=$2; shift 2 ;;
-    --terms) [ $# -ge 2 ] || usage; level=$2; shift 2 ;;
+    --terms) [ $# -ge 2 ] || usage; level=(--level "$2"); shift 2 ;;
     --order) [ $# -ge 2 ] || usage; order=$2; shift 2 ;;
     *) echo "model_spread.sh: unknown argument '$1' (accepted: --transport, --pairs, --terms, --order, --refit)" >&2; exit 2 ;;
   esac
@@ -69,9 +70,9 @@ else
   done
 fi
 
-# The medians over the pairs judged against the fit's targets, in C++
-# (over-pairs.csv); the summary only shows them.
-"$collbench" report --spread "$out" >/dev/null
-/usr/bin/python3 scripts/model_spread_summary.py "$out" "$pairs" "$level" >"$out/summary.md.tmp"
+# The medians over the pairs judged against the fit's targets, and the levels
+# shown, in C++ (over-pairs.csv); the summary only shows them.
+"$collbench" report --spread "$out" "${level[@]}" >/dev/null
+/usr/bin/python3 scripts/model_spread_summary.py "$out" "$pairs" >"$out/summary.md.tmp"
 mv "$out/summary.md.tmp" "$out/summary.md"
 [ "$refit" = 1 ] || cat "$out/summary.md"

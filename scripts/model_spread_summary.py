@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """The summary of scripts/model_spread.sh: per pair and over the pairs, the
-calibrated model's accuracy at the baseline, the asked level and the same
-level with term (i), the mode probe, beside each pair's coherence mode as
+calibrated model's accuracy at the levels over-pairs.csv gives a role (the
+baseline, the asked level and the same level with term probe, the mode probe:
+models/spread_judge.hpp chooses them), beside each pair's coherence mode as
 its probes show it.
 
-    model_spread_summary.py OUT_DIR PAIRS LEVEL   (markdown on stdout)
+    model_spread_summary.py OUT_DIR PAIRS   (markdown on stdout)
 """
 import csv
 import statistics
@@ -88,6 +89,16 @@ def judged(out):
         sys.exit(f"model_spread.sh: {path} is missing (collbench report --spread {out} writes it)")
 
 
+def shown_levels(judged_rows):
+    """The levels over-pairs.csv gives a role (`collbench report --spread` chose
+    them, models/spread_judge.hpp), in its order."""
+    out = []
+    for (level, _), r in judged_rows.items():
+        if r.get("role") and level not in out:
+            out.append(level)
+    return out
+
+
 def over_pairs(judged_rows, name, large):
     """For one level: (label, median, min, max, target text, met) per figure, in
     percent, as `collbench report --spread` judged them; none for a level no pair has.
@@ -105,8 +116,9 @@ def over_pairs(judged_rows, name, large):
     return out
 
 
-def main(out, pairs, level):
-    levels = ["calibration", level, level + "+probe"]
+def main(out, pairs):
+    judged_rows = judged(out)
+    levels = shown_levels(judged_rows)
     rows = pair_rows(out, pairs, levels)
     print("Mode probe per pair (µs per exchange step at 8 B / 256 KiB):\n")
     for i in range(1, pairs + 1):
@@ -120,13 +132,12 @@ def main(out, pairs, level):
     print()
     print("| level | figure | median over pairs | min | max | target |")
     print("|---|---|---|---|---|---|")
-    judged_rows = judged(out)
     for name in levels:
         for label, med, lo, hi, target, _ in over_pairs(judged_rows, name, large):
             print(f"| {name} | {label} | {med:.1f}% | {lo:.1f}% | {hi:.1f}% | {target} |")
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 4:
-        sys.exit("usage: model_spread_summary.py OUT_DIR PAIRS LEVEL")
-    main(sys.argv[1], int(sys.argv[2]), sys.argv[3])
+    if len(sys.argv) != 3:
+        sys.exit("usage: model_spread_summary.py OUT_DIR PAIRS")
+    main(sys.argv[1], int(sys.argv[2]))

@@ -28,7 +28,7 @@ from output_file import prepare_directory, write_atomically
 from report_answer import answer_first, md
 from report_arrival import section_arrival
 from report_memory import section_memory
-from model_spread_summary import judged, large_label, over_pairs
+from model_spread_summary import judged, large_label, over_pairs, shown_levels
 from results_csv import (InputError, band_labels, find_sweeps, load_sweep_files, num, read_csv,
                          size_label)
 
@@ -267,11 +267,9 @@ def section_spread(directory):
            "| transport | level | figure | median over pairs | min–max | target | |",
            "|---|---|---|---|---|---|---|"]
     for t, d, n in found:
-        levels = ["calibration", "calibration+range+copy+concurrency+overhead+forward+staged+flight",
-                  "calibration+range+copy+concurrency+overhead+forward+staged+flight+probe"]
         judged_rows = judged(d)
         large = large_label(d)
-        for name in levels:
+        for name in shown_levels(judged_rows):
             for label, med, lo, hi, target, met in over_pairs(judged_rows, name, large):
                 out.append(f"| {t} ({n} pairs) | {md(name)} | {label} | {med:.1f}% | "
                            f"{lo:.1f}–{hi:.1f}% | {target} | {'met' if met else '**missed**'} |")

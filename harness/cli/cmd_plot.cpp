@@ -37,7 +37,7 @@ Command add_plot_command(CLI::App& app) {
 
 Command add_report_command(CLI::App& app) {
   struct Options {
-    std::string dir;
+    std::string dir, level;
     bool spread = false;
   };
   auto o = std::make_shared<Options>();
@@ -51,12 +51,16 @@ Command add_report_command(CLI::App& app) {
   cmd->add_option("DIR", o->dir, "A study directory or a directory of results CSVs")->required();
   cmd->add_flag("--spread", o->spread,
                 "DIR is a model spread (scripts/model_spread.sh): write DIR/over-pairs.csv only");
+  cmd->add_option("--level", o->level,
+                  "With --spread: the level the summary shows beside the baseline (default: the "
+                  "richest without term probe, models/spread_judge.hpp)")
+      ->needs("--spread");
   return {cmd, [o] {
             const std::string& dir = o->dir;
             if (o->spread) {
               // Judged whole before anything is written: a bad pair leaves no file.
-              models::write_files_atomically(dir,
-                                             {{"over-pairs.csv", models::spread_judge_csv(dir)}});
+              models::write_files_atomically(
+                  dir, {{"over-pairs.csv", models::spread_judge_csv(dir, o->level)}});
               return 0;
             }
             // Refused before the plots are drawn: a planted report.md must not

@@ -42,21 +42,21 @@ struct Spread {
     // Another scope's row is not the spread's.
     f << "calibration,link-limited,0.9,0.9,allreduce,0.9,0,10,0.9,0.1,,,0.9,0.05\n";
   }
-  std::vector<std::vector<std::string>> rows() const {
+  std::vector<std::vector<std::string>> rows(const std::string& asked = {}) const {
     std::vector<std::vector<std::string>> out;
-    const auto records = parse_csv(spread_judge_csv(dir.string()), "over-pairs.csv");
+    const auto records = parse_csv(spread_judge_csv(dir.string(), asked), "over-pairs.csv");
     for (std::size_t i = 1; i < records.size(); ++i) out.push_back(records[i].fields);
     return out;
   }
 };
 
-// Columns: level, figure, pairs, median, min, max, target, bound, met.
+// Columns: level, figure, pairs, median, min, max, target, bound, met, role.
 const std::vector<std::string>& find(const std::vector<std::vector<std::string>>& rows,
                                      const std::string& level, const std::string& figure) {
   for (const auto& r : rows)
     if (r[0] == level && r[1] == figure) return r;
   ADD_FAILURE() << "no row " << level << " " << figure;
-  static const std::vector<std::string> none(9);
+  static const std::vector<std::string> none(10);
   return none;
 }
 
@@ -102,6 +102,35 @@ TEST(SpreadJudge, PicksBelowTheTargetMissAndALevelSomePairsLackCountsItsOwn) {
   EXPECT_EQ(probe[2], "1");
   EXPECT_EQ(probe[8], "0");  // 0.25 > 0.2
   EXPECT_EQ(find(rows, "calibration+probe", "picks")[8], "1");
+}
+
+// The levels the summaries show are chosen here, not in the scripts: the
+// baseline, the richest level without the probe (or the one asked for) and
+// that level with the probe; "global" and the others get no role.
+TEST(SpreadJudge, RolesNameTheBaselineTheAskedLevelAndItsProbe) {
+  Spread s;
+  s.pair(1, {{"calibration", 0.1, 8, 0.01},
+             {"calibration+range", 0.1, 8, 0.01},
+             {"calibration+range+copy", 0.1, 8, 0.01},
+             {"calibration+range+copy+probe", 0.1, 8, 0.01},
+             {"calibration+range+probe", 0.1, 8, 0.01},
+             {"global", 0.1, 8, 0.01}});
+  auto role = [](const std::vector<std::vector<std::string>>& rows, const std::string& level) {
+    return find(rows, level, "picks")[9];
+  };
+  const auto rows = s.rows();
+  EXPECT_EQ(role(rows, "calibration"), "baseline");
+  EXPECT_EQ(role(rows, "calibration+range"), "");
+  EXPECT_EQ(role(rows, "calibration+range+copy"), "asked");
+  EXPECT_EQ(role(rows, "calibration+range+copy+probe"), "asked+probe");
+  EXPECT_EQ(role(rows, "calibration+range+probe"), "");
+  EXPECT_EQ(role(rows, "global"), "");
+  const auto range = s.rows("calibration+range");
+  EXPECT_EQ(role(range, "calibration+range"), "asked");
+  EXPECT_EQ(role(range, "calibration+range+probe"), "asked+probe");
+  EXPECT_EQ(role(range, "calibration+range+copy"), "");
+  EXPECT_EQ(role(range, "calibration+range+copy+probe"), "");
+  EXPECT_THROW(s.rows("calibration+flight"), UsageError);
 }
 
 TEST(SpreadJudge, NoPairOrNoTargetsIsRefused) {

@@ -133,12 +133,16 @@ def make_study(d, edges=EDGES):
             f.write("1.50 1.40 1.30\n")
     # over-pairs.csv as `collbench report` writes it from these pairs
     # (models/spread_judge.hpp): per level and figure the median over the
-    # pairs, its range, the target and the verdict.
+    # pairs, its range, the target, the verdict and the level's role (a level
+    # without one, here "global", is not shown).
     flight = "calibration+range+copy+concurrency+overhead+forward+staged+flight"
     levels = {"calibration": ([0.6] * 3, [0.5] * 3, [0.9] * 3, [44 / 48] * 3),
+              "global": ([0.7] * 3, [0.7] * 3, [0.7] * 3, [1 / 48] * 3),
               flight: ([0.3] * 3, [0.4] * 3, [0.4] * 3, [40 / 48] * 3),
               flight + "+probe": ([0.10, 0.25, 0.15], [0.1] * 3, [0.3] * 3,
                                   [44 / 48, 46 / 48, 40 / 48])}
+    role = {"calibration": "baseline", "global": "", flight: "asked",
+            flight + "+probe": "asked+probe"}
     judged = []
     for level, (large, small, worst, picks) in levels.items():
         for figure, v, target, bound in (
@@ -149,10 +153,11 @@ def make_study(d, edges=EDGES):
                 ("median_regret", [0.0] * 3, TARGETS["regret"], "at_most")):
             m = statistics.median(v)
             met = m <= target if bound == "at_most" else m >= target
-            judged.append([level, figure, 3, m, min(v), max(v), target, bound, int(met)])
+            judged.append([level, figure, 3, m, min(v), max(v), target, bound, int(met),
+                           role[level]])
     write_csv(os.path.join(d, "spread-ipc", "over-pairs.csv"),
-              ["level", "figure", "pairs", "median", "min", "max", "target", "bound", "met"],
-              judged)
+              ["level", "figure", "pairs", "median", "min", "max", "target", "bound", "met",
+               "role"], judged)
 
 
 class Functions(unittest.TestCase):
