@@ -8,26 +8,33 @@ its probes show it.
     model_spread_summary.py OUT_DIR PAIRS   (markdown on stdout)
 """
 import csv
-import statistics
 import sys
 
 from results_csv import band_labels
 
 
-def mode(pair_dir):
-    """The calibration's 8 B and 256 KiB probes, and the sweep's median
-    (min-max) over its rows, in microseconds; "no probe" without them."""
-    with open(f"{pair_dir}/calibration.csv") as f:
-        cal = next(csv.DictReader(f))
-    with open(f"{pair_dir}/sweep.csv") as f:
-        rows = [r for r in csv.DictReader(f) if r.get("probe_small_us")]
-    if not cal.get("probe_small_s") or not rows:
-        return "no probe"
-    small = [float(r["probe_small_us"]) for r in rows]
-    large = [float(r["probe_large_us"]) for r in rows]
-    return (f"calibration {1e6 * float(cal['probe_small_s']):.2f} / {1e6 * float(cal['probe_large_s']):.0f} µs; "
-            f"sweep {statistics.median(small):.2f} ({min(small):.2f}–{max(small):.2f}) / "
-            f"{statistics.median(large):.0f} ({min(large):.0f}–{max(large):.0f}) µs")
+def modes(out):
+    """Per pair, the calibration's 8 B and 256 KiB probes and the sweep's median
+    (min-max) over its rows, in microseconds, as `collbench report --spread`
+    wrote them (probes.csv, models/spread_probes.hpp); "no probe" without them."""
+    path = f"{out}/probes.csv"
+    try:
+        with open(path) as f:
+            rows = list(csv.DictReader(f))
+    except OSError:
+        sys.exit(f"model_spread.sh: {path} is missing (collbench report --spread {out} writes it)")
+    out = []
+    for r in rows:
+        if not r["calibration_small_us"]:
+            out.append((r["pair"], "no probe"))
+            continue
+        v = {k: float(x) for k, x in r.items() if k.endswith("_us")}
+        out.append((r["pair"],
+                    f"calibration {v['calibration_small_us']:.2f} / {v['calibration_large_us']:.0f} µs; "
+                    f"sweep {v['sweep_small_median_us']:.2f} ({v['sweep_small_min_us']:.2f}–"
+                    f"{v['sweep_small_max_us']:.2f}) / {v['sweep_large_median_us']:.0f} "
+                    f"({v['sweep_large_min_us']:.0f}–{v['sweep_large_max_us']:.0f}) µs"))
+    return out
 
 
 # The figures judged over the pairs, in the order shown: over-pairs.csv's
@@ -121,8 +128,8 @@ def main(out, pairs):
     levels = shown_levels(judged_rows)
     rows = pair_rows(out, pairs, levels)
     print("Mode probe per pair (µs per exchange step at 8 B / 256 KiB):\n")
-    for i in range(1, pairs + 1):
-        print(f"- pair {i}: {mode(f'{out}/pair-{i}')}")
+    for i, text in modes(out):
+        print(f"- pair {i}: {text}")
     print()
     large = large_label(out)
     print(f"| pair | load | level | median \\|err\\| ≥ {large} | < {large} | worst collective | picks | median regret |")

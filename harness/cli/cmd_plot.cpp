@@ -14,6 +14,7 @@
 #include "models/fit_run.hpp"
 #include "models/io/output_file.hpp"
 #include "models/spread_judge.hpp"
+#include "models/spread_probes.hpp"
 #include "models/study_checks.hpp"
 
 namespace cb {
@@ -50,7 +51,8 @@ Command add_report_command(CLI::App& app) {
       "evidence in an appendix) (scripts/plot.py, scripts/report.py)");
   cmd->add_option("DIR", o->dir, "A study directory or a directory of results CSVs")->required();
   cmd->add_flag("--spread", o->spread,
-                "DIR is a model spread (scripts/model_spread.sh): write DIR/over-pairs.csv only");
+                "DIR is a model spread (scripts/model_spread.sh): write DIR/over-pairs.csv and "
+                "DIR/probes.csv only");
   cmd->add_option("--level", o->level,
                   "With --spread: the level the summary shows beside the baseline (default: the "
                   "richest without term probe, models/spread_judge.hpp)")
@@ -60,7 +62,8 @@ Command add_report_command(CLI::App& app) {
             if (o->spread) {
               // Judged whole before anything is written: a bad pair leaves no file.
               models::write_files_atomically(
-                  dir, {{"over-pairs.csv", models::spread_judge_csv(dir, o->level)}});
+                  dir, {{"over-pairs.csv", models::spread_judge_csv(dir, o->level)},
+                        {"probes.csv", models::spread_probes_csv(dir)}});
               return 0;
             }
             // Refused before the plots are drawn: a planted report.md must not
