@@ -42,9 +42,10 @@ def level(run, setting):
 def render_setting(s, runs, name, rows):
     agree = {(r["run_a"], r["run_b"], r["params"]): r for r in rows if r["kind"] == "agreement"}
     lv = {r: level(r, s) for r in runs}
+    f = f"{float(rows[0]['factor']):g}×"  # the factor repeat-agreement judged with
     print(f"## {s}\n")
-    print("| measured in | predicted by | crossovers | the other run within 2× | "
-          "model within 2× | model within 2× where the other run is |")
+    print(f"| measured in | predicted by | crossovers | the other run within {f} | "
+          f"model within {f} | model within {f} where the other run is |")
     print("|---|---|---|---|---|---|")
     for a, b in itertools.permutations(runs, 2):
         r = agree.get((b, a, lv[b]))
