@@ -6,12 +6,16 @@
 #include <cmath>
 #include <filesystem>
 #include <map>
+#include <optional>
+#include <stdexcept>
 #include <string_view>
 #include <vector>
 
 #include "algorithms/types.hpp"
+#include "models/analysis.hpp"
 #include "models/csv_text.hpp"
 #include "models/robust_fit.hpp"
+#include "models/terms.hpp"
 
 namespace cb::models {
 
@@ -45,30 +49,29 @@ double figure_value(const CsvTable& t, const CsvRecord& r, const Figure& f) {
 // Full precision, so that a report rounds the value itself once.
 std::string exact(double v) { return fmt::format("{}", v); }
 
-// A level's terms ("calibration+range+copy": calibration, range, copy).
-std::vector<std::string_view> terms_of(std::string_view level) {
-  std::vector<std::string_view> out;
-  for (std::size_t at = 0;;) {
-    const std::size_t plus = level.find('+', at);
-    out.push_back(level.substr(at, plus - at));
-    if (plus == std::string_view::npos) return out;
-    at = plus + 1;
+// A calibration level's terms (the label calibration_label wrote:
+// "calibration+range+copy" holds range and copy), or nullopt for a level of
+// another source ("global").
+std::optional<TermSet> calibration_terms(std::string_view level) {
+  if (level == kByCalibration) return TermSet{};
+  const std::string prefix = std::string(kByCalibration) + "+";
+  if (level.substr(0, prefix.size()) != prefix) return std::nullopt;
+  try {
+    return parse_term_set(level.substr(prefix.size()));
+  } catch (const std::invalid_argument&) {
+    return std::nullopt;
   }
-}
-
-bool has_probe(std::string_view level) {
-  const std::vector<std::string_view> t = terms_of(level);
-  return std::find(t.begin(), t.end(), "probe") != t.end();
 }
 
 // The default asked level (spread_judge.hpp): "" when no calibration level lacks probe.
 std::string richest_without_probe(const std::vector<std::string>& levels) {
   std::string best;
-  std::size_t most = 0;
+  int most = -1;
   for (const std::string& l : levels)
-    if (terms_of(l).front() == "calibration" && !has_probe(l) && terms_of(l).size() > most) {
+    if (const std::optional<TermSet> t = calibration_terms(l);
+        t && !t->contains(Term::probe) && t->size() > most) {
       best = l;
-      most = terms_of(l).size();
+      most = t->size();
     }
   return best;
 }
@@ -84,11 +87,15 @@ std::map<std::string, std::string> roles(const std::vector<std::string>& levels,
                                  dir, asked, levels.front()));
   }
   std::map<std::string, std::string> out;
-  if (std::find(levels.begin(), levels.end(), "calibration") != levels.end())
-    out["calibration"] = "baseline";
+  if (std::find(levels.begin(), levels.end(), kByCalibration) != levels.end())
+    out[kByCalibration] = "baseline";
   if (!asked.empty()) {
     out[asked] = "asked";
-    if (!has_probe(asked)) out[asked + "+probe"] = "asked+probe";
+    // The label the fit gives the same terms with probe (terms in kTerms order).
+    if (std::optional<TermSet> t = calibration_terms(asked); t && !t->contains(Term::probe)) {
+      t->add(Term::probe);
+      out[calibration_label(*t)] = "asked+probe";
+    }
   }
   return out;
 }

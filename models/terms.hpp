@@ -79,6 +79,8 @@
 // docs/model.md, "Adding a term".
 #pragma once
 
+#include <bit>
+
 #include <cstdint>
 #include <initializer_list>
 #include <string>
@@ -135,6 +137,7 @@ class TermSet {
   constexpr bool contains(Term t) const { return (bits_ >> static_cast<unsigned>(t)) & 1u; }
   constexpr void add(Term t) { bits_ |= 1u << static_cast<unsigned>(t); }
   constexpr bool empty() const { return bits_ == 0; }
+  constexpr int size() const { return std::popcount(bits_); }
   friend constexpr bool operator==(TermSet, TermSet) = default;
 
  private:
