@@ -151,4 +151,6 @@ std::string csv_number(double v) {
   return fmt::format("{:.10g}", v);
 }
 
+std::string csv_exact(double v) { return std::isnan(v) ? "" : fmt::format("{}", v); }
+
 }  // namespace cb::models

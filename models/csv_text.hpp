@@ -75,5 +75,8 @@ std::string read_written_file(const std::string& path);
 std::string csv_escape(std::string_view field);
 // A number with full precision (%.9g as CSV.md asks for, more is fine): "" for NaN.
 std::string csv_number(double v);
+// A number with every digit it has (the shortest text that reads back the same
+// double), so that a report rounds it once: "" for NaN.
+std::string csv_exact(double v);
 
 }  // namespace cb::models

@@ -15,9 +15,6 @@ namespace cb::models {
 
 namespace {
 
-// Full precision, so that a report rounds the value itself once; "" for NaN.
-std::string exact(double v) { return std::isnan(v) ? "" : fmt::format("{}", v); }
-
 }  // namespace
 
 std::string latency_rounds_csv(const std::vector<LinkRow>& rows, const NetworkSetting& net) {
@@ -45,12 +42,12 @@ std::string latency_rounds_csv(const std::vector<LinkRow>& rows, const NetworkSe
     const double ratio = med / l->rounds;
     const bool off = counted && (ratio >= kLatencyOff || ratio <= 1 / kLatencyOff);
     if (counted) by_rounds[{p, std::llround(l->rounds)}].push_back(med);
-    out += fmt::format("row,{},{},{},{},{},{},{},{},{},\n", p, exact(l->rounds), csv_escape(coll),
-                       csv_escape(algo), l->row->bytes, exact(med), exact(fastest), off ? 1 : 0,
-                       kLatencyOff);
+    out += fmt::format("row,{},{},{},{},{},{},{},{},{},\n", p, csv_exact(l->rounds),
+                       csv_escape(coll), csv_escape(algo), l->row->bytes, csv_exact(med),
+                       csv_exact(fastest), off ? 1 : 0, kLatencyOff);
   }
   for (const auto& [key, v] : by_rounds)
-    out += fmt::format("rounds,{},{},,,,{},,,,{}\n", key.first, key.second, exact(median(v)),
+    out += fmt::format("rounds,{},{},,,,{},,,,{}\n", key.first, key.second, csv_exact(median(v)),
                        v.size());
   return out;
 }

@@ -14,9 +14,6 @@ namespace cb::models {
 
 namespace {
 
-// Full precision, so that a report rounds the value itself once; "" for NaN.
-std::string exact(double v) { return std::isnan(v) ? "" : fmt::format("{}", v); }
-
 // Whether the model's T_a / T_b lies inside the measured ratio's interval.
 bool ratio_within_ci(const SideAtSize& a, const SideAtSize& b) {
   const double ratio = a.predicted_s / b.predicted_s;
@@ -139,15 +136,15 @@ std::string miss_classes_csv(const Analysis& a, const ResultsFile& results,
     const GroupKey& g = c.group;
     out += fmt::format(
         "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
-        csv_escape(c.params), csv_escape(g.transport), to_string(g.coll), to_string(g.dtype),
-        g.op, g.placement, g.ranks, csv_escape(c.algo_a), csv_escape(c.algo_b),
-        exact(c.measured_B.front()), x.predicted_B ? exact(*x.predicted_B) : "",
-        x.interval_B ? exact(x.interval_B->first) : "",
-        x.interval_B ? exact(x.interval_B->second) : "", x.nearest_B,
-        exact(x.a.predicted_s / x.a.median_s - 1), exact(x.b.predicted_s / x.b.median_s - 1),
-        exact(x.a.ci_lo_s / x.b.ci_hi_s), exact(x.a.ci_hi_s / x.b.ci_lo_s),
-        exact(x.a.predicted_s / x.b.predicted_s), exact(k.cpu_gap_s), exact(k.model_gap_s),
-        k.klass, k.cause);
+        csv_escape(c.params), csv_escape(g.transport), to_string(g.coll), to_string(g.dtype), g.op,
+        g.placement, g.ranks, csv_escape(c.algo_a), csv_escape(c.algo_b),
+        csv_exact(c.measured_B.front()), x.predicted_B ? csv_exact(*x.predicted_B) : "",
+        x.interval_B ? csv_exact(x.interval_B->first) : "",
+        x.interval_B ? csv_exact(x.interval_B->second) : "", x.nearest_B,
+        csv_exact(x.a.predicted_s / x.a.median_s - 1),
+        csv_exact(x.b.predicted_s / x.b.median_s - 1), csv_exact(x.a.ci_lo_s / x.b.ci_hi_s),
+        csv_exact(x.a.ci_hi_s / x.b.ci_lo_s), csv_exact(x.a.predicted_s / x.b.predicted_s),
+        csv_exact(k.cpu_gap_s), csv_exact(k.model_gap_s), k.klass, k.cause);
   }
   return out;
 }

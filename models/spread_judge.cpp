@@ -46,9 +46,6 @@ double figure_value(const CsvTable& t, const CsvRecord& r, const Figure& f) {
   return finite_number(t, r, "picks_right") / picks;
 }
 
-// Full precision, so that a report rounds the value itself once.
-std::string exact(double v) { return fmt::format("{}", v); }
-
 // A calibration level's terms (the label calibration_label wrote:
 // "calibration+range+copy" holds range and copy), or nullopt for a level of
 // another source ("global").
@@ -138,8 +135,8 @@ std::string spread_judge_csv(const std::string& dir, const std::string& asked) {
       const double m = median(v), t = targets[i];
       const bool met = kFigures[i].at_most ? m <= t : m >= t;
       out += fmt::format("{},{},{},{},{},{},{},{},{},{}\n", csv_escape(level), kFigures[i].name,
-                         v.size(), exact(m), exact(*std::min_element(v.begin(), v.end())),
-                         exact(*std::max_element(v.begin(), v.end())), exact(t),
+                         v.size(), csv_exact(m), csv_exact(*std::min_element(v.begin(), v.end())),
+                         csv_exact(*std::max_element(v.begin(), v.end())), csv_exact(t),
                          kFigures[i].at_most ? "at_most" : "at_least", met ? 1 : 0,
                          r == role.end() ? "" : r->second);
     }

@@ -15,13 +15,11 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Full precision, so that the summary rounds the value itself once.
-std::string exact(double v) { return fmt::format("{}", v); }
-
 // "median,min,max" of v (not empty).
 std::string spread_of(const std::vector<double>& v) {
-  return fmt::format("{},{},{}", exact(median(v)), exact(*std::min_element(v.begin(), v.end())),
-                     exact(*std::max_element(v.begin(), v.end())));
+  return fmt::format("{},{},{}", csv_exact(median(v)),
+                     csv_exact(*std::min_element(v.begin(), v.end())),
+                     csv_exact(*std::max_element(v.begin(), v.end())));
 }
 
 // One pair's row after its number: empty cells without a probe.
@@ -39,8 +37,8 @@ std::string pair_cells(const fs::path& pair) {
   if (cal.rows().empty() || cal.cell(cal.rows().front(), "probe_small_s").empty() || small.empty())
     return ",,,,,,,,";
   const CsvRecord& c = cal.rows().front();
-  return fmt::format("{},{},{},{},{}", exact(1e6 * finite_number(cal, c, "probe_small_s")),
-                     exact(1e6 * finite_number(cal, c, "probe_large_s")), small.size(),
+  return fmt::format("{},{},{},{},{}", csv_exact(1e6 * finite_number(cal, c, "probe_small_s")),
+                     csv_exact(1e6 * finite_number(cal, c, "probe_large_s")), small.size(),
                      spread_of(small), spread_of(large));
 }
 

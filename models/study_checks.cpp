@@ -22,9 +22,6 @@ namespace fs = std::filesystem;
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-// Full precision, so that a report rounds the value itself once.
-std::string exact(double v) { return std::isnan(v) ? "" : fmt::format("{}", v); }
-
 void calibration_rows(std::string& out, const fs::path& before, const fs::path& after) {
   if (!fs::is_regular_file(before) || !fs::is_regular_file(after)) return;
   const CsvTable b(read_written_file(before.string()), before.string());
@@ -48,8 +45,8 @@ void calibration_rows(std::string& out, const fs::path& before, const fs::path& 
     const double ratio = vb > 0 && vb < kInf ? va / vb : NAN;
     const bool moved = !(ratio >= 1 / kCalibrationMoved && ratio <= kCalibrationMoved);
     out += fmt::format("calibration,{},{},{},{},{},,,,{},{}\n", csv_escape(transport), quantity,
-                       exact(vb), exact(va), exact(ratio), moved ? 1 : 0,
-                       exact(kCalibrationMoved));
+                       csv_exact(vb), csv_exact(va), csv_exact(ratio), moved ? 1 : 0,
+                       csv_exact(kCalibrationMoved));
   }
 }
 
@@ -96,12 +93,13 @@ void load_rows(std::string& out, const fs::path& dir) {
   }
   if (loads.empty()) return;
   const double load_median = median(loads);
-  out += fmt::format("load,,load_avg_1m,,,,{},{},{},{},\n", exact(load_median),
-                     exact(*std::max_element(loads.begin(), loads.end())), exact(ranks),
+  out += fmt::format("load,,load_avg_1m,,,,{},{},{},{},\n", csv_exact(load_median),
+                     csv_exact(*std::max_element(loads.begin(), loads.end())), csv_exact(ranks),
                      load_median > ranks ? 1 : 0);
   if (!running.empty())
-    out += fmt::format("load,,procs_running,,,,{},{},{},,\n", exact(median(running)),
-                       exact(*std::max_element(running.begin(), running.end())), exact(ranks));
+    out +=
+        fmt::format("load,,procs_running,,,,{},{},{},,\n", csv_exact(median(running)),
+                    csv_exact(*std::max_element(running.begin(), running.end())), csv_exact(ranks));
 }
 
 }  // namespace
