@@ -516,7 +516,7 @@ std::vector<Grade> grades_of(const Analysis& a) {
   std::map<std::pair<std::string, std::string>, std::map<Collective, std::vector<double>>> coll;
   std::map<std::pair<std::string, std::string>, std::pair<std::vector<double>, std::vector<double>>>
       err;
-  std::map<std::pair<std::string, std::string>, std::vector<double>> err_all;
+  std::map<std::pair<std::string, std::string>, std::vector<double>> err_all, signed_large;
   for (const Prediction& p : a.predictions) {
     if (p.params == kByConfig) continue;
     const auto key = std::make_pair(p.params, p.row->transport);
@@ -524,6 +524,7 @@ std::vector<Grade> grades_of(const Analysis& a) {
     err_all[key].push_back(e);
     if (static_cast<double>(p.row->bytes) >= kLargeBytes) {
       err[key].first.push_back(e);
+      signed_large[key].push_back(p.rel_err);
       coll[key][p.row->scenario.coll].push_back(e);
     } else {
       err[key].second.push_back(e);
@@ -536,6 +537,7 @@ std::vector<Grade> grades_of(const Analysis& a) {
     g.rows_large = e.first.size();
     g.rows_small = e.second.size();
     g.median_large = median_or_nan(e.first);
+    g.median_signed_large = median_or_nan(signed_large[key]);
     g.median_small = median_or_nan(e.second);
     g.rows_all = err_all[key].size();
     g.median_all = median_or_nan(err_all[key]);
@@ -569,7 +571,7 @@ std::vector<Grade> grades_of(const Analysis& a) {
 
 std::vector<Grade> family_grades(const Analysis& a) {
   struct Errors {
-    std::vector<double> large, small, all;
+    std::vector<double> large, small, all, signed_large;
     std::map<Collective, std::vector<double>> coll;
   };
   // (params, transport, hierarchical?)
@@ -582,6 +584,7 @@ std::vector<Grade> family_grades(const Analysis& a) {
     e.all.push_back(x);
     if (static_cast<double>(p.row->bytes) >= kLargeBytes) {
       e.large.push_back(x);
+      e.signed_large.push_back(p.rel_err);
       e.coll[s.coll].push_back(x);
     } else {
       e.small.push_back(x);
@@ -597,6 +600,7 @@ std::vector<Grade> family_grades(const Analysis& a) {
     g.rows_small = e.small.size();
     g.rows_all = e.all.size();
     g.median_large = median_or_nan(e.large);
+    g.median_signed_large = median_or_nan(e.signed_large);
     g.median_small = median_or_nan(e.small);
     g.median_all = median_or_nan(e.all);
     g.median_regret = std::numeric_limits<double>::quiet_NaN();

@@ -178,6 +178,9 @@ struct Grade {
   std::size_t rows_large = 0, rows_small = 0, rows_all = 0;
   // median |rel_err| at >= kLargeBytes, below it, and over every size
   double median_large = 0, median_small = 0, median_all = 0;
+  // The median of the signed rel_err at >= kLargeBytes (NaN: no such row):
+  // which way the large rows lean, beside median_large.
+  double median_signed_large = std::numeric_limits<double>::quiet_NaN();
   std::string worst_collective;               // highest median |rel_err| >= 64 KiB
   double worst_collective_median = 0;
   std::size_t picks_right = 0, picks = 0;     // BestAtSize::model_right over sizes

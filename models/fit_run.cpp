@@ -125,6 +125,10 @@ FitRun run_fit(const FitRequest& req) {
   double shared_memory_memcpy_GBps = 0;
   for (const CalibrationInput& c : opt.calibrations)
     if (c.transport == kSharedMemoryTransport) shared_memory_memcpy_GBps = copy_GBps_of(c.file);
+  // Checked (and simulated) before the analysis, whose work it would waste.
+  std::optional<SimAgreement> simulated;
+  if (req.simulate)
+    simulated = sim_agreement(results.rows, opt.calibrations, req.simulate, results.file);
   if (req.network_file.empty() != req.overhead_calibration.empty())
     throw UsageError("--network and --stack-overhead go together: the network's setting.txt and "
                      "the calibration whose alpha is the stack's own overhead");
@@ -146,6 +150,9 @@ FitRun run_fit(const FitRequest& req) {
     links = link_rows(results, *net);
     grade_link_limited(run.analysis, links);
   }
+  // After every other grade, so that accuracy.csv's other rows keep their order.
+  if (simulated)
+    for (const Grade& g : simulated->grades) run.analysis.grades.push_back(g);
   std::vector<std::pair<std::string, std::string>> files = {
       {"fit.csv", fit_csv(run.analysis)},
       {"predictions.csv", predictions_csv(run.analysis)},
@@ -172,6 +179,7 @@ FitRun run_fit(const FitRequest& req) {
     files.emplace_back("latency-rounds.csv", latency_rounds_csv(links, *net));
     files.emplace_back("miss-classes.csv", miss_classes_csv(run.analysis, results, links, *net));
   }
+  if (simulated) files.emplace_back("simulated.csv", simulated_csv(*simulated));
   if (req.mpich_default_tree)
     files.emplace_back("mpich-selection.json", mpich_export(req, run.analysis, run.mpich_params));
   std::vector<std::string> names;

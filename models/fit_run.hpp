@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "models/analysis.hpp"
+#include "models/sim_agreement.hpp"
 
 namespace cb::models {
 
@@ -37,6 +38,11 @@ struct FitRequest {
   // algorithms, one library_setting each): contenders beside the sweep's own
   // library rows in families.csv (families.hpp), written for two-level rows.
   std::vector<std::string> library_files;
+  // When set (`fit --simulate`): also price every schedule row on two levels
+  // with this simulator and the calibration's two levels (sim_agreement.hpp):
+  // simulated.csv and accuracy.csv's rows of params "simulator". A run
+  // without such rows or calibration is refused before anything is written.
+  SimulateFn simulate;
 };
 
 struct FitRun {

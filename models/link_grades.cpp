@@ -98,7 +98,8 @@ void grade_link_limited(Analysis& a, const std::vector<LinkRow>& rows) {
     g.targets = &kTargetsLinkLimited;
     return g;
   };
-  std::map<std::pair<std::string, std::string>, std::vector<double>> large, small, all, regrets;
+  std::map<std::pair<std::string, std::string>, std::vector<double>> large, small, all, regrets,
+      signed_large;
   std::map<std::pair<std::string, std::string>, std::map<Collective, std::vector<double>>> coll;
   for (const Prediction& p : a.predictions) {
     if (!in_scope(s, p)) continue;
@@ -108,6 +109,7 @@ void grade_link_limited(Analysis& a, const std::vector<LinkRow>& rows) {
     all[key].push_back(e);
     if (static_cast<double>(p.row->bytes) >= kLargeBytes) {
       large[key].push_back(e);
+      signed_large[key].push_back(p.rel_err);
       coll[key][p.row->scenario.coll].push_back(e);
     } else {
       small[key].push_back(e);
@@ -142,6 +144,7 @@ void grade_link_limited(Analysis& a, const std::vector<LinkRow>& rows) {
     g.rows_small = small[key].size();
     g.rows_all = all[key].size();
     g.median_large = median_or_nan(large[key]);
+    g.median_signed_large = median_or_nan(signed_large[key]);
     g.median_small = median_or_nan(small[key]);
     g.median_all = median_or_nan(all[key]);
     for (const auto& [c, v] : coll[key]) {

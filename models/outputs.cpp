@@ -204,7 +204,8 @@ std::string accuracy_csv(const Analysis& a) {
       "target_median_abs_err_small,met_median_abs_err_small,"
       "target_median_abs_err_all,met_median_abs_err_all,"
       "target_worst_collective,met_worst_collective,target_picks,met_picks,"
-      "target_median_regret,met_median_regret,target_crossover_factor,met_crossovers\n";
+      "target_median_regret,met_median_regret,target_crossover_factor,met_crossovers,"
+      "median_signed_err_large\n";
   for (const Grade& g : a.grades) {
     const Targets& t = *g.targets;
     const double share =
@@ -217,7 +218,7 @@ std::string accuracy_csv(const Analysis& a) {
     const bool has_crossovers = !std::isnan(t.crossover_factor);
     out += fmt::format(
         "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}"
-        ",{},{},{},{}\n",
+        ",{},{},{},{},{}\n",
         csv_escape(g.params), csv_escape(g.transport), g.rows_large, csv_number(g.median_large),
         g.rows_small, csv_number(g.median_small), g.worst_collective,
         csv_number(g.worst_collective_median), g.picks_right, g.picks,
@@ -233,7 +234,7 @@ std::string accuracy_csv(const Analysis& a) {
         met_cell(g.worst_collective_median, t.worst_collective), csv_number(t.picks),
         met_cell(share, t.picks, true), csv_number(t.median_regret),
         met_cell(g.median_regret, t.median_regret), csv_number(t.crossover_factor),
-        crossovers_met);
+        crossovers_met, csv_number(g.median_signed_large));
   }
   return out;
 }

@@ -4,9 +4,9 @@
 // together or not at all. model-report.md is then rendered from them by
 // scripts/model_report.py (C++ computes, Python renders), so a failure there
 // leaves the CSVs and exits with the script's status.
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -14,14 +14,14 @@
 #include <string>
 
 #include "harness/cli/commands.hpp"
-#include "harness/runtime/heap_reuse.hpp"
 #include "harness/cli/mpich_default_tree.hpp"
 #include "harness/cli/python_scripts.hpp"
+#include "harness/runtime/heap_reuse.hpp"
 #include "models/crossover.hpp"
 #include "models/csv_text.hpp"
 #include "models/fit_run.hpp"
 #include "models/targets.hpp"
-
+#include "transports/sim/simulator.hpp"
 
 namespace cb {
 namespace {
@@ -35,8 +35,30 @@ struct FitOptions {
   std::string mpich_default;
   std::string network, stack_overhead;
   std::vector<std::string> libraries;
+  bool simulate = false;
 };
 
+// `--simulate`: one case on the simulator (its default asynchronous model,
+// the exact fast path where it applies), as `run --transport sim --params
+// CALIBRATION --ranks-per-node K` prices it: the calibration's network
+// alpha, beta, gamma between nodes and its intra-node alpha, beta inside
+// one. Defined here because transports/sim sits above models.
+double simulate_on_levels(const AlgorithmEntry& algo, const CollParams& params,
+                          const models::ModelParams& levels) {
+  sim::NetworkParams net;
+  net.alpha_s = levels.alpha_s;
+  net.beta_s_per_B = levels.beta_s_per_B;
+  net.gamma_s_per_B = levels.gamma_s_per_B;
+  net.ranks_per_node = params.ranks_per_node;
+  net.intra_alpha_s = levels.intra_alpha_s;
+  net.intra_beta_s_per_B = levels.intra_beta_s_per_B;
+  sim::validate(net);
+  return sim::simulate(algo, params, net).time_s;
+}
+
+std::string_view verdict(std::string_view met) {
+  return met == "1" ? "met" : met == "0" ? "missed" : "not judged";
+}
 std::string us(double s) { return fmt::format("{:.3g} us", s * 1e6); }
 std::string gbps(double s_per_B) {
   return s_per_B > 0 ? fmt::format("{:.3g} GB/s", 1e-9 / s_per_B) : std::string("unbounded");
@@ -53,6 +75,7 @@ int fit(const FitOptions& o) {
   req.network_file = o.network;
   req.overhead_calibration = o.stack_overhead;
   req.library_files = o.libraries;
+  if (o.simulate) req.simulate = simulate_on_levels;
   if (o.mpich_json || !o.mpich_default.empty())
     req.mpich_default_tree = mpich_default_tree(o.mpich_default, "--mpich-json");
   const models::FitRun run = models::run_fit(req);
@@ -90,6 +113,15 @@ int fit(const FitOptions& o) {
                  models::crossover_size_text(models::kLargeBytes), 100 * g.median_small,
                  g.worst_collective, 100 * g.worst_collective_median, g.picks_right, g.picks,
                  100 * g.median_regret);
+  for (const models::Grade& g : a.grades)
+    if (g.params == models::kBySimulator)
+      fmt::print(
+          "  {} {} {} ({} rows >= {}): median |simulated/measured - 1| {:.1f}%, signed "
+          "{:+.1f}%, target {:.0f}%: {}\n",
+          g.transport, g.params, g.targets->scope, g.rows_large,
+          models::crossover_size_text(models::kLargeBytes), 100 * g.median_large,
+          100 * g.median_signed_large, 100 * g.targets->median_abs_err_large,
+          verdict(models::met_cell(g.median_large, g.targets->median_abs_err_large)));
   if (!run.mpich_params.empty())
     fmt::print("MPICH selection from the {} (use: MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE=FILE "
                "MPIR_CVAR_DEVICE_COLLECTIVES=none)\n",
@@ -143,6 +175,12 @@ Command add_fit_command(CLI::App& app) {
                   "library contender in families.csv, the fastest hierarchical and flat "
                   "schedule against the library's fastest per size on a two-level layout "
                   "(models/families.hpp); repeat for several");
+  cmd->add_flag(
+      "--simulate", o->simulate,
+      "also price every schedule row on two levels (2 or more nodes of 2 or more "
+      "ranks) on the simulator with the two-level --calibration's levels: "
+      "simulated.csv (simulated against measured per row) and accuracy.csv's rows of "
+      "params simulator, scopes sim-hierarchical and sim-flat (models/sim_agreement.hpp)");
   return {cmd, [o] { return fit(*o); }};
 }
 

@@ -9,8 +9,9 @@ calibration: the network's alpha and beta, and the node's in intra_*), and per
 collective C the sweep C.csv and fit-C/ (`collbench fit C.csv --calibration
 calibration.csv --network setting.txt --stack-overhead probe.csv`). Every figure,
 target and verdict is the fit's own, from fit-C/accuracy.csv (label
-`calibration`, scopes `hierarchical` and `flat`); nothing here computes or
-judges one. The calibration's parameters are shown beside the configured link, with the
+`calibration`, scopes `hierarchical` and `flat`; params `simulator`, scopes
+`sim-hierarchical` and `sim-flat`, from `fit --simulate`); nothing here
+computes or judges one. The calibration's parameters are shown beside the configured link, with the
 network level's verdict from fit-allreduce/calibrated-link.csv.
 """
 import csv
@@ -49,9 +50,9 @@ def verdict(met):
     return {"1": "met", "0": "missed"}.get(met, "")
 
 
-def accuracy_rows(d, coll):
+def accuracy_rows(d, coll, params="calibration"):
     with open(os.path.join(d, f"fit-{coll}", "accuracy.csv"), newline="") as f:
-        return {r["scope"]: r for r in csv.DictReader(f) if r["params"] == "calibration"}
+        return {r["scope"]: r for r in csv.DictReader(f) if r["params"] == params}
 
 
 def level_lines(d):
@@ -95,6 +96,38 @@ def accuracy_lines(d):
                    f"{f['rows_large']}, {percent(f['median_abs_err_large'])} | "
                    f"{every['picks_right']} of {every['picks']} "
                    f"({verdict(every['met_picks'])}) |")
+    return out + [""]
+
+
+def signed(cell):
+    return "" if cell == "" else f"{100 * float(cell):+.1f}%"
+
+
+def simulator_lines(d):
+    """fit-C/accuracy.csv's rows of params simulator (`collbench fit --simulate`:
+    fit-C/simulated.csv holds each row), beside the model's own medians."""
+    out = ["## The simulator on the same calibration (fit-C/accuracy.csv, params simulator)\n",
+           "Every measured schedule row simulated at its layout with the calibration's two levels "
+           "(`collbench fit --simulate`; each row in fit-C/simulated.csv), median "
+           "\\|simulated / measured − 1\\| and signed at ≥ the large size, against the target; "
+           "the model's median (label calibration) beside it.\n",
+           "| collective | simulator, hierarchical: rows, median \\|err\\|, signed, target | "
+           "model | simulator, flat: rows, median \\|err\\|, signed, target | model |",
+           "|---|---|---|---|---|"]
+    for coll in COLLECTIVES:
+        sim, model = accuracy_rows(d, coll, "simulator"), accuracy_rows(d, coll)
+        cells = []
+        for scope, family in (("sim-hierarchical", "hierarchical"), ("sim-flat", "flat")):
+            r = sim.get(scope)
+            if r is None:
+                cells += ["(not simulated)", percent(model[family]["median_abs_err_large"])]
+                continue
+            cells += [f"{r['rows_large']}, {percent(r['median_abs_err_large'])}, "
+                      f"{signed(r['median_signed_err_large'])}, "
+                      f"≤ {percent(r['target_median_abs_err_large'])}: "
+                      f"{verdict(r['met_median_abs_err_large'])}",
+                      percent(model[family]["median_abs_err_large"])]
+        out.append(f"| {coll} | " + " | ".join(cells) + " |")
     return out + [""]
 
 
@@ -159,7 +192,8 @@ def build(d):
     out = [f"# Two-level testbed: {s['hosts']} hosts × {s['ranks_per_host']} ranks\n",
            "A run's recorded commands replayed here (replay.sh); docs/two-level.md describes the "
            "setting and the reference figures.\n"]
-    return out + level_lines(d) + accuracy_lines(d) + crossover_lines(d) + library_lines(d)
+    return (out + level_lines(d) + accuracy_lines(d) + simulator_lines(d) + crossover_lines(d)
+            + library_lines(d))
 
 
 def main(argv):

@@ -43,7 +43,7 @@ for f in commands.txt setting.txt; do
 done
 
 if [ "$action" = --outputs ]; then
-  for c in $collectives; do echo "$out/fit-$c/accuracy.csv"; done
+  for c in $collectives; do echo "$out/fit-$c/accuracy.csv"; echo "$out/fit-$c/simulated.csv"; done
   echo "$out/report.md"
   exit 0
 fi
@@ -76,7 +76,9 @@ replay() {
 
 # Each collective's sweep priced with the calibration taken before it, the
 # configured link and the delay-0 probe (accuracy.csv: scopes hierarchical
-# and flat; network.csv; crossovers.csv kind family; families.csv).
+# and flat; network.csv; crossovers.csv kind family; families.csv), and on
+# the simulator with the same calibration's two levels (--simulate:
+# simulated.csv, accuracy.csv's scopes sim-hierarchical and sim-flat).
 fit_all() {
   local c f
   for c in $collectives; do
@@ -85,7 +87,7 @@ fit_all() {
     local libraries=()
     for f in "$out"/mpich-"$c"-*.csv; do [ -s "$f" ] && libraries+=(--library "$f"); done
     "$collbench" fit "$out/$c.csv" --calibration "$out/calibration.csv" \
-      --network "$out/setting.txt" --stack-overhead "$out/probe.csv" "${libraries[@]}" \
+      --network "$out/setting.txt" --stack-overhead "$out/probe.csv" --simulate "${libraries[@]}" \
       --out "$out/fit-$c" >"$out/fit-$c.txt"
   done
   /usr/bin/python3 scripts/testbed/report_two_level.py "$out" >&2

@@ -111,6 +111,7 @@ TEST(LinkGrades, LeaveOutCpuLimitedRowsSizesAndCrossoversOnly) {
   EXPECT_EQ(link.rows_all, 5u);
   EXPECT_EQ(link.rows_large, 4u);
   EXPECT_NEAR(link.median_large, 0.035, 1e-12);  // 0.01 0.02 | 0.05 0.15
+  EXPECT_NEAR(link.median_signed_large, 0.035, 1e-12);
   EXPECT_DOUBLE_EQ(link.median_all, 0.05);
   EXPECT_EQ(link.picks, 2u);
   EXPECT_EQ(link.picks_right, 1u);
@@ -134,7 +135,8 @@ TEST(LinkGrades, LeaveOutCpuLimitedRowsSizesAndCrossoversOnly) {
   // accuracy.csv: the link-limited row with its targets and verdicts
   // (picks 1 of 2 misses 90%, 1 of 3 crossovers within 2x misses "all").
   const std::string csv = accuracy_csv(f.a);
-  EXPECT_NE(csv.find(",link-limited,5,0.05,1,3,1,2,65536,0.1,1,,,0.2,1,,,0.9,0,0.05,1,2,0\n"),
+  // The last column, median_signed_err_large: the four errors are all positive.
+  EXPECT_NE(csv.find(",link-limited,5,0.05,1,3,1,2,65536,0.1,1,,,0.2,1,,,0.9,0,0.05,1,2,0,0.035\n"),
             std::string::npos)
       << csv;
   EXPECT_NE(csv.find(",all,6,"), std::string::npos) << csv;

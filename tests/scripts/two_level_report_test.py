@@ -17,10 +17,10 @@ RUN = os.path.join(SOURCE, "results", "two-level-3x2-2ms-200Mbit-one-load")
 COLLECTIVES = ["allreduce", "reduce_scatter", "allgather", "alltoall"]
 
 
-def graded(path, scope):
+def graded(path, scope, params="calibration"):
     with open(path, newline="") as f:
         return next(r for r in csv.DictReader(f)
-                    if r["params"] == "calibration" and r["scope"] == scope)
+                    if r["params"] == params and r["scope"] == scope)
 
 
 def graded_link(path):
@@ -56,6 +56,18 @@ class TwoLevelReport(unittest.TestCase):
             self.assertIn(want_h, row)
             self.assertIn(want_f, row)
             self.assertIn("met" if h["met_median_abs_err_large"] == "1" else "missed", row)
+            # The simulator's rows (two_level.sh passes --simulate): its grades, one
+            # simulated.csv row per measured schedule row on two levels.
+            sim_row = [l for l in lines if l.startswith(f"| {c} |")][1]
+            for scope in ("sim-hierarchical", "sim-flat"):
+                g = graded(os.path.join(d, f"fit-{c}", "accuracy.csv"), scope, "simulator")
+                self.assertIn(f"{g['rows_large']}, {100 * float(g['median_abs_err_large']):.1f}%, "
+                              f"{100 * float(g['median_signed_err_large']):+.1f}%, ≤ 10.0%", sim_row)
+            with open(os.path.join(d, f"fit-{c}", "simulated.csv"), newline="") as f:
+                simulated = list(csv.DictReader(f))
+            with open(os.path.join(d, f"{c}.csv"), newline="") as f:
+                schedules = [r for r in csv.DictReader(f) if r["algorithm"] != "mpi"]
+            self.assertEqual(len(simulated), len(schedules))
             # The library table shows families.csv's ratio (fit computed it, with
             # MPICH's forced algorithms from --library), e.g. at the largest size.
             with open(os.path.join(d, f"fit-{c}", "families.csv"), newline="") as f:
