@@ -641,6 +641,167 @@ TEST_F(PmpiCollectives, FreedCommunicatorsReleaseTheirState) {
   }
 }
 
+// inout[i] += in[i] on ints: a user-defined op (MPI cannot know it is a sum).
+void int_user_sum(void* in, void* inout, int* len, MPI_Datatype*) {
+  const auto* a = static_cast<const std::int32_t*>(in);
+  auto* b = static_cast<std::int32_t*>(inout);
+  for (int i = 0; i < *len; ++i) b[i] += a[i];
+}
+
+// A call that falls back is remembered by its arguments like a call passed to
+// MPI: every repeat still counts as a fallback (of its collective) and gets
+// MPI's answer, a new setting reaches the very next equal call, new
+// MPI_Reduce_scatter counts in the same array are read, and a freed datatype
+// whose handle comes back naming a contiguous type runs the schedule.
+TEST_F(PmpiCollectives, RepeatedFallbacksAreCountedEveryCallAndGetMpisAnswer) {
+  int p = 0, me = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &p);
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  constexpr int kRepeats = 5;
+  const auto fell = [&](const char* coll) { return api_.fallbacks(coll); };
+
+  // All-reduce with a user-defined op, and with a type collbench does not
+  // reduce (MPI_2INT with MPI_MAXLOC): MPI's answer every time.
+  ASSERT_EQ(api_.set("allreduce", "ring"), 0);
+  MPI_Op user_sum;
+  ASSERT_EQ(MPI_Op_create(int_user_sum, 1, &user_sum), MPI_SUCCESS);
+  std::vector<std::int32_t> in(7), want(7), got(7);
+  for (std::size_t i = 0; i < in.size(); ++i) in[i] = int_value(me, i, 23);
+  ASSERT_EQ(PMPI_Allreduce(in.data(), want.data(), 7, MPI_INT32_T, MPI_SUM, MPI_COMM_WORLD),
+            MPI_SUCCESS);
+  unsigned long long before = fell("allreduce");
+  for (int i = 0; i < kRepeats; ++i) {
+    std::fill(got.begin(), got.end(), 0);
+    ASSERT_EQ(MPI_Allreduce(in.data(), got.data(), 7, MPI_INT32_T, user_sum, MPI_COMM_WORLD),
+              MPI_SUCCESS);
+    EXPECT_EQ(got, want) << "user op, call " << i;
+    EXPECT_EQ(fell("allreduce"), before + static_cast<unsigned long long>(i) + 1) << i;
+  }
+  MPI_Op_free(&user_sum);
+  struct Pair {
+    int value, index;
+  };
+  const Pair mine{int_value(me, 0, 29) % 1000, me};
+  Pair best{}, best_want{};
+  ASSERT_EQ(PMPI_Allreduce(&mine, &best_want, 1, MPI_2INT, MPI_MAXLOC, MPI_COMM_WORLD),
+            MPI_SUCCESS);
+  before = fell("allreduce");
+  for (int i = 0; i < kRepeats; ++i) {
+    best = {};
+    ASSERT_EQ(MPI_Allreduce(&mine, &best, 1, MPI_2INT, MPI_MAXLOC, MPI_COMM_WORLD), MPI_SUCCESS);
+    EXPECT_EQ(best.value, best_want.value) << i;
+    EXPECT_EQ(best.index, best_want.index) << i;
+  }
+  EXPECT_EQ(fell("allreduce") - before, static_cast<unsigned long long>(kRepeats));
+
+  // All-to-all under COLLBENCH_ALGO=rhd, which all-to-all lacks: a fallback
+  // on every call, then, set to naive, the same call runs naive.
+  ASSERT_EQ(api_.set(nullptr, "rhd"), 0);
+  std::vector<std::int32_t> a2a_in(static_cast<std::size_t>(3 * p)), a2a_want(a2a_in.size()),
+      a2a_got(a2a_in.size());
+  for (std::size_t i = 0; i < a2a_in.size(); ++i) a2a_in[i] = int_value(me, i, 31);
+  const auto alltoall = [&] {
+    std::fill(a2a_got.begin(), a2a_got.end(), 0);
+    ASSERT_EQ(
+        MPI_Alltoall(a2a_in.data(), 3, MPI_INT32_T, a2a_got.data(), 3, MPI_INT32_T, MPI_COMM_WORLD),
+        MPI_SUCCESS);
+    EXPECT_EQ(a2a_got, a2a_want);
+  };
+  ASSERT_EQ(
+      PMPI_Alltoall(a2a_in.data(), 3, MPI_INT32_T, a2a_want.data(), 3, MPI_INT32_T, MPI_COMM_WORLD),
+      MPI_SUCCESS);
+  before = fell("alltoall");
+  for (int i = 0; i < kRepeats; ++i) alltoall();
+  EXPECT_EQ(fell("alltoall") - before, static_cast<unsigned long long>(kRepeats));
+  ASSERT_EQ(api_.set("alltoall", "naive"), 0);
+  const unsigned long long naive_a2a = api_.calls("alltoall", "naive");
+  alltoall();
+  EXPECT_EQ(api_.calls("alltoall", "naive") - naive_a2a, 1u);
+  EXPECT_EQ(fell("alltoall") - before, static_cast<unsigned long long>(kRepeats));
+
+  // MPI_Reduce_scatter with irregular counts (1, 2, ..., p): a fallback on
+  // every call; the same array with other irregular counts is read and falls
+  // back with MPI's answer; made equal, it runs the schedule.
+  ASSERT_EQ(api_.set("reduce_scatter", "naive"), 0);
+  std::vector<int> counts(static_cast<std::size_t>(p));
+  const auto reduce_scatter = [&](const std::string& what) {
+    int total = 0;
+    for (int c : counts) total += c;
+    std::vector<std::int32_t> rs_in(static_cast<std::size_t>(total));
+    for (std::size_t i = 0; i < rs_in.size(); ++i) rs_in[i] = int_value(me, i, 37);
+    const std::size_t n = static_cast<std::size_t>(counts[static_cast<std::size_t>(me)]) + 1;
+    std::vector<std::int32_t> rs_want(n, 0), rs_got(n, 0);
+    ASSERT_EQ(PMPI_Reduce_scatter(rs_in.data(), rs_want.data(), counts.data(), MPI_INT32_T, MPI_SUM,
+                                  MPI_COMM_WORLD),
+              MPI_SUCCESS);
+    ASSERT_EQ(MPI_Reduce_scatter(rs_in.data(), rs_got.data(), counts.data(), MPI_INT32_T, MPI_SUM,
+                                 MPI_COMM_WORLD),
+              MPI_SUCCESS);
+    EXPECT_EQ(rs_got, rs_want) << what;
+  };
+  for (int r = 0; r < p; ++r) counts[static_cast<std::size_t>(r)] = r + 1;
+  before = fell("reduce_scatter");
+  for (int i = 0; i < kRepeats; ++i) reduce_scatter(fmt::format("1..p, call {}", i));
+  EXPECT_EQ(fell("reduce_scatter") - before, static_cast<unsigned long long>(kRepeats));
+  for (int r = 0; r < p; ++r) counts[static_cast<std::size_t>(r)] = 2 * (p - r);
+  reduce_scatter("2p..2");
+  EXPECT_EQ(fell("reduce_scatter") - before, static_cast<unsigned long long>(kRepeats) + 1);
+  std::fill(counts.begin(), counts.end(), 3);
+  const unsigned long long naive_rs = api_.calls("reduce_scatter", "naive");
+  reduce_scatter("equal");
+  EXPECT_EQ(api_.calls("reduce_scatter", "naive") - naive_rs, 1u);
+  EXPECT_EQ(fell("reduce_scatter") - before, static_cast<unsigned long long>(kRepeats) + 1);
+  // OSU's split of one element (counts 1, 0, ..., 0) under selection: a
+  // fallback on every call (the notice's reason: counts sum below p).
+  ASSERT_EQ(api_.set("reduce_scatter", "selection"), 0);
+  std::fill(counts.begin(), counts.end(), 0);
+  counts[0] = 1;
+  before = fell("reduce_scatter");
+  for (int i = 0; i < kRepeats; ++i) reduce_scatter(fmt::format("below p, call {}", i));
+  EXPECT_EQ(fell("reduce_scatter") - before, static_cast<unsigned long long>(kRepeats));
+
+  // All-gather of a strided vector type: a fallback on every call. Freed,
+  // its handle may come back naming a contiguous type (MPICH reuses
+  // handles), which runs naive whether the handle is the same or not.
+  ASSERT_EQ(api_.set("allgather", "naive"), 0);
+  MPI_Datatype vec, strided;
+  ASSERT_EQ(MPI_Type_vector(2, 1, 2, MPI_INT32_T, &vec), MPI_SUCCESS);
+  ASSERT_EQ(MPI_Type_create_resized(vec, 0, 4 * sizeof(std::int32_t), &strided), MPI_SUCCESS);
+  ASSERT_EQ(MPI_Type_commit(&strided), MPI_SUCCESS);
+  ASSERT_EQ(MPI_Type_free(&vec), MPI_SUCCESS);
+  const std::int32_t block[4] = {me * 4, -1, me * 4 + 1, -1};
+  std::vector<std::int32_t> gathered(static_cast<std::size_t>(4 * p));
+  before = fell("allgather");
+  for (int i = 0; i < kRepeats; ++i) {
+    std::fill(gathered.begin(), gathered.end(), -7);
+    ASSERT_EQ(MPI_Allgather(block, 1, strided, gathered.data(), 1, strided, MPI_COMM_WORLD),
+              MPI_SUCCESS);
+    for (int r = 0; r < p; ++r) {
+      const std::size_t at = static_cast<std::size_t>(4 * r);
+      EXPECT_EQ(gathered[at], r * 4) << i;
+      EXPECT_EQ(gathered[at + 1], -7) << i << ": a gap was written";
+      EXPECT_EQ(gathered[at + 2], r * 4 + 1) << i;
+    }
+  }
+  EXPECT_EQ(fell("allgather") - before, static_cast<unsigned long long>(kRepeats));
+  const MPI_Datatype old_handle = strided;
+  ASSERT_EQ(MPI_Type_free(&strided), MPI_SUCCESS);
+  MPI_Datatype pair;
+  ASSERT_EQ(MPI_Type_contiguous(2, MPI_INT32_T, &pair), MPI_SUCCESS);
+  ASSERT_EQ(MPI_Type_commit(&pair), MPI_SUCCESS);
+  const unsigned long long naive_ag = api_.calls("allgather", "naive");
+  std::fill(gathered.begin(), gathered.end(), -7);
+  ASSERT_EQ(MPI_Allgather(block, 1, pair, gathered.data(), 1, pair, MPI_COMM_WORLD), MPI_SUCCESS);
+  for (int r = 0; r < p; ++r) {  // each rank's first two ints: {4 r, -1}
+    EXPECT_EQ(gathered[static_cast<std::size_t>(2 * r)], r * 4) << "contiguous pair";
+    EXPECT_EQ(gathered[static_cast<std::size_t>(2 * r + 1)], -1) << "contiguous pair";
+  }
+  EXPECT_EQ(api_.calls("allgather", "naive") - naive_ag, 1u)
+      << (pair == old_handle ? "same handle" : "new handle");
+  EXPECT_EQ(fell("allgather") - before, static_cast<unsigned long long>(kRepeats));
+  MPI_Type_free(&pair);
+}
+
 // Bad values through the C API leave the choice unchanged.
 TEST_F(PmpiCollectives, RejectsUnknownNames) {
   EXPECT_EQ(api_.set("alltoall", "rhd"), -1);

@@ -66,23 +66,28 @@ struct PassKey {
   int count = 0;       // count, recvcount, or MPI_Reduce_scatter's recvcounts[0]
   int send_count = 0;  // all-gather, all-to-all out of place
   // MPI_Reduce_scatter: -1 when every rank's count is recvcounts[0], else
-  // the sum of the balanced split recvcounts is (other counts never match).
+  // the sum of recvcounts; `irregular` when they are not the balanced split
+  // of it (then the counts themselves are compared too: PassMemo::counts).
   long long split_total = -1;
+  bool irregular = false;
   bool send_in_place = false;
   bool recv_in_place = false;
   friend bool operator==(const PassKey&, const PassKey&) = default;
 };
 
-// The last call of one entry point on a communicator that the library passed
-// to MPI's own collective (the `mpi` slot), with its S for the counters: the
-// same arguments again, in the same generation of the settings, go straight
-// to PMPI_, neither classified nor looked up. Only calls whose datatypes are
-// predefined are remembered: MPI never frees those handles, so a handle
-// cannot come back naming another type.
+// The last call of one entry point on a communicator that went to MPI's own
+// collective, passed (the `mpi` slot) or fallen back (with its reason), with
+// its S for the counters: the same arguments again, in the same epoch, go
+// straight to PMPI_, neither classified nor looked up, and are counted as the
+// first was. The epoch moves with every change of the settings and every
+// MPI_Type_free: a datatype handle names one type until it is freed, and then
+// may come back naming another.
 struct PassMemo {
   PassKey key;
-  unsigned generation = 0;  // 0: nothing remembered (the settings start at 1)
+  unsigned epoch = 0;  // 0: nothing remembered (epochs start at 1)
   std::size_t bytes = 0;
+  std::optional<Fallback> fallback;  // set: counted as this fallback
+  std::vector<int> counts;           // MPI_Reduce_scatter's recvcounts, when key.irregular
 };
 
 // What one call shape runs: a schedule (slot > 0) or the library (fallback).

@@ -38,6 +38,9 @@ struct ThreadCells {
     std::atomic<std::uint64_t> calls{0}, bytes{0}, nanos{0};
   };
   std::array<std::array<Plain, kBuckets>, kColls> cells;
+  // Calls that fell back, per reason: a remembered fallback repeats as often
+  // as a remembered pass, so it is counted the same way.
+  std::array<std::array<Plain, static_cast<int>(Fallback::count_)>, kColls> fallbacks;
 };
 
 struct Registry {
@@ -60,6 +63,10 @@ struct Totals {
   std::vector<Sums> cells = std::vector<Sums>(kColls * kMaxAlgorithmSlots * kBuckets);
   Sums& at(int coll, int slot, int bucket) {
     return cells[static_cast<std::size_t>((coll * kMaxAlgorithmSlots + slot) * kBuckets + bucket)];
+  }
+  std::vector<Sums> fell = std::vector<Sums>(kColls * static_cast<int>(Fallback::count_));
+  Sums& fallback(int coll, int why) {
+    return fell[static_cast<std::size_t>(coll * static_cast<int>(Fallback::count_) + why)];
   }
 };
 
@@ -128,6 +135,13 @@ struct ThreadCellsOwner {
         to.bytes.fetch_add(from.bytes.load(std::memory_order_relaxed), std::memory_order_relaxed);
         to.nanos.fetch_add(from.nanos.load(std::memory_order_relaxed), std::memory_order_relaxed);
       }
+    for (int coll = 0; coll < kColls; ++coll)
+      for (int f = 0; f < static_cast<int>(Fallback::count_); ++f) {
+        const ThreadCells::Plain& from = cells->fallbacks[coll][f];
+        Cell& to = tables().fallbacks[coll][f];
+        to.calls.fetch_add(from.calls.load(std::memory_order_relaxed), std::memory_order_relaxed);
+        to.bytes.fetch_add(from.bytes.load(std::memory_order_relaxed), std::memory_order_relaxed);
+      }
     registry().threads.erase(cells);
     delete cells;
   }
@@ -161,9 +175,9 @@ void count_library_call(Collective coll, std::size_t bytes, std::uint64_t nanos)
 }
 
 void count_fallback(Collective coll, Fallback why, std::size_t bytes) {
-  Cell& c = tables().fallbacks[static_cast<int>(coll)][static_cast<int>(why)];
-  c.calls.fetch_add(1, std::memory_order_relaxed);
-  c.bytes.fetch_add(bytes, std::memory_order_relaxed);
+  ThreadCells::Plain& c = thread_cells().fallbacks[static_cast<int>(coll)][static_cast<int>(why)];
+  bump(c.calls, 1);
+  bump(c.bytes, bytes);
 }
 
 struct TallyAccess {
@@ -197,9 +211,16 @@ Totals totals() {
         t.bytes = c.bytes.load(std::memory_order_relaxed);
         t.nanos = c.nanos.load(std::memory_order_relaxed);
       }
+  for (int coll = 0; coll < kColls; ++coll)
+    for (int f = 0; f < static_cast<int>(Fallback::count_); ++f) {
+      const Cell& c = tables().fallbacks[coll][f];
+      Totals::Sums& t = out.fallback(coll, f);
+      t.calls = c.calls.load(std::memory_order_relaxed);
+      t.bytes = c.bytes.load(std::memory_order_relaxed);
+    }
   for (const Tally* t : registry().live) TallyAccess::add_to(*t, out);
   for (const ThreadCells* cells : registry().threads)
-    for (int coll = 0; coll < kColls; ++coll)
+    for (int coll = 0; coll < kColls; ++coll) {
       for (int b = 0; b < kBuckets; ++b) {
         const ThreadCells::Plain& c = cells->cells[coll][b];
         Totals::Sums& t = out.at(coll, kMpiSlot, b);
@@ -207,6 +228,13 @@ Totals totals() {
         t.bytes += c.bytes.load(std::memory_order_relaxed);
         t.nanos += c.nanos.load(std::memory_order_relaxed);
       }
+      for (int f = 0; f < static_cast<int>(Fallback::count_); ++f) {
+        const ThreadCells::Plain& c = cells->fallbacks[coll][f];
+        Totals::Sums& t = out.fallback(coll, f);
+        t.calls += c.calls.load(std::memory_order_relaxed);
+        t.bytes += c.bytes.load(std::memory_order_relaxed);
+      }
+    }
   return out;
 }
 }  // namespace
@@ -230,8 +258,7 @@ std::uint64_t calls(Collective coll, int slot) {
 }
 
 std::uint64_t fallbacks(Collective coll, Fallback why) {
-  return tables().fallbacks[static_cast<int>(coll)][static_cast<int>(why)].calls.load(
-      std::memory_order_relaxed);
+  return totals().fallback(static_cast<int>(coll), static_cast<int>(why)).calls;
 }
 
 std::string report() {
@@ -257,13 +284,11 @@ std::string report() {
   bool any = false;
   for (Collective coll : kAllCollectives) {
     for (int f = 0; f < static_cast<int>(Fallback::count_); ++f) {
-      const Cell& c = tables().fallbacks[static_cast<int>(coll)][f];
-      const std::uint64_t n = c.calls.load(std::memory_order_relaxed);
-      if (n == 0) continue;
+      const Totals::Sums& c = totals_now.fallback(static_cast<int>(coll), f);
+      if (c.calls == 0) continue;
       any = true;
       out += fmt::format("  {:<15} {:<42} {:>9} calls {:>14} bytes\n", to_string(coll),
-                         to_string(static_cast<Fallback>(f)), n,
-                         c.bytes.load(std::memory_order_relaxed));
+                         to_string(static_cast<Fallback>(f)), c.calls, c.bytes);
     }
   }
   if (!any) out += "  none\n";

@@ -1,6 +1,7 @@
 // The intercepted MPI entry points of libcollbench-pmpi.so. Everything but
 // MPI_Init, MPI_Init_thread, MPI_Finalize, the four collectives and
-// MPI_Reduce_scatter goes to the MPI library untouched.
+// MPI_Reduce_scatter goes to the MPI library untouched (MPI_Type_free too,
+// counted on its way: PassMemo in comm_state.hpp).
 //
 // Reentrancy: while the library works inside an intercepted call (a comm
 // split, the wait policy's MPI_Allreduce, the schedule's point-to-point), a
@@ -42,6 +43,10 @@ struct Library {
   Config config;
   int world_rank = 0;
   std::atomic<unsigned> generation{1};
+  // Bumped with every change of the settings and every MPI_Type_free: a
+  // remembered call (PassMemo) holds in the epoch it was made in only, where
+  // its datatype handles still name the types they named then.
+  std::atomic<unsigned> memo_epoch{1};
   std::array<std::array<std::atomic<bool>, static_cast<int>(Fallback::count_)>,
              std::size(kAllCollectives)>
       noticed{};
@@ -208,15 +213,26 @@ template <class Pmpi>
   return rc;
 }
 
-// The remembered pass of a call with these arguments on `comm` (PassMemo),
-// or nullptr: then the call takes the whole path (intercept).
-[[gnu::always_inline]] inline const PassMemo* remembered_pass(CommState* st,
-                                                              const PassKey& key) {
+// The remembered call with these arguments on `comm` (PassMemo), or nullptr:
+// then the call takes the whole path (intercept). Irregular MPI_Reduce_scatter
+// counts are compared by that entry point.
+[[gnu::always_inline]] inline const PassMemo* remembered_pass(CommState* st, const PassKey& key,
+                                                              unsigned epoch) {
   if (!st) return nullptr;
   const PassMemo& m = st->pass[static_cast<std::size_t>(key.point)];
-  if (m.generation != lib().generation.load(std::memory_order_acquire) || !(m.key == key))
-    return nullptr;
+  if (m.epoch != epoch || !(m.key == key)) return nullptr;
   return &m;
+}
+
+// A remembered call again: to MPI's own collective, counted as the first
+// was (a pass, or a fallback of its reason, whose notice the first gave).
+template <class Pmpi>
+[[gnu::always_inline]] inline int repeat(Collective coll, const PassMemo& m, Pmpi&& pmpi) {
+  if (m.fallback) {
+    count_fallback(coll, *m.fallback, m.bytes);
+    return pmpi();
+  }
+  return pass_to_library(coll, m.bytes, pmpi);
 }
 
 // One intercepted call, in collbench's terms.
@@ -242,10 +258,12 @@ struct Call {
   const int* split_counts = nullptr;
   std::size_t split_total = 0;
   bool split_below_p = false;  // split_total < p: some ranks receive nothing
-  // The raw arguments, and whether a pass to MPI's own collective may be
-  // remembered by them (PassMemo: predefined datatypes only).
+  // The raw arguments it is remembered by when it goes to MPI's own
+  // collective (PassMemo), MPI_Reduce_scatter's recvcounts, and the memo
+  // epoch read before the datatypes were looked at.
   PassKey pass;
-  bool rememberable = false;
+  const int* recvcounts = nullptr;
+  unsigned epoch = 0;
 };
 
 std::size_t library_bytes(const Call& c) {
@@ -258,9 +276,25 @@ std::size_t library_bytes(const Call& c) {
          static_cast<std::size_t>(per_rank ? p : 1);
 }
 
+// Remembers `c` on `st` as going to MPI's own collective (`why`: as that
+// fallback), counted with S = bytes on every repeat.
+void remember(CommState& st, const Call& c, std::optional<Fallback> why, std::size_t bytes) {
+  PassMemo& m = st.pass[static_cast<std::size_t>(c.pass.point)];
+  m.key = c.pass;
+  m.epoch = c.epoch;
+  m.bytes = bytes;
+  m.fallback = why;
+  if (c.pass.irregular)
+    m.counts.assign(c.recvcounts, c.recvcounts + st.p);
+  else
+    m.counts.clear();
+}
+
 template <class Pmpi>
-int fall_back(const Call& c, Fallback why, const std::string& detail, Pmpi&& pmpi) {
-  count_fallback(c.coll, why, library_bytes(c));
+int fall_back(CommState& st, const Call& c, Fallback why, const std::string& detail, Pmpi&& pmpi) {
+  const std::size_t bytes = library_bytes(c);
+  remember(st, c, why, bytes);
+  count_fallback(c.coll, why, bytes);
   // Rank 0 of MPI_COMM_WORLD alone speaks, once per (collective, reason), so
   // a job shows each notice once however many communicators hit it.
   auto& flag = lib().noticed[static_cast<int>(c.coll)][static_cast<int>(why)];
@@ -447,22 +481,24 @@ int intercept(const Call& c, Pmpi&& pmpi) {
   if (choice.mode == Mode::mpi) return pass_to_library(c.coll, library_bytes(c), pmpi);
   if (c.comm == MPI_COMM_NULL) return pmpi();  // MPI reports the error
   try {
-    if (c.why) return fall_back(c, *c.why, c.detail, pmpi);
+    // The state first, even for a call refused by its arguments alone: its
+    // repeats are remembered there. Every rank makes the same call, so the
+    // set-up (collective over an intracommunicator) is met on every rank.
     CommState& st = state_of(c.comm, lib().config.wait);
-    if (st.inter) return fall_back(c, Fallback::intercommunicator, {}, pmpi);
+    if (c.why) return fall_back(st, c, *c.why, c.detail, pmpi);
+    if (st.inter) return fall_back(st, c, Fallback::intercommunicator, {}, pmpi);
     const std::size_t bytes =
         std::max(input_count(c.coll, st.p, c.count), output_count(c.coll, st.p, c.count)) *
         c.elem;
     if (bytes > lib().config.max_bytes)
-      return fall_back(c, Fallback::size_limit,
+      return fall_back(st, c, Fallback::size_limit,
                        fmt::format("{} B > {} B", bytes, lib().config.max_bytes), pmpi);
     Entry& e = entry_for(st, {c.coll, c.dtype, c.op, c.in_place, c.count, c.split_below_p});
-    if (e.fallback) return fall_back(c, *e.fallback, e.detail, pmpi);
+    if (e.fallback) return fall_back(st, c, *e.fallback, e.detail, pmpi);
     // Timed from here: the one-time set-up of a communicator (the private
     // copy, the wait policy) and of a call shape (the schedule) is not.
     if (e.slot == kMpiSlot) {
-      if (c.rememberable)
-        st.pass[static_cast<std::size_t>(c.pass.point)] = {c.pass, st.generation, bytes};
+      remember(st, c, std::nullopt, bytes);
       return pass_to_library(c.coll, bytes, pmpi);
     }
     const Stopwatch watch;
@@ -563,13 +599,12 @@ PassKey movement_key(EntryPoint point, const void* sendbuf, int sendcount, MPI_D
   return k;
 }
 
-// Whether `c`, once classified, may be remembered by `key` when it goes to
-// MPI's own collective: it was not refused (a refused call never passes
-// through the `mpi` slot) and its datatypes are predefined ones.
-void remember_as(Call& c, const PassKey& key) {
+// The key `c` is remembered by when it goes to MPI's own collective, and the
+// memo epoch its datatypes were looked at in (read first: a type freed
+// meanwhile makes the memo stale, never wrong).
+void remember_as(Call& c, const PassKey& key, unsigned epoch) {
   c.pass = key;
-  c.rememberable = !c.why && reduction_type(key.type) &&
-                   (key.send_type == MPI_DATATYPE_NULL || reduction_type(key.send_type));
+  c.epoch = epoch;
 }
 
 Call make_call(Collective coll, MPI_Comm comm, const void* sendbuf, void* recvbuf) {
@@ -622,15 +657,16 @@ int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype da
   const auto pmpi = [&] { return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm); };
   if (t_inside || count < 0 || !active()) return pmpi();
   Inside guard;
+  const unsigned epoch = lib().memo_epoch.load(std::memory_order_acquire);
   const PassKey key = reduction_key(EntryPoint::allreduce, sendbuf, recvbuf, count, datatype, op);
-  if (const PassMemo* m = remembered_pass(remembered_state(comm), key))
-    return pass_to_library(Collective::allreduce, m->bytes, pmpi);
+  if (const PassMemo* m = remembered_pass(remembered_state(comm), key, epoch))
+    return repeat(Collective::allreduce, *m, pmpi);
   Call c = make_call(Collective::allreduce, comm, sendbuf, recvbuf);
   c.mpi_count = count;
   c.mpi_type = datatype;
   c.count = static_cast<std::size_t>(count);
   if (!c.why) classify_reduction(c, datatype, op);
-  remember_as(c, key);
+  remember_as(c, key, epoch);
   return intercept(c, pmpi);
 }
 
@@ -641,16 +677,17 @@ int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
   };
   if (t_inside || recvcount < 0 || !active()) return pmpi();
   Inside guard;
+  const unsigned epoch = lib().memo_epoch.load(std::memory_order_acquire);
   const PassKey key =
       reduction_key(EntryPoint::reduce_scatter_block, sendbuf, recvbuf, recvcount, datatype, op);
-  if (const PassMemo* m = remembered_pass(remembered_state(comm), key))
-    return pass_to_library(Collective::reduce_scatter, m->bytes, pmpi);
+  if (const PassMemo* m = remembered_pass(remembered_state(comm), key, epoch))
+    return repeat(Collective::reduce_scatter, *m, pmpi);
   Call c = make_call(Collective::reduce_scatter, comm, sendbuf, recvbuf);
   c.mpi_count = recvcount;
   c.mpi_type = datatype;
   c.count = static_cast<std::size_t>(recvcount);
   if (!c.why) classify_reduction(c, datatype, op);
-  remember_as(c, key);
+  remember_as(c, key, epoch);
   return intercept(c, pmpi);
 }
 
@@ -667,6 +704,7 @@ int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[
   };
   if (t_inside || !recvcounts || comm == MPI_COMM_NULL || !active()) return pmpi();
   Inside guard;
+  const unsigned epoch = lib().memo_epoch.load(std::memory_order_acquire);
   // A remembered communicator knows its size and kind without asking MPI.
   CommState* const known = remembered_state(comm);
   int p = 0, inter = 0;
@@ -689,11 +727,13 @@ int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[
   PassKey key = reduction_key(EntryPoint::reduce_scatter, sendbuf, recvbuf, recvcounts[0],
                               datatype, op);
   key.split_total = equal ? -1 : total;
-  if (balanced)  // other counts fall back, and are never remembered
-    if (const PassMemo* m = remembered_pass(known, key))
-      return pass_to_library(Collective::reduce_scatter, m->bytes, pmpi);
+  key.irregular = !balanced;
+  if (const PassMemo* m = remembered_pass(known, key, epoch))
+    if (!key.irregular || std::equal(m->counts.begin(), m->counts.end(), recvcounts))
+      return repeat(Collective::reduce_scatter, *m, pmpi);
   Call c = make_call(Collective::reduce_scatter, comm, sendbuf, recvbuf);
   c.function = "MPI_Reduce_scatter";
+  c.recvcounts = recvcounts;
   c.mpi_count = recvcounts[0];
   c.mpi_type = datatype;
   c.count = static_cast<std::size_t>(recvcounts[0]);
@@ -712,7 +752,7 @@ int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[
     }
   }
   if (!c.why) classify_reduction(c, datatype, op);
-  remember_as(c, key);
+  remember_as(c, key, epoch);
   return intercept(c, pmpi);
 }
 
@@ -723,13 +763,14 @@ int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, voi
   };
   if (t_inside || recvcount < 0 || !active()) return pmpi();
   Inside guard;
+  const unsigned epoch = lib().memo_epoch.load(std::memory_order_acquire);
   const PassKey key = movement_key(EntryPoint::allgather, sendbuf, sendcount, sendtype, recvbuf,
                                    recvcount, recvtype);
-  if (const PassMemo* m = remembered_pass(remembered_state(comm), key))
-    return pass_to_library(Collective::allgather, m->bytes, pmpi);
+  if (const PassMemo* m = remembered_pass(remembered_state(comm), key, epoch))
+    return repeat(Collective::allgather, *m, pmpi);
   Call c = make_call(Collective::allgather, comm, sendbuf, recvbuf);
   if (!c.why) classify_movement(c, sendbuf, sendcount, sendtype, recvcount, recvtype);
-  remember_as(c, key);
+  remember_as(c, key, epoch);
   return intercept(c, pmpi);
 }
 
@@ -740,14 +781,22 @@ int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
   };
   if (t_inside || recvcount < 0 || !active()) return pmpi();
   Inside guard;
+  const unsigned epoch = lib().memo_epoch.load(std::memory_order_acquire);
   const PassKey key = movement_key(EntryPoint::alltoall, sendbuf, sendcount, sendtype, recvbuf,
                                    recvcount, recvtype);
-  if (const PassMemo* m = remembered_pass(remembered_state(comm), key))
-    return pass_to_library(Collective::alltoall, m->bytes, pmpi);
+  if (const PassMemo* m = remembered_pass(remembered_state(comm), key, epoch))
+    return repeat(Collective::alltoall, *m, pmpi);
   Call c = make_call(Collective::alltoall, comm, sendbuf, recvbuf);
   if (!c.why) classify_movement(c, sendbuf, sendcount, sendtype, recvcount, recvtype);
-  remember_as(c, key);
+  remember_as(c, key, epoch);
   return intercept(c, pmpi);
+}
+
+// Passed on untouched; counted, so that no remembered call outlives the type
+// its handle named (a freed handle may come back naming another).
+int MPI_Type_free(MPI_Datatype* datatype) {
+  lib().memo_epoch.fetch_add(1, std::memory_order_acq_rel);
+  return PMPI_Type_free(datatype);
 }
 
 int collbench_pmpi_set_algorithm(const char* collective, const char* value) {
@@ -769,6 +818,7 @@ int collbench_pmpi_set_algorithm(const char* collective, const char* value) {
     return -1;
   }
   lib().generation.fetch_add(1, std::memory_order_acq_rel);
+  lib().memo_epoch.fetch_add(1, std::memory_order_acq_rel);
   return 0;
 }
 

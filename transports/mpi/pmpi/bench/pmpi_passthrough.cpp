@@ -14,10 +14,19 @@
 // made, else the program says what ran and exits 1. So with `auto` it also
 // tells whether the model routes the size to the library.
 //
+// The fallback cases are calls the library refuses and sends to MPI's own
+// collective (counted as fallbacks, collbench_pmpi_fallbacks(COLL), which
+// must grow by exactly the calls made): fallback_op is MPI_Allreduce with a
+// user-defined op (MPI_Op_create, a float sum), fallback_split
+// MPI_Reduce_scatter with OSU's split of fewer floats than ranks (BYTES < 4 p,
+// p >= 2; a fallback under auto and selection). A repeated fallback should cost
+// what a repeated pass costs.
+//
 // usage: mpiexec -bind-to core -n P -genv LD_PRELOAD .../libcollbench-pmpi.so
 //          [-genv COLLBENCH_ALGO auto -genv COLLBENCH_PARAMS FILE]
 //          pmpi_passthrough [COLLS=allreduce] [BYTES=8] [REPEATS=101] [ITERATIONS=2000]
-//        COLLS: allreduce, reduce_scatter, allgather, alltoall or all, comma-separated;
+//        COLLS: allreduce, reduce_scatter, allgather, alltoall, fallback_op,
+//        fallback_split, or all (the first four), comma-separated;
 //        BYTES: comma-separated, each a multiple of 4 (the reductions are MPI_FLOAT sums);
 //        reduce_scatter is MPI_Reduce_scatter with equal counts (as osu_reduce_scatter
 //        calls it), allgather and alltoall MPI_CHAR (OSU's default). BYTES is the
@@ -37,6 +46,15 @@
 namespace {
 
 using CallsFn = unsigned long long (*)(const char*, const char*);
+using FallbacksFn = unsigned long long (*)(const char*);
+
+// The user-defined op of fallback_op: a float sum, as MPI_SUM would give.
+void float_sum(void* in, void* inout, int* len, MPI_Datatype*) {
+  const auto* a = static_cast<const float*>(in);
+  auto* b = static_cast<float*>(inout);
+  for (int i = 0; i < *len; ++i) b[i] += a[i];
+}
+MPI_Op g_user_sum = MPI_OP_NULL;
 
 // The buffers of one collective and size, and the two ways of calling it
 // (which point into the buffers: a Case stays where it was made).
@@ -44,7 +62,9 @@ struct Case {
   Case() = default;
   Case(const Case&) = delete;
   Case& operator=(const Case&) = delete;
-  std::string coll;
+  std::string coll;       // as the arguments name it
+  std::string counters;   // the collective the library counts it under
+  bool fallback = false;  // counted as a fallback, not as a pass
   long bytes = 0;
   std::vector<float> fin, fout;
   std::vector<char> cin, cout;
@@ -54,9 +74,21 @@ struct Case {
 
 void make_case(Case& c, const std::string& coll, long bytes, int p) {
   c.coll = coll;
+  c.counters = coll;
   c.bytes = bytes;
   const int n = static_cast<int>(bytes / 4);  // floats in the whole vector
-  if (coll == "allreduce") {
+  if (coll == "fallback_op") {
+    c.counters = "allreduce";
+    c.fallback = true;
+    c.fin.assign(static_cast<std::size_t>(n), 1.0f);
+    c.fout.assign(static_cast<std::size_t>(n), 0.0f);
+    c.intercepted = [&c, n] {
+      MPI_Allreduce(c.fin.data(), c.fout.data(), n, MPI_FLOAT, g_user_sum, MPI_COMM_WORLD);
+    };
+    c.direct = [&c, n] {
+      PMPI_Allreduce(c.fin.data(), c.fout.data(), n, MPI_FLOAT, g_user_sum, MPI_COMM_WORLD);
+    };
+  } else if (coll == "allreduce") {
     c.fin.assign(static_cast<std::size_t>(n), 1.0f);
     c.fout.assign(static_cast<std::size_t>(n), 0.0f);
     c.intercepted = [&c, n] {
@@ -65,8 +97,10 @@ void make_case(Case& c, const std::string& coll, long bytes, int p) {
     c.direct = [&c, n] {
       PMPI_Allreduce(c.fin.data(), c.fout.data(), n, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
     };
-  } else if (coll == "reduce_scatter") {
+  } else if (coll == "reduce_scatter" || coll == "fallback_split") {
     // As osu_reduce_scatter: the vector split as evenly as possible.
+    c.counters = "reduce_scatter";
+    c.fallback = coll == "fallback_split";
     for (int r = 0; r < p; ++r) c.counts.push_back(n / p + (r < n % p ? 1 : 0));
     c.fin.assign(static_cast<std::size_t>(n), 1.0f);
     c.fout.assign(static_cast<std::size_t>(n / p + 1), 0.0f);
@@ -116,12 +150,16 @@ double block_ns(const std::function<void()>& call, long iterations) {
 }
 
 // Measures one case; false when its intercepted calls did not all go to MPI.
-bool measure(const BenchWorld& world, CallsFn calls, Case& c, int repeats, long iterations) {
+bool measure(const BenchWorld& world, CallsFn calls, FallbacksFn fallbacks, Case& c, int repeats,
+             long iterations) {
   for (long i = 0; i < iterations / 10 + 1; ++i) {  // warm-up, and the library's set-up
     c.intercepted();
     c.direct();
   }
-  const unsigned long long before = calls(c.coll.c_str(), "mpi");
+  const auto went_to_mpi = [&] {
+    return c.fallback ? fallbacks(c.counters.c_str()) : calls(c.counters.c_str(), "mpi");
+  };
+  const unsigned long long before = went_to_mpi();
   std::vector<double> diff, ratio, lib_ns, direct_ns;
   for (int r = 0; r < repeats; ++r) {
     double a = 0, b = 0;
@@ -139,14 +177,16 @@ bool measure(const BenchWorld& world, CallsFn calls, Case& c, int repeats, long 
   }
   const unsigned long long made = static_cast<unsigned long long>(repeats) *
                                   static_cast<unsigned long long>(iterations);
-  const unsigned long long counted = calls(c.coll.c_str(), "mpi") - before;
+  const unsigned long long counted = went_to_mpi() - before;
   if (world.rank == 0) {
     if (counted != made) {
       std::fprintf(stderr,
-                   "pmpi_passthrough: %s %ld B: %llu of %llu intercepted calls went to MPI's "
-                   "own collective (the rest ran a schedule or fell back): not a pass-through "
-                   "size under these settings\n",
-                   c.coll.c_str(), c.bytes, counted, made);
+                   "pmpi_passthrough: %s %ld B: %llu of %llu intercepted calls were counted as "
+                   "%s (the rest ran a schedule or %s): not a %s size under these settings\n",
+                   c.coll.c_str(), c.bytes, counted, made,
+                   c.fallback ? "fallbacks" : "passed to MPI's own collective",
+                   c.fallback ? "were passed" : "fell back",
+                   c.fallback ? "fallback" : "pass-through");
       return false;
     }
     const Spread d = spread_of(diff), q = spread_of(ratio), a = spread_of(lib_ns),
@@ -169,9 +209,12 @@ int main(int argc, char** argv) {
   if (colls.size() == 1 && colls[0] == "all")
     colls = {"allreduce", "reduce_scatter", "allgather", "alltoall"};
   for (const std::string& c : colls)
-    if (c != "allreduce" && c != "reduce_scatter" && c != "allgather" && c != "alltoall")
+    if (c != "allreduce" && c != "reduce_scatter" && c != "allgather" && c != "alltoall" &&
+        c != "fallback_op" && c != "fallback_split")
       refuse(world, fmt::format("pmpi_passthrough: collective '{}'; accepted: allreduce, "
-                                "reduce_scatter, allgather, alltoall, all; {}", c, usage));
+                                "reduce_scatter, allgather, alltoall, fallback_op, "
+                                "fallback_split, all; {}",
+                                c, usage));
   std::vector<long> sizes;
   for (const std::string& s : comma_list(argc > 2 ? argv[2] : "8")) {
     const std::optional<long> v = whole_positive(s);
@@ -189,7 +232,9 @@ int main(int argc, char** argv) {
     numbers[i - 3] = *v;
   }
   const auto calls = reinterpret_cast<CallsFn>(dlsym(RTLD_DEFAULT, "collbench_pmpi_calls"));
-  if (!calls)
+  const auto fallbacks =
+      reinterpret_cast<FallbacksFn>(dlsym(RTLD_DEFAULT, "collbench_pmpi_fallbacks"));
+  if (!calls || !fallbacks)
     refuse(world, "pmpi_passthrough: needs libcollbench-pmpi.so in LD_PRELOAD (its "
                   "collbench_pmpi_calls says which calls went to MPI)");
   if (world.rank == 0) {
@@ -200,13 +245,15 @@ int main(int argc, char** argv) {
     fmt::print("# collective         bytes intercepted(ns) direct(ns) diff(ns)  diff p25..p75"
                "    ratio  ratio p25..p75\n");
   }
+  MPI_Op_create(float_sum, 1, &g_user_sum);
   bool ok = true;
   for (const std::string& coll : colls)
     for (long bytes : sizes) {
       Case c;
       make_case(c, coll, bytes, world.p);
-      ok = measure(world, calls, c, static_cast<int>(numbers[0]), numbers[1]) && ok;
+      ok = measure(world, calls, fallbacks, c, static_cast<int>(numbers[0]), numbers[1]) && ok;
     }
+  MPI_Op_free(&g_user_sum);
   MPI_Finalize();
   return ok ? 0 : 1;
 }
