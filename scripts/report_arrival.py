@@ -22,6 +22,25 @@ def verdict(flag):
     return "met" if flag == "1" else "missed"
 
 
+def summary_table(path, rows):
+    """The arrival-summary.csv rows at `path` as a markdown table, one line per scope."""
+    large = band_labels(path, rows[0])["large"]
+    factor = f"{num(path, rows[0], 'crossover_factor'):g}×"
+    out = [f"| scope | median \\|err\\| ≥ {large} | below | most tolerant picked within the CI | "
+           f"algorithms the measurement ties (mean) | skew crossovers within {factor} |",
+           "|---|---|---|---|---|---|"]
+    for r in rows:
+        out.append(
+            f"| {r['scope']} | {percent(path, r, 'median_abs_err_large')} ({r['rows_large']} rows, "
+            f"{verdict(r['err_met'])}) | {percent(path, r, 'median_abs_err_small')} "
+            f"({r['rows_small']} rows) | {r['picks_right']} of {r['cells']} "
+            f"({verdict(r['picks_met'])}) | {percent(path, r, 'mean_tied_fraction')} | "
+            f"{r['crossovers_within_2x']} of {r['crossovers']}"
+            f"{'' if r['crossovers'] == '0' else ' (' + verdict(r['crossovers_met']) + ')'}; "
+            f"the model crosses {r['predicted_crossovers']} times |")
+    return out
+
+
 def section_arrival(directory):
     """## Stragglers; [] when the study has no arrival stage."""
     check = os.path.join(directory, "arrival", "check")
@@ -45,19 +64,7 @@ def section_arrival(directory):
             "(`predict --arrival`, the calibration's terms). Figures from "
             "`arrival/check/arrival-summary.csv` (`collbench arrival-check`); the exact "
             f"commands are in `arrival/commands.txt`{'' if os.path.isfile(commands) else ' (absent)'}.",
-            "",
-            f"| scope | median \\|err\\| ≥ {large} | below | most tolerant picked within the CI | "
-            f"algorithms the measurement ties (mean) | skew crossovers within {factor} |",
-            "|---|---|---|---|---|---|"]
-    for r in rows:
-        out.append(
-            f"| {r['scope']} | {percent(path, r, 'median_abs_err_large')} ({r['rows_large']} rows, "
-            f"{verdict(r['err_met'])}) | {percent(path, r, 'median_abs_err_small')} "
-            f"({r['rows_small']} rows) | {r['picks_right']} of {r['cells']} "
-            f"({verdict(r['picks_met'])}) | {percent(path, r, 'mean_tied_fraction')} | "
-            f"{r['crossovers_within_2x']} of {r['crossovers']}"
-            f"{'' if r['crossovers'] == '0' else ' (' + verdict(r['crossovers_met']) + ')'}; "
-            f"the model crosses {r['predicted_crossovers']} times |")
+            ""] + summary_table(path, rows)
     t = rows[0]
     out += ["", "Targets as for the testbed validation (docs/stragglers.md), as "
             f"`arrival-check` judged them: median |err| ≤ {percent(path, t, 'err_target')} "

@@ -173,3 +173,6 @@ merge "$out/arrival.csv" "${parts[@]}"
 merge "$out/noskew.csv" "$out"/parts/noskew-*.csv
 # The testbed stays up for a later call with more ranks (scripts/testbed.sh down --name NAME).
 echo "arrival-validate: $out/arrival.csv ($(($(wc -l <"$out/arrival.csv") - 1)) rows)" >&2
+# The check, report.md and plot of what is in OUT so far (regenerated on every call).
+[ "$(wc -l <"$out/arrival.csv")" -gt 1 ] && bash scripts/arrival/report.sh "$out"
+exit 0
