@@ -1,10 +1,10 @@
 #!/bin/bash
-O=/tmp/h28/osu/c/mpi/collective/blocking/osu_reduce_scatter
-LIB=/tmp/h28/lib-after.so
-CAL=/work/wt/helper-28/results/vm-2026-11-24-3/calibration.csv
+O=${OSU:?set OSU to the osu_reduce_scatter binary (OSU 7.4, c/mpi/collective/blocking)}
+LIB=${LIB:-$PWD/build/transports/mpi/pmpi/libcollbench-pmpi.so}
+CAL=${CAL:-$PWD/results/vm-2026-11-24-3/calibration.csv}
 AUTO=(-genv LD_PRELOAD $LIB -genv COLLBENCH_ALGO auto -genv COLLBENCH_PARAMS $CAL)
 NOTRIM=(-genv MALLOC_TRIM_THRESHOLD_ 67108864 -genv MALLOC_MMAP_THRESHOLD_ 33554432)
-cd /tmp/h28/st
+WORK=$(mktemp -d); trap 'rm -rf "$WORK"' EXIT; cd "$WORK"  # strace's per-rank files
 run() { # name m args...
   local name=$1 m=$2; shift 2; rm -f tr.*
   local res=$(mpiexec -bind-to core -n 2 "$@" strace -f -qq -o tr -ff -e trace=brk $O -m $m -i 200 -x 20 -T mpi_float 2>&1 | grep -E "^(65536|131072|262144|524288|1048576) " | awk '{printf "%s %s | ", $1, $2}')

@@ -1,9 +1,9 @@
 #!/bin/bash
 # Interleaved rounds: osu_reduce_scatter 64K-512K, p=2 pinned, MPICH alone vs the library (auto),
 # with glibc's defaults and with trimming off on both sides.
-O=/tmp/h28/osu/c/mpi/collective/blocking/osu_reduce_scatter
-LIB=${LIB:-/tmp/h28/lib-after.so}
-CAL=/work/wt/helper-28/results/vm-2026-11-24-3/calibration.csv
+O=${OSU:?set OSU to the osu_reduce_scatter binary (OSU 7.4, c/mpi/collective/blocking)}
+LIB=${LIB:-$PWD/build/transports/mpi/pmpi/libcollbench-pmpi.so}
+CAL=${CAL:-$PWD/results/vm-2026-11-24-3/calibration.csv}
 AUTO=(-genv LD_PRELOAD $LIB -genv COLLBENCH_ALGO auto -genv COLLBENCH_PARAMS $CAL)
 NOTRIM=(-genv MALLOC_TRIM_THRESHOLD_ 67108864 -genv MALLOC_MMAP_THRESHOLD_ 33554432)
 M=${M:-4:1048576}

@@ -1,8 +1,8 @@
 #!/bin/bash
-O=/tmp/h28/osu/c/mpi/collective/blocking/osu_reduce_scatter
-LIB=/tmp/h28/lib-after.so
-CAL=/work/wt/helper-28/results/vm-2026-11-24-3/calibration.csv
-cd /tmp/h28/st
+O=${OSU:?set OSU to the osu_reduce_scatter binary (OSU 7.4, c/mpi/collective/blocking)}
+LIB=${LIB:-$PWD/build/transports/mpi/pmpi/libcollbench-pmpi.so}
+CAL=${CAL:-$PWD/results/vm-2026-11-24-3/calibration.csv}
+WORK=$(mktemp -d); trap 'rm -rf "$WORK"' EXIT; cd "$WORK"  # strace's per-rank files
 for sz in 131072 524288; do
 for v in mpich lib; do
   env=(); [ $v = lib ] && env=(-genv LD_PRELOAD $LIB -genv COLLBENCH_ALGO auto -genv COLLBENCH_PARAMS $CAL)
