@@ -19,13 +19,33 @@ std::size_t term_count(TermSet terms) {
       [&](const TermInfo& info) { return terms.contains(info.term); }));
 }
 
-}  // namespace
-
-std::vector<ReportLevel> report_levels(const Analysis& a) {
-  // The levels that predicted rows (a calibration of a transport without
-  // rows prices none).
+// The levels that predicted rows (a calibration of a transport without
+// rows prices none).
+std::set<std::string_view> predicting_levels(const Analysis& a) {
   std::set<std::string_view> present;
   for (const Prediction& p : a.predictions) present.insert(p.params);
+  return present;
+}
+
+}  // namespace
+
+std::vector<std::string> shown_levels(const Analysis& a) {
+  const std::set<std::string_view> present = predicting_levels(a);
+  std::vector<std::string> out;
+  for (const char* level : {kByGlobal, kByCalibration})
+    if (present.contains(level)) out.emplace_back(level);
+  // level_terms is ordered by label: a tie goes to the first.
+  const std::pair<const std::string, TermSet>* richest = nullptr;
+  for (const auto& level : a.level_terms) {
+    if (level.second.empty() || !present.contains(level.first)) continue;
+    if (!richest || term_count(level.second) > term_count(richest->second)) richest = &level;
+  }
+  if (richest) out.push_back(richest->first);
+  return out;
+}
+
+std::vector<ReportLevel> report_levels(const Analysis& a) {
+  const std::set<std::string_view> present = predicting_levels(a);
   std::vector<ReportLevel> out;
   if (present.contains(kByCalibration)) out.push_back({kByCalibration, "baseline"});
   for (const bool clocked : {false, true}) {

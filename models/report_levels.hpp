@@ -1,7 +1,9 @@
 // Which calibration levels the testbed report shows, and in which order
 // (scripts/testbed/report.py's columns; classify_crossovers.py shows the
-// misses of the last one). The rule lives here, once: `collbench fit
-// --network` writes it to report-levels.csv and the scripts only read it.
+// misses of the last one), and which levels the plots show. The rules live
+// here, once: `collbench fit --network` writes the first to
+// report-levels.csv, every fit the second to summary.csv, and the scripts
+// only read them.
 #pragma once
 
 #include <string>
@@ -28,6 +30,13 @@ struct ReportLevel {
 // (the ablation's levels are cumulative; a tie goes to the first label).
 // The last is the main calibrated column.
 std::vector<ReportLevel> report_levels(const Analysis& a);
+
+// The levels the plots show, in their order (scripts/plot.py's model-error
+// and crossover panels): the in-sample global fit, the alpha-beta-gamma
+// baseline and the richest calibrated level (the most terms, a tie to the
+// first label; report.md's ablation table has every level), each only when
+// it predicted rows. summary.csv's shown_level rows.
+std::vector<std::string> shown_levels(const Analysis& a);
 
 // report-levels.csv: column (1, 2, ...: the report's order), role, params,
 // main (1 on the last column, else 0). A header alone without a calibration.

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "models/csv_text.hpp"
+#include "models/report_levels.hpp"
 #include "models/targets.hpp"
 
 namespace cb::models {
@@ -30,6 +31,8 @@ std::string summary_csv(const Analysis& a) {
   for (const TransportFit& tf : a.transports)
     if (!tf.note.empty()) row("note", tf.transport, "", tf.note);
   row("error_band", "", csv_number(kErrorBand), "");
+  row("crossover_band", "", csv_number(kCrossoverBand), "");
+  for (const std::string& level : shown_levels(a)) row("shown_level", "", "", level);
   for (const TermInfo& info : kTerms) row("term", "", "", term_description(info.term));
   for (Collective c : kAllCollectives) row("collective", "", "", to_string(c));
   return out;

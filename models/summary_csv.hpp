@@ -13,6 +13,12 @@
 //                   given, none of this transport)
 //   oversubscribed  number = rows measured with more ranks than cores (only when > 0)
 //   note            transport, text = a caveat about the rows its fit used
+//   error_band      number = the fraction the model-error plot shades around
+//                   y = x (targets.hpp, kErrorBand)
+//   crossover_band  number = the factor the crossover plot shades around
+//                   y = x (targets.hpp, kCrossoverBand)
+//   shown_level     text = a level the plots show (report_levels.hpp,
+//                   shown_levels), one row each, in the plots' order
 //   term            text = one model term: name, what it prices, what it is
 //                   fitted from (terms.hpp), in the order the ablation adds them
 //   collective      text = a collective's name, in the registry's order (the

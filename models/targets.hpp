@@ -85,6 +85,14 @@ inline constexpr double kTargetCalibratedLinkError = 0.05;
 // A guide for the eye, not a target: the grades above judge the medians.
 inline constexpr double kErrorBand = 0.25;
 
+// The crossover plot shades predicted crossover sizes within this factor of
+// the measured ones (summary.csv's crossover_band row, which scripts/plot.py
+// draws): the factor the crossover targets hold (on a host study, which has
+// no crossover target, the same band as a guide for the eye).
+inline constexpr double kCrossoverBand = kTargetsLinkLimited.crossover_factor;
+static_assert(kTargetsHierarchical.crossover_factor == kCrossoverBand,
+              "one crossover factor: the plot's band shows both targets");
+
 // Whether `value` meets `target`: at most it, or (at_least) at least it.
 // "" for a figure without a value or a target (NaN), else "1" or "0": the
 // met_* cells of accuracy.csv.

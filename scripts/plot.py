@@ -8,7 +8,9 @@ RESULTS_DIR is a study directory (scripts/study.sh), a testbed setting, or any
 directory holding results CSVs of `collbench run`. It may also hold:
   winners.csv                        measured winners per cell (collbench recommend)
   fit/predictions.csv, fit/fit.csv   model lines and the model-error plot (collbench fit)
-  fit/summary.csv                    the model-error plot's band (its error_band row)
+  fit/summary.csv                    the levels the plots show (shown_level rows), the
+                                     bands of the model-error and crossover plots
+                                     (error_band, crossover_band rows)
   fit/crossovers.csv                 predicted vs measured crossover sizes (collbench fit)
   arrival/check/arrival-cases.csv    time after the last arrival vs delay (collbench arrival-check)
   map-*.csv                          simulated winners maps (collbench map)
@@ -364,27 +366,32 @@ def plot_map(path, out):
     return save(fig, os.path.join(out, "crossover-" + name.replace("map-", "", 1) + ".png"))
 
 
-def shown_models(present):
-    """The models the plots show: the in-sample fit, the α-β-γ baseline, and the richest
-    calibrated level (the ablation table in report.md has every level)."""
-    richer = sorted((m for m in present if m.startswith("calibration+")), key=len)
-    return [m for m in ("global", "calibration") if m in present] + richer[-1:]
-
-
-def error_band(directory):
-    """The fraction the model-error plot shades around y = x and around a zero residual:
-    fit/summary.csv's error_band row (models/targets.hpp), or None (no band) without one."""
+def summary_rows(directory, kind):
+    """fit/summary.csv's rows of KIND (collbench fit, models/summary_csv.hpp); none without
+    the file."""
     path = os.path.join(directory, "fit", "summary.csv")
     if not os.path.isfile(path):
-        return None
-    rows = [r for r in read_csv(path, ["kind", "number"]) if r["kind"] == "error_band"]
-    return num(path, rows[0], "number") if rows else None
+        return []
+    return [r for r in read_csv(path, ["kind", "number", "text"]) if r["kind"] == kind]
 
 
-def plot_prediction_error(preds, fit, band, out):
-    """Per model shown, measured vs predicted (top row) and residual vs size (bottom), with
-    the band ±`band` shaded (none when it is None)."""
-    models = shown_models({p["params"] for p in preds})
+def summary_number(directory, kind):
+    """The number of fit/summary.csv's KIND row (models/targets.hpp), or None without one."""
+    rows = summary_rows(directory, kind)
+    return num(rows[0]["_path"], rows[0], "number") if rows else None
+
+
+def shown_levels(directory):
+    """The levels the plots show, in order: fit/summary.csv's shown_level rows
+    (models/report_levels.hpp; the ablation table in report.md has every level)."""
+    return [r["text"] for r in summary_rows(directory, "shown_level")]
+
+
+def plot_prediction_error(preds, fit, levels, band, out):
+    """Per level shown (`levels`), measured vs predicted (top row) and residual vs size
+    (bottom), with the band ±`band` shaded (none when it is None)."""
+    present = {p["params"] for p in preds}
+    models = [m for m in levels if m in present]
     if not models:
         return None
     fig, axes = plt.subplots(2, len(models), squeeze=False,
@@ -447,10 +454,12 @@ def pair_styles(keys):
             for i, k in enumerate(sorted(keys))}
 
 
-def plot_crossovers(directory, out):
+def plot_crossovers(directory, levels, band, out):
     """Predicted vs measured crossover size: one point per pair (fit/crossovers.csv,
-    kind = pair, both sizes given), a panel per model shown, each pair named in the
-    legend. None when the directory has no fit."""
+    kind = pair, both sizes given), a panel per level shown (`levels`) that has a point
+    (every level shown when none has), each pair named in the legend, the factor `band`
+    around y = x shaded (none when it is None). None when the directory has no fit or its
+    fit names no level shown."""
     from matplotlib.lines import Line2D
     path = os.path.join(directory, "fit", "crossovers.csv")
     if not os.path.exists(path):
@@ -463,7 +472,9 @@ def plot_crossovers(directory, out):
                    r["algo_b"])
             points[r["params"]][key] = (num(path, r, "measured_crossover_B"),
                                         num(path, r, "predicted_crossover_B"))
-    models = shown_models(set(points)) or ["calibration"]
+    models = [m for m in levels if m in points] or levels
+    if not models:
+        return None
     keys = {k for m in models for k in points.get(m, {})}
     styles = pair_styles(keys)
     fig, axes = ps.figure(plt, len(models), panel_w=4.8, panel_h=4.4,
@@ -476,8 +487,9 @@ def plot_crossovers(directory, out):
             ax.scatter([meas], [pred], s=28, color=c, marker=marker)
         line = [lo, hi]
         ax.plot(line, line, "k-", lw=1)
-        ax.fill_between(line, [v / 2 for v in line], [v * 2 for v in line], color="grey",
-                        alpha=0.2)
+        if band is not None:
+            ax.fill_between(line, [v / band for v in line], [v * band for v in line],
+                            color="grey", alpha=0.2)
         ps.size_axis(ax, "x", lo, hi)
         ps.size_axis(ax, "y", lo, hi)
         ax.set_xlabel("measured (CIs separate on both sides)", fontsize=8)
@@ -490,7 +502,9 @@ def plot_crossovers(directory, out):
                       label=f"{k[1]} p={k[2]}: {k[3]} / {k[4]}" + (f" ({k[0]})" if len(
                           {kk[0] for kk in keys}) > 1 else ""))
                for k in sorted(keys)]
-    handles.append(Line2D([], [], color="grey", lw=6, alpha=0.4, label="y = x, within 2×"))
+    if band is not None:
+        handles.append(Line2D([], [], color="grey", lw=6, alpha=0.4,
+                              label=f"y = x, within {band:g}×"))
     ncol = 1 if len(handles) <= 24 else 2
     ps.finish(plt, fig, "Crossover sizes: predicted vs measured, per pair", handles, "pair",
               ncol=ncol)
@@ -586,9 +600,11 @@ def plot_directory(directory, out):
     written += plot_busbw(sweeps, ceiling, out)
     written += plot_winners(directory, out)
     written += [plot_map(p, out) for p in find_maps(directory)]
-    band = error_band(directory)
-    written.append(plot_prediction_error(preds, fit, band, out) if preds else None)
-    written.append(plot_crossovers(directory, out))
+    levels = shown_levels(directory)
+    band = summary_number(directory, "error_band")
+    written.append(plot_prediction_error(preds, fit, levels, band, out) if preds else None)
+    written.append(plot_crossovers(directory, levels, summary_number(directory, "crossover_band"),
+                                   out))
     written.append(plot_rank_comparison(sweeps, out))
     written.append(plot_arrival.plot_arrival(
         plt, ps, save, os.path.join(directory, plot_arrival.STUDY_CASES), out))

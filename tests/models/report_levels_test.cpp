@@ -1,13 +1,16 @@
 // The testbed report's columns (models/report_levels.hpp): the baseline,
 // the richest level priced step by step and, last and main, the richest
-// with per-rank clocks; only levels that predicted rows.
+// with per-rank clocks; and the plots' levels. Only levels that predicted rows.
+#include "models/report_levels.hpp"
+
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "models/analysis.hpp"
-#include "models/report_levels.hpp"
 #include "models/terms.hpp"
 
 namespace cb::models {
@@ -49,6 +52,31 @@ TEST(ReportLevels, WithoutFlightTheStepLevelIsMainAndWithoutCalibrationNone) {
   none.predictions.push_back({nullptr, kByGlobal, 1e-3, 0.1, NAN});
   EXPECT_TRUE(report_levels(none).empty());
   EXPECT_EQ(report_levels_csv(none), "column,role,params,main\n");
+}
+
+// The plots' levels (shown_levels): the in-sample fit, the baseline and the
+// level with the most terms, step or clocked, among those that predicted rows.
+TEST(ShownLevels, GlobalBaselineAndTheRichestThatPredicted) {
+  Analysis a;
+  a.predictions.push_back({nullptr, kByGlobal, 1e-3, 0.1, NAN});
+  level(a, {});
+  level(a, {Term::range, Term::copy, Term::flight});
+  level(a, {Term::range, Term::copy, Term::concurrency, Term::probe});
+  level(a, {Term::range, Term::copy, Term::concurrency, Term::probe, Term::flight}, false);
+  EXPECT_EQ(shown_levels(a),
+            (std::vector<std::string>{
+                "global", "calibration",
+                calibration_label({Term::range, Term::copy, Term::concurrency, Term::probe})}));
+}
+
+TEST(ShownLevels, ATieGoesToTheFirstLabelAndNoFitShowsNone) {
+  Analysis a;
+  level(a, {Term::range, Term::flight});
+  level(a, {Term::range, Term::copy});
+  const std::string first = std::min(calibration_label({Term::range, Term::flight}),
+                                     calibration_label({Term::range, Term::copy}));
+  EXPECT_EQ(shown_levels(a), std::vector<std::string>{first});
+  EXPECT_TRUE(shown_levels(Analysis{}).empty());
 }
 
 }  // namespace

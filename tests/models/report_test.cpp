@@ -84,9 +84,14 @@ TEST(Report, FixtureGivesEveryFileAndSection) {
   ASSERT_TRUE(a.transports[0].fit);
   EXPECT_EQ(a.transports[0].excluded.size(), 1u);  // the baseline rows, with the reason
 
-  // The plot's band comes from the fit (models/targets.hpp), not from plot.py.
-  EXPECT_NE(summary_csv(a).find(fmt::format("\nerror_band,,{},\n", csv_number(kErrorBand))),
+  // The plots' bands and levels come from the fit (models/targets.hpp,
+  // report_levels.hpp), not from plot.py.
+  const std::string summary = summary_csv(a);
+  EXPECT_NE(summary.find(fmt::format("\nerror_band,,{},\n", csv_number(kErrorBand))),
             std::string::npos);
+  EXPECT_NE(summary.find("\ncrossover_band,,2,\n"), std::string::npos);
+  EXPECT_NE(summary.find("\nshown_level,,,global\nshown_level,,,calibration\n"), std::string::npos)
+      << summary;
 
   const std::string report = model_report(a);
   for (const char* s : {"## Fitted parameters", "## Model error per algorithm",

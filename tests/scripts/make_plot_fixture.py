@@ -134,6 +134,12 @@ def main(out):
              met_median_regret=1, large_from_B=65536)
         for level, err, picks in (("calibration", 0.2, 40), ("calibration+range+copy+concurrency", 0.06, 55),
                                   ("global", 0.04, 57))])
+    # The plots' bands and levels, as collbench fit writes them (models/summary_csv.hpp).
+    write(os.path.join(out, "fit", "summary.csv"), [
+        dict(kind="error_band", transport="", number=0.25, text=""),
+        dict(kind="crossover_band", transport="", number=2, text="")] + [
+        dict(kind="shown_level", transport="", number="", text=level)
+        for level in ("global", "calibration", "calibration+range+copy+concurrency")])
     write(os.path.join(out, "calibration.csv"),
           [dict(alpha_s=ALPHA, beta_s_per_B=BETA, gamma_s_per_B=5e-11, memcpy_GBps=9.5,
                 memcpy_in_cache_GBps=40.0)])
