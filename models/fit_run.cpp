@@ -106,18 +106,37 @@ void refuse_input_as_output(const FitRequest& req, const std::vector<std::string
   }
 }
 
-}  // namespace
-
-FitRun run_fit(const FitRequest& req) {
-  const ResultsFile results = read_results_csv(req.results_csv);
-  // The model prices collectives whose ranks start together; a row measured
-  // under a pattern holds the skew too, which no term explains.
+// The model prices collectives whose ranks start together; a row measured
+// under a pattern holds the skew too, which no term explains.
+void refuse_arrival_rows(const ResultsFile& results) {
   for (const Measurement& m : results.rows)
     if (!m.arrival.empty())
       throw UsageError(fmt::format(
           "{}:{}: measured under --arrival {}: fit models ranks that start together (fit a "
           "sweep without --arrival; `predict --arrival` prices a pattern)",
           results.file, m.line, m.arrival));
+}
+
+// --library files: rows of the library's own collective only (their baselines).
+std::vector<ResultsFile> read_library_files(const std::vector<std::string>& files) {
+  std::vector<ResultsFile> libraries;
+  for (const std::string& file : files) {
+    libraries.push_back(read_results_csv(file));
+    for (const Measurement& m : libraries.back().rows)
+      if (m.entry)
+        throw UsageError(
+            fmt::format("{}:{}: algorithm {} is a schedule (accepted in --library: "
+                        "rows of the library's own collective, mpi or nccl)",
+                        file, m.line, m.algorithm));
+  }
+  return libraries;
+}
+
+}  // namespace
+
+FitRun run_fit(const FitRequest& req) {
+  const ResultsFile results = read_results_csv(req.results_csv);
+  refuse_arrival_rows(results);
   AnalysisOptions opt;
   opt.seed = req.seed;
   opt.calibrations = read_calibrations(req.calibration_files);
@@ -135,15 +154,7 @@ FitRun run_fit(const FitRequest& req) {
   std::optional<NetworkSetting> net;
   if (!req.network_file.empty())
     net = read_network_setting(req.network_file, req.overhead_calibration);
-  std::vector<ResultsFile> libraries;
-  for (const std::string& file : req.library_files) {
-    libraries.push_back(read_results_csv(file));
-    for (const Measurement& m : libraries.back().rows)
-      if (m.entry)
-        throw UsageError(fmt::format("{}:{}: algorithm {} is a schedule (accepted in --library: "
-                                     "rows of the library's own collective, mpi or nccl)",
-                                     file, m.line, m.algorithm));
-  }
+  const std::vector<ResultsFile> libraries = read_library_files(req.library_files);
   FitRun run{analyze(results, opt), {}, {}};
   std::vector<LinkRow> links;
   if (net) {
