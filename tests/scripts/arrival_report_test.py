@@ -1,4 +1,4 @@
-"""scripts/arrival/report.sh on a copy of a committed stragglers validation directory: the
+"""scripts/arrival/report.sh on a copy of a stragglers validation fixture (tests/fixtures): the
 report's rows are arrival-check's summary (nothing recomputed in Python), its crossover table
 has one line per measured crossover, the plot is drawn; a directory without the validation's
 files is refused with one line and exit 2, and nothing is written."""
@@ -11,8 +11,8 @@ import unittest
 
 SOURCE = os.environ["CB_SOURCE_DIR"]
 BUILD = os.environ["CB_BUILD_DIR"]
-RUN = os.path.join(SOURCE, "results", "stragglers", "testbed-2ms-200Mbit-p5-p7")
-RAW = ["arrival.csv", "calibration.csv", "commands.txt", "setting.txt"]
+RUN = os.path.join(SOURCE, "tests", "fixtures", "stragglers-rs-p5")
+RAW = ["arrival.csv", "calibration.csv", "setting.txt"]
 
 
 class ArrivalReport(unittest.TestCase):
