@@ -569,26 +569,46 @@ std::vector<Grade> grades_of(const Analysis& a) {
   return out;
 }
 
+void GradeErrors::add(double rel_err, double bytes, Collective collective) {
+  const double x = std::fabs(rel_err);
+  all.push_back(x);
+  if (bytes >= kLargeBytes) {
+    large.push_back(x);
+    signed_large.push_back(rel_err);
+    coll[collective].push_back(x);
+  } else {
+    small.push_back(x);
+  }
+}
+
+void GradeErrors::fill(Grade& g) const {
+  g.rows_large = large.size();
+  g.rows_small = small.size();
+  g.rows_all = all.size();
+  g.median_large = median_or_nan(large);
+  g.median_signed_large = median_or_nan(signed_large);
+  g.median_small = median_or_nan(small);
+  g.median_all = median_or_nan(all);
+  g.median_regret = std::numeric_limits<double>::quiet_NaN();
+  for (const auto& [c, v] : coll) {
+    const double m = median_or_nan(v);
+    if (g.worst_collective.empty() || m > g.worst_collective_median) {
+      g.worst_collective = std::string(to_string(c));
+      g.worst_collective_median = m;
+    }
+  }
+}
+
+bool on_two_levels(const Scenario& s) { return s.ranks_per_node >= 2 && s.p > s.ranks_per_node; }
+
 std::vector<Grade> family_grades(const Analysis& a) {
-  struct Errors {
-    std::vector<double> large, small, all, signed_large;
-    std::map<Collective, std::vector<double>> coll;
-  };
   // (params, transport, hierarchical?)
-  std::map<std::tuple<std::string, std::string, bool>, Errors> by;
+  std::map<std::tuple<std::string, std::string, bool>, GradeErrors> by;
   for (const Prediction& p : a.predictions) {
     const Scenario& s = p.row->scenario;
-    if (p.params == kByConfig || s.ranks_per_node < 2 || s.p <= s.ranks_per_node) continue;
-    Errors& e = by[{p.params, p.row->transport, p.row->entry->composition != nullptr}];
-    const double x = std::fabs(p.rel_err);
-    e.all.push_back(x);
-    if (static_cast<double>(p.row->bytes) >= kLargeBytes) {
-      e.large.push_back(x);
-      e.signed_large.push_back(p.rel_err);
-      e.coll[s.coll].push_back(x);
-    } else {
-      e.small.push_back(x);
-    }
+    if (p.params == kByConfig || !on_two_levels(s)) continue;
+    by[{p.params, p.row->transport, p.row->entry->composition != nullptr}].add(
+        p.rel_err, static_cast<double>(p.row->bytes), s.coll);
   }
   std::vector<Grade> out;
   for (const auto& [key, e] : by) {
@@ -596,21 +616,7 @@ std::vector<Grade> family_grades(const Analysis& a) {
     g.params = std::get<0>(key);
     g.transport = std::get<1>(key);
     g.targets = std::get<2>(key) ? &kTargetsHierarchical : &kTargetsTwoLevelFlat;
-    g.rows_large = e.large.size();
-    g.rows_small = e.small.size();
-    g.rows_all = e.all.size();
-    g.median_large = median_or_nan(e.large);
-    g.median_signed_large = median_or_nan(e.signed_large);
-    g.median_small = median_or_nan(e.small);
-    g.median_all = median_or_nan(e.all);
-    g.median_regret = std::numeric_limits<double>::quiet_NaN();
-    for (const auto& [c, v] : e.coll) {
-      const double m = median_or_nan(v);
-      if (g.worst_collective.empty() || m > g.worst_collective_median) {
-        g.worst_collective = std::string(to_string(c));
-        g.worst_collective_median = m;
-      }
-    }
+    e.fill(g);
     const auto terms = a.level_terms.find(g.params);
     g.per_rank_clocks = terms != a.level_terms.end() && terms->second.contains(Term::flight);
     if (std::get<2>(key))

@@ -220,6 +220,21 @@ struct Analysis {
 // BestAtSize::model_right.
 std::vector<Grade> grades_of(const Analysis& a);
 
+// Relative errors of one grade's rows, split at kLargeBytes (bytes: the row's S)
+// as every two-level grade splits them: |err| large and small, all, the signed
+// large ones, and the large ones per collective.
+struct GradeErrors {
+  std::vector<double> large, small, all, signed_large;
+  std::map<Collective, std::vector<double>> coll;
+  void add(double rel_err, double bytes, Collective collective);
+  // Counts, medians (NaN where empty) and the worst collective into g; no picks,
+  // so median_regret is NaN. g's other fields are left as they are.
+  void fill(Grade& g) const;
+};
+
+// On two levels as the family grades count a row: 2 or more nodes of 2 or more ranks.
+bool on_two_levels(const Scenario& s);
+
 // The error grades of the rows on two levels (Scenario: 2 or more nodes of
 // 2 or more ranks), one per (params, transport, family): scope
 // "hierarchical" for composed algorithms (AlgorithmEntry::composition),

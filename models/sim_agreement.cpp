@@ -2,69 +2,31 @@
 
 #include <fmt/format.h>
 
-#include <cmath>
-#include <limits>
 #include <map>
-#include <tuple>
 
 #include "models/csv_text.hpp"
 #include "models/predict.hpp"
-#include "models/robust_fit.hpp"
 
 namespace cb::models {
 
 namespace {
-
-double median_or_nan(std::vector<double> v) {
-  return v.empty() ? std::numeric_limits<double>::quiet_NaN() : median(std::move(v));
-}
-
-// The rule of family_grades (analysis.cpp): 2 or more nodes of 2 or more ranks.
-bool on_two_levels(const Scenario& s) { return s.ranks_per_node >= 2 && s.p > s.ranks_per_node; }
 
 const Targets& scope_of(bool hierarchical) {
   return hierarchical ? kTargetsSimHierarchical : kTargetsSimFlat;
 }
 
 std::vector<Grade> grades_of(const std::vector<SimulatedRow>& rows) {
-  struct Errors {
-    std::vector<double> large, small, all, signed_large;
-    std::map<Collective, std::vector<double>> coll;
-  };
-  std::map<std::pair<std::string, bool>, Errors> by;  // (transport, hierarchical)
-  for (const SimulatedRow& r : rows) {
-    Errors& e = by[{r.row->transport, r.hierarchical}];
-    const double x = std::fabs(r.rel_err);
-    e.all.push_back(x);
-    if (static_cast<double>(r.row->bytes) >= kLargeBytes) {
-      e.large.push_back(x);
-      e.signed_large.push_back(r.rel_err);
-      e.coll[r.row->scenario.coll].push_back(x);
-    } else {
-      e.small.push_back(x);
-    }
-  }
+  std::map<std::pair<std::string, bool>, GradeErrors> by;  // (transport, hierarchical)
+  for (const SimulatedRow& r : rows)
+    by[{r.row->transport, r.hierarchical}].add(r.rel_err, static_cast<double>(r.row->bytes),
+                                               r.row->scenario.coll);
   std::vector<Grade> out;
   for (const auto& [key, e] : by) {
     Grade g;
     g.params = kBySimulator;
     g.transport = key.first;
     g.targets = &scope_of(key.second);
-    g.rows_large = e.large.size();
-    g.rows_small = e.small.size();
-    g.rows_all = e.all.size();
-    g.median_large = median_or_nan(e.large);
-    g.median_signed_large = median_or_nan(e.signed_large);
-    g.median_small = median_or_nan(e.small);
-    g.median_all = median_or_nan(e.all);
-    g.median_regret = std::numeric_limits<double>::quiet_NaN();
-    for (const auto& [c, v] : e.coll) {
-      const double m = median_or_nan(v);
-      if (g.worst_collective.empty() || m > g.worst_collective_median) {
-        g.worst_collective = std::string(to_string(c));
-        g.worst_collective_median = m;
-      }
-    }
+    e.fill(g);
     out.push_back(std::move(g));
   }
   return out;
