@@ -1,13 +1,15 @@
 // Hierarchical against flat crossovers (models::family_crossovers) on
 // hand-made rows whose crossings are known: two hierarchical and two flat
 // algorithms of all-reduce on 3 nodes x 2 ranks.
+#include "models/family_crossovers.hpp"
+
 #include <gtest/gtest.h>
 
 #include <deque>
 #include <string>
 
 #include "algorithms/registry.hpp"
-#include "models/family_crossovers.hpp"
+#include "tests/models/two_level_row.hpp"
 
 namespace cb::models {
 namespace {
@@ -19,19 +21,7 @@ struct Rows {
   // A row of `algo` at `bytes` measured at `t` s (CI +-1%) and predicted at `pred` s.
   void add(std::string_view algo, std::uint64_t bytes, double t, double pred,
            const std::string& params = std::string(kByCalibration)) {
-    Measurement& m = rows.emplace_back();
-    m.transport = "mpi";
-    m.algorithm = std::string(algo);
-    m.entry = &find_algorithm(Collective::allreduce, algo);
-    m.scenario.coll = Collective::allreduce;
-    m.scenario.p = 6;
-    m.scenario.ranks_per_node = 2;
-    m.has_op = true;
-    m.bytes = bytes;
-    m.count = bytes / 4;
-    m.time_s = t;
-    m.ci_lo_s = 0.99 * t;
-    m.ci_hi_s = 1.01 * t;
+    Measurement& m = rows.emplace_back(two_level_row(algo, bytes, t));
     Prediction p;
     p.row = &m;
     p.params = params;

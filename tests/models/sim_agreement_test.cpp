@@ -11,26 +11,10 @@
 #include <vector>
 
 #include "algorithms/registry.hpp"
+#include "tests/models/two_level_row.hpp"
 
 namespace cb::models {
 namespace {
-
-Measurement row(std::string_view algo, std::uint64_t bytes, double t, int p = 6, int k = 2) {
-  Measurement m;
-  m.transport = "mpi";
-  m.algorithm = std::string(algo);
-  m.entry = &find_algorithm(Collective::allreduce, algo);
-  m.scenario.coll = Collective::allreduce;
-  m.scenario.p = p;
-  m.scenario.ranks_per_node = k;
-  m.has_op = true;
-  m.bytes = bytes;
-  m.count = bytes / 4;
-  m.time_s = t;
-  m.ci_lo_s = 0.99 * t;
-  m.ci_hi_s = 1.01 * t;
-  return m;
-}
 
 std::vector<CalibrationInput> two_level_calibration() {
   CalibrationInput c;
@@ -68,14 +52,15 @@ const Grade* find(const SimAgreement& s, std::string_view scope) {
 TEST(SimAgreement, KnownErrorsGiveKnownMediansPerFamily) {
   std::vector<Measurement> rows = {
       // hierarchical at >= 64 KiB: +4%, -2%, +30% -> |.| median 4%, signed +4%
-      row("hier2d:ring/ring", 65536, 0.010), row("hier2d:ring/ring", 1 << 20, 0.050),
-      row("hier:tree/ring", 1 << 20, 0.060),
+      two_level_row("hier2d:ring/ring", 65536, 0.010),
+      two_level_row("hier2d:ring/ring", 1 << 20, 0.050),
+      two_level_row("hier:tree/ring", 1 << 20, 0.060),
       // below 64 KiB: a 90% error that no large median may see
-      row("hier:tree/ring", 32768, 0.004),
+      two_level_row("hier:tree/ring", 32768, 0.004),
       // flat at >= 64 KiB: -12%, -20% -> 16%, signed -16%
-      row("ring", 65536, 0.011), row("ring", 1 << 20, 0.040),
+      two_level_row("ring", 65536, 0.011), two_level_row("ring", 1 << 20, 0.040),
       // one node of 6 ranks: no two levels, not simulated
-      row("ring", 1 << 20, 0.030, 6, 6)};
+      two_level_row("ring", 1 << 20, 0.030, 6, 6)};
   Fake fake{&rows, {0.04, -0.02, 0.30, 0.90, -0.12, -0.20, 5.0}};
   const SimAgreement s = sim_agreement(
       rows, two_level_calibration(),
@@ -125,8 +110,8 @@ TEST(SimAgreement, RefusesRunsWithNothingToCompare) {
     return 0.0;
   };
   // A flat run: one node per row, or one rank per node.
-  const std::vector<Measurement> flat = {row("ring", 65536, 0.01, 6, 0),
-                                         row("ring", 65536, 0.01, 6, 1)};
+  const std::vector<Measurement> flat = {two_level_row("ring", 65536, 0.01, 6, 0),
+                                         two_level_row("ring", 65536, 0.01, 6, 1)};
   try {
     sim_agreement(flat, two_level_calibration(), never, "flat.csv");
     ADD_FAILURE() << "accepted";
@@ -136,7 +121,7 @@ TEST(SimAgreement, RefusesRunsWithNothingToCompare) {
         << e.what();
   }
   // Two levels, but a one-level calibration (or none).
-  const std::vector<Measurement> two = {row("ring", 65536, 0.01)};
+  const std::vector<Measurement> two = {two_level_row("ring", 65536, 0.01)};
   std::vector<CalibrationInput> one = two_level_calibration();
   one[0].params.intra_alpha_s = 0;
   for (const auto& cal : {one, std::vector<CalibrationInput>{}}) {
