@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <string>
+#include <utility>
 
 #include "tests/common/text_files.hpp"
 
@@ -46,5 +47,25 @@ inline Result run_shell(const std::string& cmd, const std::filesystem::path& dir
   r.err = slurp(dir / "err");
   return r;
 }
+
+// A test of the collbench binary that $COLLBENCH names, each in a fresh scratch
+// directory (fresh_test_dir(prefix)) removed afterwards.
+class CollbenchCliTest : public ::testing::Test {
+ protected:
+  explicit CollbenchCliTest(std::string prefix) : prefix_(std::move(prefix)) {}
+  void SetUp() override {
+    const char* bin = std::getenv("COLLBENCH");
+    ASSERT_NE(bin, nullptr) << "COLLBENCH must name the collbench binary";
+    bin_ = bin;
+    dir_ = fresh_test_dir(prefix_);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  std::string bin_;
+  std::filesystem::path dir_;
+
+ private:
+  std::string prefix_;
+};
 
 }  // namespace cb::test

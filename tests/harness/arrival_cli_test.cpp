@@ -41,15 +41,9 @@ std::vector<std::string> column(const std::string& csv, const std::string& name)
   return out;
 }
 
-class ArrivalCli : public ::testing::Test {
+class ArrivalCli : public cb::test::CollbenchCliTest {
  protected:
-  void SetUp() override {
-    const char* bin = std::getenv("COLLBENCH");
-    ASSERT_NE(bin, nullptr) << "COLLBENCH must name the collbench binary";
-    bin_ = bin;
-    dir_ = cb::test::fresh_test_dir("collbench-arrival");
-  }
-  void TearDown() override { fs::remove_all(dir_); }
+  ArrivalCli() : CollbenchCliTest("collbench-arrival") {}
 
   Result run(const std::string& args) { return cb::test::run_shell(bin_ + " " + args, dir_); }
 
@@ -62,9 +56,6 @@ class ArrivalCli : public ::testing::Test {
     EXPECT_NE(err[0].find(needle), std::string::npos) << err[0];
     for (const char* f : {"r.csv", "r.csv.partial"}) EXPECT_FALSE(fs::exists(dir_ / f)) << f;
   }
-
-  std::string bin_;
-  fs::path dir_;
 };
 
 TEST_F(ArrivalCli, BadPatternsAreRefusedInOneLine) {

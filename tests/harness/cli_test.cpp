@@ -41,15 +41,9 @@ std::string cell_of(const std::vector<std::string>& lines, const std::string& na
   return at == head.end() ? std::string("missing") : row.at(at - head.begin());
 }
 
-class Cli : public ::testing::Test {
+class Cli : public cb::test::CollbenchCliTest {
  protected:
-  void SetUp() override {
-    const char* bin = std::getenv("COLLBENCH");
-    ASSERT_NE(bin, nullptr) << "COLLBENCH must name the collbench binary";
-    bin_ = bin;
-    dir_ = cb::test::fresh_test_dir("collbench-cli");
-  }
-  void TearDown() override { fs::remove_all(dir_); }
+  Cli() : CollbenchCliTest("collbench-cli") {}
 
   // `MPIEXEC -n RANKS collbench calibrate -e MAX_BYTES --out dir_/c.csv`, its
   // output in dir_/out and dir_/err; its exit status.
@@ -75,9 +69,6 @@ class Cli : public ::testing::Test {
     for (const char* f : {"r.csv", "r.csv.partial", "r.json", "r.json.partial", "r.json.tmp"})
       EXPECT_FALSE(fs::exists(dir_ / f)) << f;
   }
-
-  std::string bin_;
-  fs::path dir_;
 };
 
 // One results row with a CI of +-1% around `us`.

@@ -56,15 +56,9 @@ TEST(Compare, ThresholdAcceptsPercentOrFraction) {
 using cb::test::Result;
 using cb::test::slurp;
 
-class CompareCli : public ::testing::Test {
+class CompareCli : public cb::test::CollbenchCliTest {
  protected:
-  void SetUp() override {
-    const char* bin = std::getenv("COLLBENCH");
-    ASSERT_NE(bin, nullptr) << "COLLBENCH must name the collbench binary";
-    bin_ = bin;
-    dir_ = cb::test::fresh_test_dir("collbench-compare");
-  }
-  void TearDown() override { fs::remove_all(dir_); }
+  CompareCli() : CollbenchCliTest("collbench-compare") {}
 
   // A results CSV with the columns compare reads; each row: algorithm, bytes,
   // median, ci_lo, ci_hi.
@@ -85,9 +79,6 @@ class CompareCli : public ::testing::Test {
   Result run(const std::string& args) {
     return cb::test::run_shell(bin_ + " compare " + args, dir_);
   }
-
-  std::string bin_;
-  fs::path dir_;
 };
 
 TEST_F(CompareCli, RegressionBeyondCiAndThresholdFailsTheCheck) {

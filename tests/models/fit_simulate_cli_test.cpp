@@ -23,21 +23,13 @@ using cb::test::slurp;
 
 const std::string kFixtures = std::string(CB_SOURCE_DIR) + "/tests/fixtures/";
 
-class FitSimulate : public ::testing::Test {
+class FitSimulate : public cb::test::CollbenchCliTest {
  protected:
-  void SetUp() override {
-    const char* bin = std::getenv("COLLBENCH");
-    ASSERT_NE(bin, nullptr) << "COLLBENCH must name the collbench binary";
-    bin_ = bin;
-    dir_ = cb::test::fresh_test_dir("cb-fit-simulate");
-  }
-  void TearDown() override { fs::remove_all(dir_); }
+  FitSimulate() : CollbenchCliTest("cb-fit-simulate") {}
   Result fit(const std::string& args) {
     return cb::test::run_shell(
         bin_ + " fit " + args + " --simulate --out " + (dir_ / "fit").string(), dir_);
   }
-  std::string bin_;
-  fs::path dir_;
 };
 
 TEST_F(FitSimulate, TwoLevelRunGetsSimulatedRowsAndGrades) {
