@@ -478,9 +478,15 @@ void run_padded(CommState& st, const Entry& e, const Call& c) {
 template <class Pmpi>
 int intercept(const Call& c, Pmpi&& pmpi) {
   const Choice& choice = lib().config.choice[static_cast<int>(c.coll)];
-  if (choice.mode == Mode::mpi) return pass_to_library(c.coll, library_bytes(c), pmpi);
   if (c.comm == MPI_COMM_NULL) return pmpi();  // MPI reports the error
   try {
+    if (choice.mode == Mode::mpi) {
+      // Remembered like auto's passes, so that its repeats cost what theirs
+      // do: the `mpi` setting is the control "MPI's call behind the library".
+      const std::size_t bytes = library_bytes(c);
+      remember(state_of(c.comm, lib().config.wait), c, std::nullopt, bytes);
+      return pass_to_library(c.coll, bytes, pmpi);
+    }
     // The state first, even for a call refused by its arguments alone: its
     // repeats are remembered there. Every rank makes the same call, so the
     // set-up (collective over an intracommunicator) is met on every rank.

@@ -22,9 +22,14 @@
 // p >= 2; a fallback under auto and selection). A repeated fallback should cost
 // what a repeated pass costs.
 //
+// LOOP osu times every call alone, as OSU's loop does (MPI_Wtime before and
+// after it, then a barrier outside the timing), instead of a back-to-back
+// block: whatever the barrier between calls leaves cold is then in the figure.
+//
 // usage: mpiexec -bind-to core -n P -genv LD_PRELOAD .../libcollbench-pmpi.so
 //          [-genv COLLBENCH_ALGO auto -genv COLLBENCH_PARAMS FILE]
 //          pmpi_passthrough [COLLS=allreduce] [BYTES=8] [REPEATS=101] [ITERATIONS=2000]
+//                           [LOOP=block|osu]
 //        COLLS: allreduce, reduce_scatter, allgather, alltoall, fallback_op,
 //        fallback_split, or all (the first four), comma-separated;
 //        BYTES: comma-separated, each a multiple of 4 (the reductions are MPI_FLOAT sums);
@@ -137,11 +142,23 @@ void make_case(Case& c, const std::string& coll, long bytes, int p) {
 
 // One block: `iterations` back-to-back calls after a barrier, timed as a
 // whole; ns per call, averaged over the ranks (through PMPI_, uncounted).
-double block_ns(const std::function<void()>& call, long iterations) {
+// With `osu`, each call timed alone and a barrier after it (untimed).
+double block_ns(const std::function<void()>& call, long iterations, bool osu) {
   PMPI_Barrier(MPI_COMM_WORLD);
-  const double t0 = MPI_Wtime();
-  for (long i = 0; i < iterations; ++i) call();
-  const double mine = (MPI_Wtime() - t0) * 1e9 / static_cast<double>(iterations);
+  double mine = 0;
+  if (osu) {
+    for (long i = 0; i < iterations; ++i) {
+      const double t0 = MPI_Wtime();
+      call();
+      mine += MPI_Wtime() - t0;
+      PMPI_Barrier(MPI_COMM_WORLD);
+    }
+  } else {
+    const double t0 = MPI_Wtime();
+    for (long i = 0; i < iterations; ++i) call();
+    mine = MPI_Wtime() - t0;
+  }
+  mine *= 1e9 / static_cast<double>(iterations);
   double sum = 0;
   int p = 1;
   PMPI_Comm_size(MPI_COMM_WORLD, &p);
@@ -151,7 +168,7 @@ double block_ns(const std::function<void()>& call, long iterations) {
 
 // Measures one case; false when its intercepted calls did not all go to MPI.
 bool measure(const BenchWorld& world, CallsFn calls, FallbacksFn fallbacks, Case& c, int repeats,
-             long iterations) {
+             long iterations, bool osu) {
   for (long i = 0; i < iterations / 10 + 1; ++i) {  // warm-up, and the library's set-up
     c.intercepted();
     c.direct();
@@ -164,11 +181,11 @@ bool measure(const BenchWorld& world, CallsFn calls, FallbacksFn fallbacks, Case
   for (int r = 0; r < repeats; ++r) {
     double a = 0, b = 0;
     if (r % 2 == 0) {
-      a = block_ns(c.intercepted, iterations);
-      b = block_ns(c.direct, iterations);
+      a = block_ns(c.intercepted, iterations, osu);
+      b = block_ns(c.direct, iterations, osu);
     } else {
-      b = block_ns(c.direct, iterations);
-      a = block_ns(c.intercepted, iterations);
+      b = block_ns(c.direct, iterations, osu);
+      a = block_ns(c.intercepted, iterations, osu);
     }
     lib_ns.push_back(a);
     direct_ns.push_back(b);
@@ -204,7 +221,8 @@ bool measure(const BenchWorld& world, CallsFn calls, FallbacksFn fallbacks, Case
 int main(int argc, char** argv) {
   const BenchWorld world = join_world(&argc, &argv);
   const std::string usage =
-      "usage: pmpi_passthrough [COLLS=allreduce] [BYTES=8] [REPEATS=101] [ITERATIONS=2000]";
+      "usage: pmpi_passthrough [COLLS=allreduce] [BYTES=8] [REPEATS=101] [ITERATIONS=2000] "
+      "[LOOP=block|osu]";
   std::vector<std::string> colls = comma_list(argc > 1 ? argv[1] : "allreduce");
   if (colls.size() == 1 && colls[0] == "all")
     colls = {"allreduce", "reduce_scatter", "allgather", "alltoall"};
@@ -231,6 +249,11 @@ int main(int argc, char** argv) {
                                 usage));
     numbers[i - 3] = *v;
   }
+  const std::string loop = argc > 5 ? argv[5] : "block";
+  if (loop != "block" && loop != "osu")
+    refuse(world, fmt::format("pmpi_passthrough: LOOP '{}'; accepted: block (back-to-back "
+                              "calls), osu (each call timed alone, a barrier after it); {}",
+                              loop, usage));
   const auto calls = reinterpret_cast<CallsFn>(dlsym(RTLD_DEFAULT, "collbench_pmpi_calls"));
   const auto fallbacks =
       reinterpret_cast<FallbacksFn>(dlsym(RTLD_DEFAULT, "collbench_pmpi_fallbacks"));
@@ -238,10 +261,12 @@ int main(int argc, char** argv) {
     refuse(world, "pmpi_passthrough: needs libcollbench-pmpi.so in LD_PRELOAD (its "
                   "collbench_pmpi_calls says which calls went to MPI)");
   if (world.rank == 0) {
-    fmt::print("# {} ranks, {} repeats x {} back-to-back calls per block; ns per call, "
-               "mean over ranks; diff = intercepted - direct, ratio = direct / intercepted, "
-               "median and p25..p75 over repeats\n",
-               world.p, numbers[0], numbers[1]);
+    fmt::print(
+        "# {} ranks, {} repeats x {} {} per block; ns per call, "
+        "mean over ranks; diff = intercepted - direct, ratio = direct / intercepted, "
+        "median and p25..p75 over repeats\n",
+        world.p, numbers[0], numbers[1],
+        loop == "osu" ? "calls timed alone, a barrier after each," : "back-to-back calls");
     fmt::print("# collective         bytes intercepted(ns) direct(ns) diff(ns)  diff p25..p75"
                "    ratio  ratio p25..p75\n");
   }
@@ -251,7 +276,9 @@ int main(int argc, char** argv) {
     for (long bytes : sizes) {
       Case c;
       make_case(c, coll, bytes, world.p);
-      ok = measure(world, calls, fallbacks, c, static_cast<int>(numbers[0]), numbers[1]) && ok;
+      ok = measure(world, calls, fallbacks, c, static_cast<int>(numbers[0]), numbers[1],
+                   loop == "osu") &&
+           ok;
     }
   MPI_Op_free(&g_user_sum);
   MPI_Finalize();
