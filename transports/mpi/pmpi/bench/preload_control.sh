@@ -6,6 +6,8 @@
 # COLLBENCH_ALGO=mpi: MPICH's call behind the interposer). `collbench
 # compare-rounds` gives none / empty and none / library per size, so the
 # library's own cost on a passed call is told apart from the launch's.
+# With AUTO_PARAMS=FILE (a calibration with its fit beside it) a fourth
+# variant `auto` runs the library's COLLBENCH_ALGO=auto priced from FILE.
 #
 #   transports/mpi/pmpi/bench/preload_control.sh OSU_DIR OUT [ROUNDS] [SIZES] [BENCHES]
 #
@@ -31,12 +33,15 @@ mkdir -p "$out/logs"
 { echo "# preload_control.sh $*"; echo "# this machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), mpiexec -bind-to core -n 2"; } >"$out/commands.txt"
 for b in "${bench_list[@]}"; do echo "round,variant,bytes,time_us" >"$out/rounds-$b.csv"; done
 variants=(none empty library)
+[ -z "${AUTO_PARAMS:-}" ] || variants+=(auto)
+[ -z "${AUTO_PARAMS:-}" ] || [ -f "$AUTO_PARAMS" ] || { echo "preload_control: AUTO_PARAMS '$AUTO_PARAMS' is not a file" >&2; exit 2; }
 for r in $(seq 1 "$rounds"); do
-  k=$(((r - 1) % 3))
+  k=$(((r - 1) % ${#variants[@]}))
   for v in "${variants[@]:$k}" "${variants[@]:0:$k}"; do
     env=()
     [ "$v" = empty ] && env=(-genv LD_PRELOAD "$empty")
     [ "$v" = library ] && env=(-genv LD_PRELOAD "$library" -genv COLLBENCH_ALGO mpi)
+    [ "$v" = auto ] && env=(-genv LD_PRELOAD "$library" -genv COLLBENCH_ALGO auto -genv COLLBENCH_PARAMS "$AUTO_PARAMS")
     for b in "${bench_list[@]}"; do
       log=$out/logs/$b-$v-$r.log
       mpiexec -bind-to core -n 2 "${env[@]}" "$osu/$b" -m "$sizes" -i 10000 -x 1000 >"$log" 2>&1
@@ -45,7 +50,7 @@ for r in $(seq 1 "$rounds"); do
   done
 done
 for b in "${bench_list[@]}"; do
-  for v in empty library; do
+  for v in "${variants[@]:1}"; do
     echo "## $b: none / $v"
     "$build/harness/collbench" compare-rounds "$out/rounds-$b.csv" --base none --new "$v" --csv "$out/$v-$b.csv"
   done
