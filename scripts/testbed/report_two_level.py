@@ -11,7 +11,8 @@ calibration.csv --network setting.txt --stack-overhead probe.csv`). Every figure
 target and verdict is the fit's own, from fit-C/accuracy.csv (label
 `calibration`, scopes `hierarchical` and `flat`; params `simulator`, scopes
 `sim-hierarchical` and `sim-flat`, from `fit --simulate`); nothing here
-computes or judges one. The calibration's parameters are shown beside the configured link, with the
+computes or judges one. The extrapolation's times are `collbench map`'s
+(extrapolation-C.csv); the report picks each family's fastest row per size. The calibration's parameters are shown beside the configured link, with the
 network level's verdict from fit-allreduce/calibrated-link.csv.
 """
 import csv
@@ -131,6 +132,43 @@ def simulator_lines(d):
     return out + [""]
 
 
+def extrapolation_lines(d):
+    """extrapolation-C.csv (`collbench map` at 1024 nodes x 8 ranks with the
+    calibration, two_level.sh): per size each family's fastest timed row, as
+    map simulated it, beside the simulator's grade at the measured layout."""
+    s = setting(d)
+    layout = f"{s['hosts']} × {s['ranks_per_host']}"
+    out = ["## Extrapolated to 1024 nodes × 8 ranks (simulator)\n",
+           "Every algorithm of the sweep that the simulator prices at 8192 ranks "
+           "(extrapolation-C.csv: `collbench map --ranks 8192 --ranks-per-node 8 --params "
+           "calibration.csv`; docs/two-level.md names those left out), the fastest hierarchical and "
+           "the fastest flat one per size. **Predicted, not measured**; beside them the simulator's "
+           f"validated error at the measured layout ({layout}: fit-C/accuracy.csv, params "
+           "simulator, median \\|sim / measured − 1\\| ≥ the large size, per family).\n",
+           "| collective | size | fastest hierarchical (predicted) | fastest flat (predicted) | "
+           f"hierarchical / flat | simulator's error at {layout}: hierarchical, flat |",
+           "|---|---|---|---|---|---|"]
+    for coll in COLLECTIVES:
+        sim = accuracy_rows(d, coll, "simulator")
+        grades = ", ".join(percent(sim[scope]["median_abs_err_large"]) if scope in sim else "–"
+                           for scope in ("sim-hierarchical", "sim-flat"))
+        by_size = {}
+        for r in csv_rows(os.path.join(d, f"extrapolation-{coll}.csv")):
+            if r["time_s"]:
+                family = "hierarchical" if ":" in r["algorithm"] else "flat"
+                by_size.setdefault(int(r["bytes"]), {}).setdefault(family, []).append(r)
+        for size in sorted(by_size):
+            best = {f: min(rows, key=lambda r: float(r["time_s"]))
+                    for f, rows in by_size[size].items()}
+            cells = [f"`{best[f]['algorithm']}` {1e3 * float(best[f]['time_s']):.4g} ms"
+                     if f in best else "–" for f in ("hierarchical", "flat")]
+            ratio = (f"{float(best['hierarchical']['time_s']) / float(best['flat']['time_s']):.2f}"
+                     if len(best) == 2 else "–")
+            out.append(f"| {coll} | {results_csv.size_label(size)} | {cells[0]} | {cells[1]} | "
+                       f"{ratio} | {grades} |")
+    return out + [""]
+
+
 def csv_rows(path):
     with open(path, newline="") as f:
         return list(csv.DictReader(f))
@@ -192,8 +230,8 @@ def build(d):
     out = [f"# Two-level testbed: {s['hosts']} hosts × {s['ranks_per_host']} ranks\n",
            "A run's recorded commands replayed here (replay.sh); docs/two-level.md describes the "
            "setting and the reference figures.\n"]
-    return (out + level_lines(d) + accuracy_lines(d) + simulator_lines(d) + crossover_lines(d)
-            + library_lines(d))
+    return (out + level_lines(d) + accuracy_lines(d) + simulator_lines(d)
+            + extrapolation_lines(d) + crossover_lines(d) + library_lines(d))
 
 
 def main(argv):

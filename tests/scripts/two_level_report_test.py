@@ -1,8 +1,10 @@
 """scripts/testbed/two_level.sh --refit on a copy of the committed 3 x 2 run:
 the stage's report shows, per collective, the hierarchical and flat figures
 and verdicts that `collbench fit` wrote into fit-C/accuracy.csv and the
-library comparison of fit-C/families.csv (nothing is recomputed in Python); a folder without the run's files is refused with one
-line and exit 2, and leaves no report.md."""
+library comparison of fit-C/families.csv (nothing is recomputed in Python),
+and the extrapolation to 1024 nodes x 8 ranks (extrapolation-C.csv); a folder
+without the run's files is refused with one line and exit 2, and leaves no
+report.md."""
 import csv
 import os
 import shutil
@@ -81,10 +83,46 @@ class TwoLevelReport(unittest.TestCase):
                                 for l in lines), f"{c}: no library row with {want}")
             names = {r["library_algorithm"] for r in fam}
             self.assertTrue(names - {"default"}, f"{c}: no forced MPICH algorithm in {names}")
+        self.check_extrapolation(d, lines)
         link = graded_link(os.path.join(d, "fit-allreduce", "calibrated-link.csv"))
         text = "\n".join(lines)
         self.assertIn(f"α {100 * float(link['alpha_error']):+.1f}%", text)
         self.assertIn(f"1/β {100 * float(link['rate_error']):+.1f}%", text)
+
+    def check_extrapolation(self, d, lines):
+        """extrapolation-C.csv (`collbench map` at 1024 nodes x 8 ranks): every
+        collective has both families timed at 2 MiB, and the report's section shows
+        each family's fastest with the simulator's grade at the measured layout."""
+        section = lines[lines.index("## Extrapolated to 1024 nodes × 8 ranks (simulator)"):]
+        section = section[:next(i for i, l in enumerate(section[1:], 1) if l.startswith("## "))]
+        for c in COLLECTIVES:
+            with open(os.path.join(d, f"extrapolation-{c}.csv"), newline="") as f:
+                rows = list(csv.DictReader(f))
+            self.assertTrue(rows, f"{c}: extrapolation-{c}.csv has no rows")
+            self.assertEqual({(r["ranks"], r["ranks_per_node"]) for r in rows}, {("8192", "8")})
+            timed = [r for r in rows if r["time_s"]]
+            self.assertTrue(all(float(r["time_s"]) > 0 for r in timed), c)
+            at_2m = [r for r in timed if r["bytes"] == str(2 << 20)]
+            families = {":" in r["algorithm"] for r in at_2m}
+            self.assertEqual(families, {True, False}, f"{c}: not both families at 2 MiB")
+            hier = min((r for r in at_2m if ":" in r["algorithm"]), key=lambda r: float(r["time_s"]))
+            flat = min((r for r in at_2m if ":" not in r["algorithm"]),
+                       key=lambda r: float(r["time_s"]))
+            sim = {s: graded(os.path.join(d, f"fit-{c}", "accuracy.csv"), s, "simulator")
+                   for s in ("sim-hierarchical", "sim-flat")}
+            row = next((l for l in section if l.startswith(f"| {c} | 2 MiB |")), None)
+            self.assertIsNotNone(row, f"{c}: no 2 MiB row in the extrapolation section")
+            cells = [x.strip() for x in row.strip("|").split("|")]
+            self.assertEqual(cells[2:], [
+                f"`{hier['algorithm']}` {1e3 * float(hier['time_s']):.4g} ms",
+                f"`{flat['algorithm']}` {1e3 * float(flat['time_s']):.4g} ms",
+                f"{float(hier['time_s']) / float(flat['time_s']):.2f}",
+                f"{100 * float(sim['sim-hierarchical']['median_abs_err_large']):.1f}%, "
+                f"{100 * float(sim['sim-flat']['median_abs_err_large']):.1f}%"], row)
+        # All-reduce spans the sizes: 8 B and 4 KiB too (one element per rank of the
+        # others needs 32 KiB at 8192 ranks).
+        self.assertTrue(any(l.startswith("| allreduce | 8 B |") for l in section))
+        self.assertIn("Predicted, not measured", "\n".join(section))
 
     def test_a_folder_without_the_run_is_refused(self):
         d = os.path.join(self.tmp, "empty")
