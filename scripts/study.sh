@@ -221,8 +221,9 @@ testbed_stage() {
 }
 
 # --full: the committed 3 hosts x 2 ranks run (results/two-level-3x2-2ms-200Mbit-one-load)
-# replayed command by command, each collective fitted by level, its report
-# rendered (scripts/testbed/two_level.sh; docs/two-level.md).
+# replayed command by command, each collective fitted by level and priced at
+# 1024 nodes x 8 ranks on the simulator, its report rendered
+# (scripts/testbed/two_level.sh; docs/two-level.md).
 two_level_stage() {
   CB_BUILD_DIR=$build_dir bash scripts/testbed/two_level.sh "$out/two-level" >"$out/two-level.txt" 2>&1
 }
@@ -281,7 +282,7 @@ case $testbed in
   full) stages+=("network testbed: 2 settings, p = 2..8, 8 B..16 MiB, refinement|5700|testbed_stage|testbed_files")
     # The weight: the committed run's sweeps took 11-22 min per collective,
     # MPICH's 14 baselines a few minutes each.
-    stages+=("two-level testbed: 3 hosts x 2 ranks, flat and hierarchical, all 4 collectives|900|two_level_stage|two_level_files") ;;
+    stages+=("two-level testbed: 3 hosts x 2 ranks, flat and hierarchical, all 4 collectives|960|two_level_stage|two_level_files") ;;
 esac
 
 if [ "$cores" -lt 4 ]; then

@@ -9,9 +9,9 @@
 # that calibration (OUTDIR/extrapolation-C.csv), and renders OUTDIR/report.md
 # (report_two_level.py).
 #
-#   bash scripts/testbed/two_level.sh OUTDIR             replay, fit, report
+#   bash scripts/testbed/two_level.sh OUTDIR             replay, fit, extrapolate, report
 #   bash scripts/testbed/two_level.sh OUTDIR --outputs   the files it leaves, one a line
-#   bash scripts/testbed/two_level.sh OUTDIR --refit     fit and report only
+#   bash scripts/testbed/two_level.sh OUTDIR --refit     fit, extrapolate and report only
 #   ... --from RUN   replay (or name) RUN's commands.txt and setting.txt instead
 #                    of the 3 x 2 reference run (e.g. a 2 x 4 or 4 x 2 layout)
 #
