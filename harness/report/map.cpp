@@ -5,9 +5,10 @@
 #include <map>
 #include <optional>
 
+#include "algorithms/registry.hpp"
 #include "harness/report/csv_file.hpp"
-#include "transports/contract/sizes.hpp"
 #include "models/csv_text.hpp"
+#include "transports/contract/sizes.hpp"
 
 namespace cb {
 namespace {
@@ -17,7 +18,18 @@ struct Cell {
   const Row* best = nullptr;
   const Row* second = nullptr;
   std::optional<double> margin;
+  // The fastest of each family: composed (hier:, hier2d:) and flat.
+  const Row* best_hierarchical = nullptr;
+  const Row* best_flat = nullptr;
 };
+
+bool composed(const Case& c) {
+  try {
+    return find_algorithm(c.coll, c.algorithm).composition != nullptr;
+  } catch (const std::exception&) {
+    return false;  // not a schedule of the registry (a baseline): flat
+  }
+}
 
 std::string cell_key(const Case& c) {
   return fmt::format("{},{},{}", to_string(c.coll), c.ranks, c.count);
@@ -64,6 +76,11 @@ class CellGatherer {
     }
     if (cell.best && cell.second && cell.best->time_s.median > 0)
       cell.margin = cell.second->time_s.median / cell.best->time_s.median - 1;
+    for (const Row& r : cell.rows) {
+      if (!r.skipped.empty() || r.time_s.n == 0) continue;
+      const Row*& slot = composed(r.c) ? cell.best_hierarchical : cell.best_flat;
+      if (!slot || r.time_s.median < slot->time_s.median) slot = &r;
+    }
   }
 
   std::map<std::string, std::size_t> expected_;
@@ -92,11 +109,12 @@ class MapCsvReporter final : public Reporter {
     for (const Row& r : cell.rows) {
       const Case& c = r.c;
       const bool timed = r.skipped.empty() && r.time_s.n > 0;
+      const Row* h = cell.best_hierarchical;
+      const Row* f = cell.best_flat;
       file_.write_line(fmt::format(
-          "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}", to_string(c.coll), c.ranks,
-          c.bytes(),
-          c.count, to_string(c.dtype), op_cell(c), c.in_place ? "in" : "out", c.algorithm,
-          timed ? models::csv_number(r.time_s.median) : "",
+          "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+          to_string(c.coll), c.ranks, c.bytes(), c.count, to_string(c.dtype), op_cell(c),
+          c.in_place ? "in" : "out", c.algorithm, timed ? models::csv_number(r.time_s.median) : "",
           timed && r.events ? std::to_string(*r.events) : "",
           cell.best ? cell.best->c.algorithm : "",
           cell.best ? models::csv_number(cell.best->time_s.median) : "",
@@ -104,7 +122,11 @@ class MapCsvReporter final : public Reporter {
           cell.margin ? models::csv_number(*cell.margin) : "", network_,
           models::csv_escape(r.skipped), models::csv_escape(r.arrival),
           timed && r.after_last_median_s ? models::csv_number(*r.after_last_median_s) : "",
-          timed && r.noskew_median_s ? models::csv_number(*r.noskew_median_s) : ""));
+          timed && r.noskew_median_s ? models::csv_number(*r.noskew_median_s) : "",
+          h ? h->c.algorithm : "", h ? models::csv_number(h->time_s.median) : "",
+          f ? f->c.algorithm : "", f ? models::csv_number(f->time_s.median) : "",
+          h && f && f->time_s.median > 0 ? models::csv_number(h->time_s.median / f->time_s.median)
+                                         : ""));
     }
   }
 
@@ -154,12 +176,38 @@ class MapConsoleReporter final : public Reporter {
 }  // namespace
 
 const std::vector<std::string_view>& map_columns() {
-  static const std::vector<std::string_view> columns = {
-      "collective", "ranks",         "bytes",          "count",      "datatype",   "op",
-      "placement",  "algorithm",     "time_s",         "events",     "best_algorithm",
-      "best_time_s", "runner_up",    "margin",         "alpha_s",    "beta_s_per_B",
-      "gamma_s_per_B", "overhead_s", "ranks_per_node", "model",      "skew_s",     "noise_s",
-      "seed",       "note",          "arrival",        "after_last_s", "noskew_s"};
+  static const std::vector<std::string_view> columns = {"collective",
+                                                        "ranks",
+                                                        "bytes",
+                                                        "count",
+                                                        "datatype",
+                                                        "op",
+                                                        "placement",
+                                                        "algorithm",
+                                                        "time_s",
+                                                        "events",
+                                                        "best_algorithm",
+                                                        "best_time_s",
+                                                        "runner_up",
+                                                        "margin",
+                                                        "alpha_s",
+                                                        "beta_s_per_B",
+                                                        "gamma_s_per_B",
+                                                        "overhead_s",
+                                                        "ranks_per_node",
+                                                        "model",
+                                                        "skew_s",
+                                                        "noise_s",
+                                                        "seed",
+                                                        "note",
+                                                        "arrival",
+                                                        "after_last_s",
+                                                        "noskew_s",
+                                                        "best_hierarchical",
+                                                        "best_hierarchical_time_s",
+                                                        "best_flat",
+                                                        "best_flat_time_s",
+                                                        "hierarchical_over_flat"};
   return columns;
 }
 

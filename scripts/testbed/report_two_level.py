@@ -152,19 +152,16 @@ def extrapolation_lines(d):
         sim = accuracy_rows(d, coll, "simulator")
         grades = ", ".join(percent(sim[scope]["median_abs_err_large"]) if scope in sim else "–"
                            for scope in ("sim-hierarchical", "sim-flat"))
-        by_size = {}
+        # Each row of a cell repeats its families' fastest (map's CSV).
+        cells = {}
         for r in csv_rows(os.path.join(d, f"extrapolation-{coll}.csv")):
-            if r["time_s"]:
-                family = "hierarchical" if ":" in r["algorithm"] else "flat"
-                by_size.setdefault(int(r["bytes"]), {}).setdefault(family, []).append(r)
-        for size in sorted(by_size):
-            best = {f: min(rows, key=lambda r: float(r["time_s"]))
-                    for f, rows in by_size[size].items()}
-            cells = [f"`{best[f]['algorithm']}` {1e3 * float(best[f]['time_s']):.4g} ms"
-                     if f in best else "–" for f in ("hierarchical", "flat")]
-            ratio = (f"{float(best['hierarchical']['time_s']) / float(best['flat']['time_s']):.2f}"
-                     if len(best) == 2 else "–")
-            out.append(f"| {coll} | {results_csv.size_label(size)} | {cells[0]} | {cells[1]} | "
+            cells.setdefault(int(r["bytes"]), r)
+        for size, r in sorted(cells.items()):
+            shown = [f"`{r[f'best_{f}']}` {1e3 * float(r[f'best_{f}_time_s']):.4g} ms"
+                     if r[f"best_{f}"] else "–" for f in ("hierarchical", "flat")]
+            ratio = (f"{float(r['hierarchical_over_flat']):.2f}" if r["hierarchical_over_flat"]
+                     else "–")
+            out.append(f"| {coll} | {results_csv.size_label(size)} | {shown[0]} | {shown[1]} | "
                        f"{ratio} | {grades} |")
     return out + [""]
 

@@ -230,6 +230,41 @@ TEST(SimCli, MapWritesEveryCellWithItsBestAndMargin) {
   fs::remove_all(dir);
 }
 
+// Each row repeats its cell's fastest composed and fastest flat algorithm,
+// their times and ratio (the two-level report's extrapolation reads them).
+TEST(SimCli, MapNamesEachFamilysFastest) {
+  const fs::path dir = temp_dir("map_families");
+  const fs::path csv = dir / "map.csv";
+  const Result r = collbench(
+      "map --coll allreduce --ranks 16 --ranks-per-node 4 --alpha 1e-5 --beta 1e-9 "
+      "--intra-alpha 1e-6 --intra-beta 1e-10 --algo ring,rhd,hier:tree/ring,hier2d:ring/ring "
+      "-b 8 -e 1M -f 64 --quiet --csv " +
+      csv.string());
+  ASSERT_EQ(r.status, 0) << r.output;
+  const models::CsvTable t = read_csv(csv);
+  std::map<std::string, std::map<std::string, double>> cells;  // bytes -> algorithm -> time
+  for (const models::CsvRecord& row : t.rows())
+    cells[t.cell(row, "bytes")][t.cell(row, "algorithm")] = std::stod(t.cell(row, "time_s"));
+  ASSERT_EQ(cells.size(), 3u);
+  for (const models::CsvRecord& row : t.rows()) {
+    const auto& times = cells.at(t.cell(row, "bytes"));
+    const auto fastest = [&](std::initializer_list<const char*> names) {
+      std::pair<std::string, double> best{"", 1e300};
+      for (const char* n : names)
+        if (times.at(n) < best.second) best = {n, times.at(n)};
+      return best;
+    };
+    const auto h = fastest({"hier:tree/ring", "hier2d:ring/ring"});
+    const auto f = fastest({"ring", "rhd"});
+    EXPECT_EQ(t.cell(row, "best_hierarchical"), h.first);
+    EXPECT_EQ(t.cell(row, "best_flat"), f.first);
+    EXPECT_NEAR(std::stod(t.cell(row, "best_hierarchical_time_s")), h.second, 1e-5 * h.second);
+    EXPECT_NEAR(std::stod(t.cell(row, "best_flat_time_s")), f.second, 1e-5 * f.second);
+    EXPECT_NEAR(std::stod(t.cell(row, "hierarchical_over_flat")), h.second / f.second, 1e-4);
+  }
+  fs::remove_all(dir);
+}
+
 // An interrupted map leaves FILE.partial with whole cells; --resume keeps
 // them, simulates the rest and ends with the same file a full map writes.
 TEST(SimCli, MapResumeCompletesAnInterruptedMap) {
