@@ -73,14 +73,11 @@ class CellGatherer {
       } else if (!cell.second || r.time_s.median < cell.second->time_s.median) {
         cell.second = &r;
       }
+      const Row*& family = composed(r.c) ? cell.best_hierarchical : cell.best_flat;
+      if (!family || r.time_s.median < family->time_s.median) family = &r;
     }
     if (cell.best && cell.second && cell.best->time_s.median > 0)
       cell.margin = cell.second->time_s.median / cell.best->time_s.median - 1;
-    for (const Row& r : cell.rows) {
-      if (!r.skipped.empty() || r.time_s.n == 0) continue;
-      const Row*& slot = composed(r.c) ? cell.best_hierarchical : cell.best_flat;
-      if (!slot || r.time_s.median < slot->time_s.median) slot = &r;
-    }
   }
 
   std::map<std::string, std::size_t> expected_;

@@ -11,9 +11,10 @@ calibration.csv --network setting.txt --stack-overhead probe.csv`). Every figure
 target and verdict is the fit's own, from fit-C/accuracy.csv (label
 `calibration`, scopes `hierarchical` and `flat`; params `simulator`, scopes
 `sim-hierarchical` and `sim-flat`, from `fit --simulate`); nothing here
-computes or judges one. The extrapolation's times are `collbench map`'s
-(extrapolation-C.csv); the report picks each family's fastest row per size. The calibration's parameters are shown beside the configured link, with the
-network level's verdict from fit-allreduce/calibrated-link.csv.
+computes or judges one. The extrapolation's times, each family's fastest and
+their ratio are `collbench map`'s (extrapolation-C.csv). The calibration's
+parameters are shown beside the configured link, with the network level's
+verdict from fit-allreduce/calibrated-link.csv.
 """
 import csv
 import os
