@@ -351,7 +351,8 @@ void add_predictions(Analysis& a, const std::vector<const Measurement*>& rows,
     p.predicted_s = price(i);
     p.rel_err = (p.predicted_s - m.time_s) / m.time_s;
     p.lower_bound_s =
-        seconds(lower_bound(m.scenario.coll, m.scenario.p, static_cast<double>(m.bytes)), params);
+        lower_bound_seconds(m.scenario.coll, m.scenario.p, static_cast<double>(m.bytes),
+                            m.scenario.ranks_per_node, params);
   });
   std::move(out.begin(), out.end(), std::back_inserter(a.predictions));
 }

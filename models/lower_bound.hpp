@@ -9,6 +9,7 @@
 
 #include "algorithms/params.hpp"
 #include "algorithms/types.hpp"
+#include "models/model_params.hpp"
 
 namespace cb::models {
 
@@ -21,5 +22,13 @@ namespace cb::models {
 //   alltoall        ceil(lg p) a +  (p-1)/p n b  (not reachable together)
 // p = 1 costs nothing.
 Cost lower_bound(Collective coll, int p, double n_bytes);
+
+// lower_bound priced in seconds under m. On two levels (m.two_level() and a
+// layout, ranks_per_node > 0) no message costs less than the cheaper level's
+// alpha and beta, so the bound is priced with those: priced with the
+// network's alone it would exceed what a layout's intra-node messages let a
+// schedule take. The one bound predict, fit and recommend report.
+double lower_bound_seconds(Collective coll, int p, double n_bytes, int ranks_per_node,
+                           const ModelParams& m);
 
 }  // namespace cb::models

@@ -61,13 +61,6 @@ std::vector<PredictedRow> predict_table(const Scenario& s, const std::vector<Alg
                                         const std::vector<std::uint64_t>& sizes,
                                         const ModelParams& m) {
   const std::uint64_t unit = bytes_per_count(s.coll, s.p, s.dtype);
-  // On two levels no message is cheaper than the cheaper level's alpha and
-  // beta: the one-level bound priced with them still bounds every schedule.
-  ModelParams bound{m.alpha_s, m.beta_s_per_B, m.gamma_s_per_B};
-  if (m.two_level() && s.ranks_per_node > 0) {
-    bound.alpha_s = std::min(m.alpha_s, m.intra_alpha_s);
-    bound.beta_s_per_B = std::min(m.beta_s_per_B, m.intra_beta_s_per_B);
-  }
   std::vector<PredictedRow> rows;
   for (std::uint64_t size : sizes) {
     const std::uint64_t count = size / unit;
@@ -78,7 +71,8 @@ std::vector<PredictedRow> predict_table(const Scenario& s, const std::vector<Alg
     for (const AlgorithmEntry& a : algos) row.seconds.push_back(predict_seconds(a, s, count, m));
     row.best = static_cast<std::size_t>(
         std::min_element(row.seconds.begin(), row.seconds.end()) - row.seconds.begin());
-    row.lower_bound_s = seconds(lower_bound(s.coll, s.p, static_cast<double>(row.bytes)), bound);
+    row.lower_bound_s =
+        lower_bound_seconds(s.coll, s.p, static_cast<double>(row.bytes), s.ranks_per_node, m);
     rows.push_back(std::move(row));
   }
   return rows;

@@ -16,6 +16,21 @@ TEST(LowerBound, MatchesTheReferenceFormulas) {
   EXPECT_EQ(lower_bound(Collective::alltoall, 1, 64), (Cost{0, 0, 0}));
 }
 
+TEST(LowerBound, OnTwoLevelsPricesAtTheCheaperLevel) {
+  // all-reduce at p = 8, n = 800 B: 3 a + 1400 b + 700 g, a and b the cheaper
+  // level's (here intra-node alpha, the network's beta); one level: m's own.
+  ModelParams m{2e-3, 4e-8, 1e-10};
+  m.intra_alpha_s = 8e-5;
+  m.intra_beta_s_per_B = 5e-8;
+  EXPECT_DOUBLE_EQ(lower_bound_seconds(Collective::allreduce, 8, 800, 2, m),
+                   3 * 8e-5 + 1400 * 4e-8 + 700 * 1e-10);
+  EXPECT_DOUBLE_EQ(lower_bound_seconds(Collective::allreduce, 8, 800, 0, m),
+                   3 * 2e-3 + 1400 * 4e-8 + 700 * 1e-10);
+  const ModelParams flat{2e-3, 4e-8, 1e-10};
+  EXPECT_DOUBLE_EQ(lower_bound_seconds(Collective::allreduce, 8, 800, 2, flat),
+                   3 * 2e-3 + 1400 * 4e-8 + 700 * 1e-10);
+}
+
 TEST(LowerBound, NoRegistryAlgorithmBeatsItsCollectivesBound) {
   ASSERT_FALSE(all_algorithms().empty()) << "the registry holds no algorithm";
   for (const AlgorithmEntry* e : all_algorithms())
