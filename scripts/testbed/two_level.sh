@@ -101,13 +101,12 @@ fit_all() {
 # calibration, `collbench map` (extrapolation-C.csv; its exact fast path for the
 # hierarchical names, the discrete-event simulation for the flat ones), at
 # 8 B, 4 KiB and 2 MiB (reduce_scatter, allgather and alltoall hold one element
-# per rank only from 32 KiB at 8192 ranks: 2 MiB alone). Left out, with why and
-# what each costs in docs/two-level.md ("Extrapolated to 1024 nodes x 8 ranks"):
-# mpi (no model), the flat naive (one step of p(p-1) = 67 M messages, over the
-# simulator's window: skipped after ~20 CPU-s of building), alltoall's ps (its
-# root's schedule holds p^2 = 67 M block copies) and the flat ring and pairwise
-# (p-1 dependent rounds, each at least the node's alpha: >= 12 s against ~1 s
-# for the log-depth schedules, at 7-12 CPU-s each per size in the DES).
+# per rank only from 32 KiB at 8192 ranks: 2 MiB alone). mpi has no model; map
+# itself leaves out, with a note in the row, every discrete-event case it
+# estimates above 2e7 message events (sim::estimated_events: the flat naive,
+# ps, ring and pairwise, p - 1 or more rounds of 8192 ranks, 8-150 CPU-s each
+# per size and never the fastest; docs/two-level.md, "Extrapolated to 1024
+# nodes x 8 ranks"), so the rule that decides is the C++ one.
 extrapolated_nodes=1024
 extrapolated_ranks_per_node=8
 extrapolate() {
@@ -115,11 +114,10 @@ extrapolate() {
   for c in $collectives; do
     line=$(grep -e "--csv $c.csv" "$reference/commands.txt")
     [[ $line =~ --algo\ ([^ ]+) ]] || { echo "two-level: no --algo list for $c in $reference/commands.txt" >&2; exit 2; }
-    algos=$(tr , '\n' <<<"${BASH_REMATCH[1]}" | grep -vxE 'mpi|naive|ring|pairwise' |
-      { if [ "$c" = alltoall ]; then grep -vx ps; else cat; fi; } | paste -sd,)
+    algos=$(tr , '\n' <<<"${BASH_REMATCH[1]}" | grep -vx mpi | paste -sd,)
     "$collbench" map --coll "$c" --algo "$algos" --ranks $((extrapolated_nodes * extrapolated_ranks_per_node)) \
       --ranks-per-node "$extrapolated_ranks_per_node" --params "$out/calibration.csv" \
-      -b 8 -e 2M -f 512 --quiet --csv "$out/extrapolation-$c.csv" >/dev/null
+      -b 8 -e 2M -f 512 --max-events 2e7 --quiet --csv "$out/extrapolation-$c.csv" >/dev/null
   done
 }
 
