@@ -102,6 +102,11 @@ class TwoLevelReport(unittest.TestCase):
             self.assertEqual({(r["ranks"], r["ranks_per_node"]) for r in rows}, {("8192", "8")})
             timed = [r for r in rows if r["time_s"]]
             self.assertTrue(all(float(r["time_s"]) > 0 for r in timed), c)
+            # What is left out, map's event estimate left out (two_level.sh names none).
+            untimed = [r for r in rows if not r["time_s"]]
+            self.assertTrue(all(r["note"].startswith("skipped: about") for r in untimed), c)
+            self.assertIn("naive", {r["algorithm"] for r in untimed}, c)
+            self.assertNotIn("mpi", {r["algorithm"] for r in rows}, c)
             at_2m = [r for r in timed if r["bytes"] == str(2 << 20)]
             families = {":" in r["algorithm"] for r in at_2m}
             self.assertEqual(families, {True, False}, f"{c}: not both families at 2 MiB")
