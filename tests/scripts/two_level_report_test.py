@@ -102,7 +102,8 @@ class TwoLevelReport(unittest.TestCase):
             self.assertEqual({(r["ranks"], r["ranks_per_node"]) for r in rows}, {("8192", "8")})
             timed = [r for r in rows if r["time_s"]]
             self.assertTrue(all(float(r["time_s"]) > 0 for r in timed), c)
-            # What is left out, map's event estimate left out (two_level.sh names none).
+            # Every row left untimed was skipped by map's own event estimate: two_level.sh
+            # names no algorithm to leave out but mpi.
             untimed = [r for r in rows if not r["time_s"]]
             self.assertTrue(all(r["note"].startswith("skipped: about") for r in untimed), c)
             self.assertIn("naive", {r["algorithm"] for r in untimed}, c)
