@@ -17,6 +17,13 @@ struct ModelParams {
   // level (models/two_level.hpp prices by level only when both are > 0).
   double intra_alpha_s = 0;
   double intra_beta_s_per_B = 0;
+  // The network's LogGP gap g on two levels (models/two_level.hpp): a
+  // rank's inter-node messages in one step overlap their latency, each
+  // holding its port g seconds plus its bytes' beta (a calibration's
+  // `overhead` o, the cost of each message after the first). Negative: no
+  // overlap, every message holds the port for its whole alpha, one after
+  // another (the single-port model). At most alpha_s.
+  double network_gap_s = -1;
   bool two_level() const { return intra_alpha_s > 0 && intra_beta_s_per_B > 0; }
   friend bool operator==(const ModelParams&, const ModelParams&) = default;
 };

@@ -19,6 +19,33 @@ bool priced_by_level(const CollParams& params, const ModelParams& m) {
   return m.two_level() && params.ranks_per_node > 0 && params.p > 1 && params.count > 0;
 }
 
+// A rank's port on two levels (ModelParams::network_gap_s): each message
+// holds it for `hold` seconds plus its bytes, one after another, then takes
+// `after` seconds more to arrive. Intra-node messages and, without a gap,
+// network ones hold it for their whole alpha; with a gap g a network message
+// holds it g and arrives alpha - g later, so k of them sent at once cost
+// alpha + (k-1) g + their bytes' beta instead of k alpha.
+struct Port {
+  double intra_hold, intra_beta, net_hold, net_after, net_beta;
+};
+
+Port port_of(const ModelParams& m) {
+  if (m.network_gap_s < 0)
+    return {m.intra_alpha_s, m.intra_beta_s_per_B, m.alpha_s, 0, m.beta_s_per_B};
+  return {m.intra_alpha_s, m.intra_beta_s_per_B, m.network_gap_s, m.alpha_s - m.network_gap_s,
+          m.beta_s_per_B};
+}
+
+// One side (sends or receives) of a rank's step: when the port is free and
+// when its last message has arrived.
+struct PortClock {
+  double free = 0, done = 0;
+  void serve(const Port& p, bool intra, double bytes) {
+    free += intra ? p.intra_hold + bytes * p.intra_beta : p.net_hold + bytes * p.net_beta;
+    done = std::max(done, free + (intra ? 0 : p.net_after));
+  }
+};
+
 // One global step of the schedule set `all` (ranks 0..n-1, rank r on node
 // r / k), every message at its level's alpha, beta, the network's messages
 // also on their nodes' shared links (node_links.hpp), each `copies` times:
@@ -28,10 +55,7 @@ bool priced_by_level(const CollParams& params, const ModelParams& m) {
 // link deliveries, then gamma * bytes it reduces; the step is its slowest rank.
 double step_seconds(std::span<const Schedule> all, std::size_t i, int k, int copies,
                     const ModelParams& m) {
-  const auto port = [&](int a, int b, double n) {
-    return a / k == b / k ? m.intra_alpha_s + n * m.intra_beta_s_per_B
-                          : m.alpha_s + n * m.beta_s_per_B;
-  };
+  const Port port = port_of(m);
   const auto bytes = [](const Schedule& s, std::size_t elements) {
     return static_cast<double>(elements) * static_cast<double>(element_size(s.dtype));
   };
@@ -58,17 +82,18 @@ double step_seconds(std::span<const Schedule> all, std::size_t i, int k, int cop
   for (const Schedule& s : all) {
     if (i >= s.steps.size()) continue;
     const Step& st = s.steps[i];
-    double out = 0, in = 0, link = 0;
+    PortClock out, in;
+    double link = 0;
     std::size_t reduced = 0;
     for (const Send& x : st.sends) {
-      out += port(s.rank, x.peer, bytes(s, x.src.count));
+      out.serve(port, s.rank / k == x.peer / k, bytes(s, x.src.count));
       if (s.rank / k != x.peer / k) {
         link = std::max(link, sent_at[js]);
         js += static_cast<std::size_t>(copies);
       }
     }
     for (const Recv& x : st.recvs) {
-      in += port(x.peer, s.rank, bytes(s, x.dst.count));
+      in.serve(port, s.rank / k == x.peer / k, bytes(s, x.dst.count));
       if (s.rank / k != x.peer / k) {
         link = std::max(link, received_at[jr]);
         jr += static_cast<std::size_t>(copies);
@@ -77,8 +102,8 @@ double step_seconds(std::span<const Schedule> all, std::size_t i, int k, int cop
     }
     for (const Local& x : st.locals)
       if (x.kind == LocalKind::reduce) reduced += x.dst.count;
-    slowest = std::max(slowest, std::max(std::max(out, in), link) +
-                                    m.gamma_s_per_B * bytes(s, reduced));
+    slowest = std::max(
+        slowest, std::max(std::max(out.done, in.done), link) + m.gamma_s_per_B * bytes(s, reduced));
   }
   return slowest;
 }
@@ -124,8 +149,10 @@ double composed_seconds(const AlgorithmEntry& algo, const CollParams& params, co
 
 bool level_walks_schedules(const AlgorithmEntry& algo, const CollParams& params,
                            const ModelParams& m) {
+  // One rank per node with a gap: the closed form's alpha per round is the
+  // single port's, so its schedules are walked too.
   return priced_by_level(params, m) && algo.composition == nullptr &&
-         params.ranks_per_node > 1 && params.ranks_per_node < params.p;
+         (params.ranks_per_node > 1 || m.network_gap_s >= 0) && params.ranks_per_node < params.p;
 }
 
 double level_seconds(const AlgorithmEntry& algo, const CollParams& params, const ModelParams& m) {
@@ -136,7 +163,7 @@ double level_seconds(const AlgorithmEntry& algo, const CollParams& params, const
   if (params.ranks_per_node >= params.p)  // one node: every message intra-node
     return seconds(closed_form_cost(algo, params),
                    ModelParams{m.intra_alpha_s, m.intra_beta_s_per_B, m.gamma_s_per_B});
-  if (params.ranks_per_node == 1) return seconds(closed_form_cost(algo, params), m);
+  if (!level_walks_schedules(algo, params, m)) return seconds(closed_form_cost(algo, params), m);
   return walked_seconds(algo, params, m);
 }
 

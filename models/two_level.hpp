@@ -19,11 +19,16 @@ namespace cb::models {
 //  - m one level (m.two_level() false), no layout (params.ranks_per_node 0),
 //    p < 2 or count 0: the closed form at alpha, beta, gamma (seconds());
 //  - a flat algorithm on one node (K >= p): the closed form at the
-//    intra-node alpha, beta; with one rank per node (K = 1): at the network's;
-//  - a flat algorithm on 2 or more nodes of K >= 2 ranks: read off every
-//    rank's schedule. Per global step, each rank's sends cost the sum of
-//    alpha_l + bytes * beta_l over them (l the level of each message: its
-//    port serves them one after another), its receives the same; the bytes
+//    intra-node alpha, beta; with one rank per node (K = 1) and no gap
+//    (m.network_gap_s < 0): at the network's;
+//  - a flat algorithm on 2 or more nodes of K >= 2 ranks, or of one rank
+//    with a gap: read off every rank's schedule. Per global step, each
+//    rank's port serves its sends one after another, each holding it
+//    alpha_l + bytes * beta_l (l the level of each message); with a gap g a
+//    network message holds it g + bytes * beta and arrives alpha - g after
+//    (LogGP's g: latencies overlap, so k messages sent at once cost
+//    alpha + (k-1) g + their bytes' beta, not k alpha); the sends cost when
+//    the last has arrived, its receives the same; the bytes
 //    its node's ranks send to (receive from) other nodes in the step share
 //    the node's link (node_links.hpp: each such message is delivered no
 //    earlier than alpha after both node links carried it); the rank costs
@@ -33,7 +38,7 @@ namespace cb::models {
 //    p at most kMaxLevelRanks, else UsageError;
 //  - a hierarchical algorithm (AlgorithmEntry::composition): its intra-node
 //    phases' closed forms at intra_alpha, intra_beta (two_level_cost), plus
-//    each inter-node phase walked as above on one group's schedules (one
+//    each inter-node phase walked as above (the gap included) on one group's schedules (one
 //    rank per node), the groups that run it at once (hier2d:'s K lanes)
 //    sharing every node's link; gamma on both. Any layout it runs on (uneven
 //    ones included); at most kMaxLevelRanks nodes, else UsageError.

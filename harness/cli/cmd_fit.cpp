@@ -52,6 +52,7 @@ double simulate_on_levels(const AlgorithmEntry& algo, const CollParams& params,
   net.ranks_per_node = params.ranks_per_node;
   net.intra_alpha_s = levels.intra_alpha_s;
   net.intra_beta_s_per_B = levels.intra_beta_s_per_B;
+  net.network_gap_s = levels.network_gap_s;
   sim::validate(net);
   return sim::simulate(algo, params, net).time_s;
 }

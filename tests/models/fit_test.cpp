@@ -307,6 +307,23 @@ TEST(Calibration, TwoLevelColumnsRoundTrip) {
   ASSERT_TRUE(intra.has_value());
   EXPECT_EQ(intra->alpha_s, 3e-6);
   EXPECT_EQ(intra->beta_s_per_B, 1e-10);
+  EXPECT_LT(load_model_params(path).network_gap_s, 0);  // no overhead measured: single port
+
+  // With its overhead o measured, the network's messages overlap: o is the
+  // two-level walk's gap (models/two_level.hpp), at most the network's alpha.
+  const auto gap_with = [&](double o) {
+    Calibration g = c;
+    g.pingpong_s = {2e-3, 2e-3, 2e-3, 2e-3};
+    g.terms.overhead_s = o;
+    g.terms.overhead_measured = true;
+    {
+      std::ofstream out(path);
+      out << format_calibration(g);
+    }
+    return load_model_params(path).network_gap_s;
+  };
+  EXPECT_EQ(gap_with(3e-5), 3e-5);
+  EXPECT_EQ(gap_with(1), load_model_params(path).alpha_s);
 
   c.ranks_per_node = 0;
   c.intra_pingpong_s.clear();

@@ -1,12 +1,13 @@
 #include "transports/sim/cli_options.hpp"
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
+#include <algorithm>
 #include <initializer_list>
 
-#include "models/io/output_lock.hpp"
 #include "models/calibration.hpp"
+#include "models/io/output_lock.hpp"
 #include "models/schedule_model.hpp"
 
 namespace cb {
@@ -148,12 +149,16 @@ sim::NetworkParams resolve_model_params(const SimFlags& f) {
     net.alpha_s = m.alpha_s;
     net.beta_s_per_B = m.beta_s_per_B;
     net.gamma_s_per_B = m.gamma_s_per_B;
+    net.network_gap_s = m.network_gap_s;  // a two-level calibration's; kept with a topology only
   }
   either(f.beta, "--beta", f.bandwidth, "--bandwidth", "the wire cost");
   either(f.gamma, "--gamma", f.reduce_bandwidth, "--reduce-bandwidth", "the reduction cost");
   either(f.intra_beta, "--intra-beta", f.intra_bandwidth, "--intra-bandwidth",
          "the intra-node wire cost");
-  if (!f.alpha.empty()) net.alpha_s = sim::parse_seconds(f.alpha, "--alpha");
+  if (!f.alpha.empty()) {
+    net.alpha_s = sim::parse_seconds(f.alpha, "--alpha");
+    net.network_gap_s = std::min(net.network_gap_s, net.alpha_s);  // part of alpha, if any
+  }
   per_byte(f.beta, "--beta", f.bandwidth, "--bandwidth", net.beta_s_per_B);
   per_byte(f.gamma, "--gamma", f.reduce_bandwidth, "--reduce-bandwidth", net.gamma_s_per_B);
   return net;
@@ -163,6 +168,7 @@ sim::NetworkParams resolve_network(const SimFlags& f) {
   sim::NetworkParams net = resolve_model_params(f);
   if (!f.overhead.empty()) net.overhead_s = sim::parse_seconds(f.overhead, "--overhead");
   net.ranks_per_node = f.ranks_per_node;
+  if (f.ranks_per_node == 0) net.network_gap_s = -1;
   // A calibration on two levels prices the intra-node messages with its
   // intra-node ping-pong (the flags below still override it).
   if (f.ranks_per_node > 0 && !f.params_file.empty())

@@ -90,6 +90,7 @@ double closed_form_seconds(const AlgorithmEntry& algo, const CollParams& params,
   if (net.ranks_per_node > 0) {  // messages cross the network's levels, not the schedule's
     m.intra_alpha_s = net.intra_alpha_s;
     m.intra_beta_s_per_B = net.intra_beta_s_per_B;
+    m.network_gap_s = net.network_gap_s;
     q.ranks_per_node = net.ranks_per_node;
   }
   return models::level_seconds(algo, q, m);

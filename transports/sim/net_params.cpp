@@ -89,6 +89,14 @@ void validate(const NetworkParams& net) {
     require(net.intra_beta_s_per_B > 0, "intra-node beta", net.intra_beta_s_per_B,
             "> 0 seconds per byte");
   }
+  if (net.network_gap_s >= 0) {
+    require(net.network_gap_s <= net.alpha_s, "network gap", net.network_gap_s,
+            "at most alpha seconds");
+    if (net.ranks_per_node == 0)
+      throw UsageError(
+          "a network gap prices the network level of two levels and needs ranks per "
+          "node (accepted: a gap with --ranks-per-node K, or none)");
+  }
 }
 
 double parse_seconds(std::string_view text, std::string_view what) {
@@ -161,6 +169,7 @@ std::string describe(const NetworkParams& net) {
   if (net.ranks_per_node > 0)
     s += fmt::format(" ranks-per-node={} intra-alpha={} intra-beta={}/B", net.ranks_per_node,
                      seconds_text(net.intra_alpha_s), seconds_text(net.intra_beta_s_per_B));
+  if (net.network_gap_s >= 0) s += fmt::format(" network-gap={}", seconds_text(net.network_gap_s));
   if (net.skew_s > 0) s += fmt::format(" skew={}", seconds_text(net.skew_s));
   if (net.noise_s > 0) s += fmt::format(" noise={}", seconds_text(net.noise_s));
   if (net.skew_s > 0 || net.noise_s > 0) s += fmt::format(" seed={}", net.seed);

@@ -30,6 +30,12 @@ struct NetworkParams {
   int ranks_per_node = 0;
   double intra_alpha_s = 5e-7;
   double intra_beta_s_per_B = 2e-11;
+  // With a topology, the network's LogGP gap g (models::ModelParams::
+  // network_gap_s, the same rule): an inter-node message holds its ports g
+  // seconds plus its bytes' beta and arrives alpha - g after, so a rank's
+  // messages in one step overlap their latency. Negative: each holds its
+  // ports for its whole alpha (single port). 0 <= g <= alpha when set.
+  double network_gap_s = -1;
 
   // Stragglers, drawn from `seed` so runs repeat exactly. skew: rank r enters
   // the collective at a uniform time in [0, skew) and its own clock starts

@@ -86,11 +86,19 @@ class Engine {
   }
 
  private:
-  double duration(int a, int b, std::uint64_t bytes) const {
+  bool intra(int a, int b) const {
+    return net_.ranks_per_node > 0 && a / net_.ranks_per_node == b / net_.ranks_per_node;
+  }
+  // How long a message between a and b holds a port (seconds) ...
+  double hold(int a, int b, std::uint64_t bytes) const {
     const auto n = static_cast<double>(bytes);
-    if (net_.ranks_per_node > 0 && a / net_.ranks_per_node == b / net_.ranks_per_node)
-      return net_.intra_alpha_s + n * net_.intra_beta_s_per_B;
-    return net_.alpha_s + n * net_.beta_s_per_B;
+    if (intra(a, b)) return net_.intra_alpha_s + n * net_.intra_beta_s_per_B;
+    return (net_.network_gap_s >= 0 ? net_.network_gap_s : net_.alpha_s) + n * net_.beta_s_per_B;
+  }
+  // ... and how long after that it arrives: the rest of its alpha past the
+  // network's gap (models/two_level.cpp's Port, the same rule), else 0.
+  double after(int a, int b) const {
+    return net_.network_gap_s >= 0 && !intra(a, b) ? net_.alpha_s - net_.network_gap_s : 0;
   }
 
   void stall(int rank, std::uint64_t step, int peer, WaitReason why) {
@@ -113,7 +121,8 @@ class Engine {
   }
 
   // Sends: the outgoing port serves them in list order from when the rank
-  // reached the step (the k-th one posted by the CPU at ready + k*o).
+  // reached the step (the k-th one posted by the CPU at ready + k*o); each
+  // is out of the port `after` it left it.
   void post_sends(const Window& w, std::uint64_t s, std::uint64_t gs, std::uint32_t base) {
     const double o = net_.overhead_s;
     for (int a = 0; a < p_; ++a) {
@@ -126,8 +135,9 @@ class Engine {
       for (std::uint32_t j = f; j < l; ++j) {
         const SendOp& x = w.sends[j];
         const double post = o > 0 ? r + static_cast<double>(j - f + 1) * o : r;
-        t = std::max(t, post) + (x.peer >= 0 && x.peer < p_ ? duration(a, x.peer, x.bytes) : 0);
-        out_end_[j - base] = t;
+        const bool known = x.peer >= 0 && x.peer < p_;
+        t = std::max(t, post) + (known ? hold(a, x.peer, x.bytes) : 0);
+        out_end_[j - base] = t + (known ? after(a, x.peer) : 0);
         if (!x.matched) stall(a, gs, x.peer, WaitReason::no_matching_recv);
         else if (!live_[static_cast<std::size_t>(x.peer)]) stall(a, gs, x.peer, WaitReason::peer_stalled);
       }
@@ -211,9 +221,10 @@ class Engine {
       double cpu = comm_end_[ub];
       for (const auto& [enable, i] : order_) {
         const RecvOp& rv = w.recvs[i];
-        t = std::max(t, enable) + duration(rv.peer, b, rv.bytes);
+        t = std::max(t, enable) + hold(rv.peer, b, rv.bytes);
         const double delivered =
-            std::max(std::max(t, out_end_[rv.match - base]), link_at_[i - w.recv_off[w.slot(0, s)]]);
+            std::max(std::max(t + after(rv.peer, b), out_end_[rv.match - base]),
+                     link_at_[i - w.recv_off[w.slot(0, s)]]);
         cpu = std::max(cpu, delivered) + o;
         auto& sender_end = comm_end_[static_cast<std::size_t>(rv.peer)];
         sender_end = std::max(sender_end, delivered);

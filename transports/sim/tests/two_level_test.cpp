@@ -20,9 +20,11 @@ namespace cb::sim {
 namespace {
 
 // Powers of two: every sum of them in these tests is exact in double, so
-// "equal" means bit for bit whatever order the DES adds them in.
-NetworkParams two_level_net(bool rounds, int k) {
+// "equal" means bit for bit whatever order the DES adds them in. `gap`: the
+// network's LogGP gap (negative: single port).
+NetworkParams two_level_net(bool rounds, int k, double gap = -1) {
   NetworkParams n;
+  n.network_gap_s = gap;
   n.alpha_s = 0x1p-20;
   n.beta_s_per_B = 0x1p-33;
   n.gamma_s_per_B = 0x1p-34;
@@ -37,6 +39,7 @@ models::ModelParams model_of(const NetworkParams& n) {
   models::ModelParams m{n.alpha_s, n.beta_s_per_B, n.gamma_s_per_B};
   m.intra_alpha_s = n.intra_alpha_s;
   m.intra_beta_s_per_B = n.intra_beta_s_per_B;
+  m.network_gap_s = n.network_gap_s;
   return m;
 }
 
@@ -62,22 +65,23 @@ TEST(TwoLevelPricing, HierarchicalIsTheFastPathAndTheDes) {
       const AlgorithmEntry& e = find_algorithm(coll, name);
       for (auto [nodes, k] : {std::pair{2, 2}, std::pair{3, 2}, std::pair{2, 4}})
         for (std::size_t count : {std::size_t{5}, std::size_t{96}})
-          for (bool rounds : {false, true}) {
-            const CollParams params = at(coll, nodes, k, count);
-            const NetworkParams net = two_level_net(rounds, k);
-            const std::string where = fmt::format("{} {}x{} count={} {}", name, nodes, k, count,
-                                                  rounds ? "rounds" : "async");
-            const double priced = models::level_seconds(e, params, model_of(net));
-            // The same function, whatever the timing model.
-            EXPECT_EQ(closed_form_seconds(e, params, net), priced) << where;
-            const SimResult fast = simulate(e, params, net);
-            if (!fast.from_cost) continue;  // a phase with slack (dbtree): the DES can be faster
-            EXPECT_EQ(fast.time_s, priced) << where;
-            EXPECT_EQ(des_s(e, params, net), priced) << where;
-            ++checked;
-          }
+          for (bool rounds : {false, true})
+            for (double gap : {-1.0, 0x1p-22}) {
+              const CollParams params = at(coll, nodes, k, count);
+              const NetworkParams net = two_level_net(rounds, k, gap);
+              const std::string where = fmt::format("{} {}x{} count={} {} gap={}", name, nodes, k,
+                                                    count, rounds ? "rounds" : "async", gap);
+              const double priced = models::level_seconds(e, params, model_of(net));
+              // The same function, whatever the timing model.
+              EXPECT_EQ(closed_form_seconds(e, params, net), priced) << where;
+              const SimResult fast = simulate(e, params, net);
+              if (!fast.from_cost) continue;  // a phase with slack (dbtree): the DES can be faster
+              EXPECT_EQ(fast.time_s, priced) << where;
+              EXPECT_EQ(des_s(e, params, net), priced) << where;
+              ++checked;
+            }
     }
-    EXPECT_GT(checked, 30) << to_string(coll);
+    EXPECT_GT(checked, 60) << to_string(coll);
   }
 }
 
@@ -95,13 +99,15 @@ TEST(TwoLevelPricing, FlatAlgorithmsAreTheRoundSynchronousDes) {
   for (const auto& [coll, name] : flat) {
     const AlgorithmEntry& e = find_algorithm(coll, name);
     for (auto [nodes, k] : {std::pair{2, 2}, std::pair{3, 2}, std::pair{2, 4}, std::pair{4, 2}})
-      for (std::size_t count : {std::size_t{8}, std::size_t{1000}}) {
-        const CollParams params = at(coll, nodes, k, count);
-        const NetworkParams net = two_level_net(true, k);
-        ASSERT_TRUE(models::level_walks_schedules(e, params, model_of(net)));
-        EXPECT_EQ(des_s(e, params, net), models::level_seconds(e, params, model_of(net)))
-            << fmt::format("{}/{} {}x{} count={}", to_string(coll), name, nodes, k, count);
-      }
+      for (std::size_t count : {std::size_t{8}, std::size_t{1000}})
+        for (double gap : {-1.0, 0x1p-22}) {
+          const CollParams params = at(coll, nodes, k, count);
+          const NetworkParams net = two_level_net(true, k, gap);
+          ASSERT_TRUE(models::level_walks_schedules(e, params, model_of(net)));
+          EXPECT_EQ(des_s(e, params, net), models::level_seconds(e, params, model_of(net)))
+              << fmt::format("{}/{} {}x{} count={} gap={}", to_string(coll), name, nodes, k, count,
+                             gap);
+        }
   }
 }
 
@@ -143,6 +149,40 @@ TEST(TwoLevelPricing, RanksOfANodeShareItsLink) {
     EXPECT_EQ(models::level_seconds(pw, params, model_of(net)), expected);
     EXPECT_EQ(des_s(pw, params, net), expected) << (rounds ? "rounds" : "async");
   }
+}
+
+// The gap by hand: naive all-to-all on 3 nodes x 1 rank, 4 fp32 per peer
+// (16 B blocks), sends each rank's two blocks across in one step. With a
+// single port the second waits for the first's alpha: 2 (alpha + 16 beta).
+// With gap g the port holds each g + 16 beta and the second arrives
+// alpha - g after it left: alpha + g + 32 beta, which the node links (32 B
+// on each egress and ingress: alpha + 32 beta) do not exceed. The DES,
+// round-synchronous and not, agrees; with one rank per node and no gap the
+// closed form prices it.
+TEST(TwoLevelPricing, AGapOverlapsARanksNetworkLatencies) {
+  const AlgorithmEntry& naive = find_algorithm(Collective::alltoall, "naive");
+  const CollParams params = at(Collective::alltoall, 3, 1, 4);
+  for (bool rounds : {true, false}) {
+    const NetworkParams single = two_level_net(rounds, 1);
+    EXPECT_FALSE(models::level_walks_schedules(naive, params, model_of(single)));
+    EXPECT_EQ(models::level_seconds(naive, params, model_of(single)),
+              2 * (single.alpha_s + 16 * single.beta_s_per_B));
+    const NetworkParams gap = two_level_net(rounds, 1, 0x1p-22);
+    const double expected = gap.alpha_s + gap.network_gap_s + 32 * gap.beta_s_per_B;
+    EXPECT_TRUE(models::level_walks_schedules(naive, params, model_of(gap)));
+    EXPECT_EQ(models::level_seconds(naive, params, model_of(gap)), expected);
+    EXPECT_EQ(des_s(naive, params, gap), expected) << (rounds ? "rounds" : "async");
+  }
+}
+
+// A gap is the network level's: above alpha, or without ranks per node
+// (one level), the simulator refuses it in one line.
+TEST(TwoLevelPricing, AGapIsPartOfTheNetworksAlpha) {
+  NetworkParams net = two_level_net(true, 2, 0x1p-19);
+  EXPECT_THROW(validate(net), UsageError);
+  net = two_level_net(true, 0, 0x1p-22);
+  EXPECT_THROW(validate(net), UsageError);
+  EXPECT_NO_THROW(validate(two_level_net(true, 2, 0)));
 }
 
 // hier2d:ring/ring all-reduce on 3 nodes x 2 ranks, 96 fp32: the two lanes
