@@ -27,7 +27,10 @@ Cost lower_bound(Collective coll, int p, double n_bytes);
 // layout, ranks_per_node > 0) no message costs less than the cheaper level's
 // alpha and beta, so the bound is priced with those: priced with the
 // network's alone it would exceed what a layout's intra-node messages let a
-// schedule take. The one bound predict, fit and recommend report.
+// schedule take. With a network gap (m.network_gap_s >= 0, two_level.hpp)
+// the ceil(lg p) alpha of the single port becomes min(2 a, a + (p - 2) g'),
+// a the cheaper alpha and g' = min(gap, intra alpha): a step's messages
+// overlap their latencies. The one bound predict, fit and recommend report.
 double lower_bound_seconds(Collective coll, int p, double n_bytes, int ranks_per_node,
                            const ModelParams& m);
 

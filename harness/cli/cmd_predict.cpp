@@ -113,6 +113,7 @@ models::ModelParams resolve_params(const PredictOptions& o) {
   m.alpha_s = net.alpha_s;
   m.beta_s_per_B = net.beta_s_per_B;
   m.gamma_s_per_B = net.gamma_s_per_B;
+  m.network_gap_s = net.network_gap_s;  // a two-level calibration's; read on two levels only
   for (const auto& [flag, v] : {std::pair{"--alpha", m.alpha_s}, std::pair{"--beta", m.beta_s_per_B},
                                 std::pair{"--gamma", m.gamma_s_per_B}})
     if (!std::isfinite(v) || v < 0)
@@ -250,11 +251,17 @@ void print_header(const PredictOptions& o, const models::Scenario& s,
              m.beta_s_per_B > 0 ? 1e-9 / m.beta_s_per_B : INFINITY, m.gamma_s_per_B,
              m.gamma_s_per_B > 0 ? 1e-9 / m.gamma_s_per_B : INFINITY);
   if (s.ranks_per_node > 0)
-    fmt::print("# two levels: {} ranks per node ({} nodes); between the ranks of a node alpha "
-               "{:.4g} s, beta {:.4g} s/B ({:.3g} GB/s), across nodes the alpha and beta above; "
-               "each message priced at the level it crosses (models/two_level.hpp)\n",
-               s.ranks_per_node, (s.p + s.ranks_per_node - 1) / s.ranks_per_node, m.intra_alpha_s,
-               m.intra_beta_s_per_B, 1e-9 / m.intra_beta_s_per_B);
+    fmt::print(
+        "# two levels: {} ranks per node ({} nodes); between the ranks of a node alpha "
+        "{:.4g} s, beta {:.4g} s/B ({:.3g} GB/s), across nodes the alpha and beta above{}; "
+        "each message priced at the level it crosses (models/two_level.hpp)\n",
+        s.ranks_per_node, (s.p + s.ranks_per_node - 1) / s.ranks_per_node, m.intra_alpha_s,
+        m.intra_beta_s_per_B, 1e-9 / m.intra_beta_s_per_B,
+        m.network_gap_s >= 0
+            ? fmt::format(" and gap {:.4g} s (a rank's network messages of one step "
+                          "overlap their alpha)",
+                          m.network_gap_s)
+            : std::string(", no gap (one message after another)"));
   fmt::print("# model: {}\n", o.model.terms.empty()
                                  ? std::string("alpha-beta-gamma closed forms")
                                  : "schedule-priced with terms " + terms_text(o));
