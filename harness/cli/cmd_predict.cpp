@@ -113,12 +113,12 @@ models::ModelParams resolve_params(const PredictOptions& o) {
   m.alpha_s = net.alpha_s;
   m.beta_s_per_B = net.beta_s_per_B;
   m.gamma_s_per_B = net.gamma_s_per_B;
-  m.network_gap_s = net.network_gap_s;  // a two-level calibration's; read on two levels only
   for (const auto& [flag, v] : {std::pair{"--alpha", m.alpha_s}, std::pair{"--beta", m.beta_s_per_B},
                                 std::pair{"--gamma", m.gamma_s_per_B}})
     if (!std::isfinite(v) || v < 0)
       throw UsageError(fmt::format("{} gives {:g}, not a number >= 0", flag, v));
   add_intra_level(f, m);
+  m.network_gap_s = resolve_network_gap(f, net.network_gap_s, m.alpha_s);
   return m;
 }
 
@@ -418,6 +418,10 @@ Command add_predict_command(CLI::App& app) {
                   "with --ranks-per-node: intra-node seconds per message (overrides --params)");
   cmd->add_option("--intra-beta", o->model.intra_beta,
                   "with --ranks-per-node: intra-node seconds per byte (overrides --params)");
+  cmd->add_option("--network-gap", o->model.network_gap,
+                  "with --ranks-per-node: the network's LogGP gap g per inter-node message after "
+                  "the first of a step, e.g. 30us, or none (single port); default: a two-level "
+                  "--params calibration's measured overhead");
   cmd->add_option("--intra-bandwidth", o->model.intra_bandwidth,
                   "with --ranks-per-node: intra-node bandwidth instead of --intra-beta, e.g. "
                   "50GB/s");

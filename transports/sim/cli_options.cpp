@@ -81,20 +81,27 @@ void add_sim_flags(CLI::App& cmd, SimFlags& f, const std::string& prefix) {
   cmd.add_option("--ranks-per-node", f.ranks_per_node,
                  prefix + "two-level topology: K consecutive ranks share a node and talk with "
                           "--intra-alpha/--intra-beta (default 0: one flat network)");
-  add_text_flags(cmd, prefix, {
-      {"--intra-alpha", &f.intra_alpha,
-       fmt::format("intra-node seconds per message (default {:g}s)", d.intra_alpha_s)},
-      {"--intra-beta", &f.intra_beta,
-       fmt::format("intra-node seconds per byte (default {:g} = {:g} GB/s)", d.intra_beta_s_per_B,
-                   1e-9 / d.intra_beta_s_per_B)},
-      {"--intra-bandwidth", &f.intra_bandwidth,
-       "intra-node bandwidth instead of --intra-beta, e.g. 50GB/s"},
-      {"--sim-skew", &f.skew,
-       "stragglers: each rank enters at a uniform time in [0, SKEW), e.g. 20us (default 0)"},
-      {"--sim-noise", &f.noise,
-       "noise: after each step a rank idles an exponential time of this mean, e.g. 1us "
-       "(default 0)"},
-  });
+  add_text_flags(
+      cmd, prefix,
+      {
+          {"--intra-alpha", &f.intra_alpha,
+           fmt::format("intra-node seconds per message (default {:g}s)", d.intra_alpha_s)},
+          {"--intra-beta", &f.intra_beta,
+           fmt::format("intra-node seconds per byte (default {:g} = {:g} GB/s)",
+                       d.intra_beta_s_per_B, 1e-9 / d.intra_beta_s_per_B)},
+          {"--intra-bandwidth", &f.intra_bandwidth,
+           "intra-node bandwidth instead of --intra-beta, e.g. 50GB/s"},
+          {"--network-gap", &f.network_gap,
+           "with --ranks-per-node: the network's LogGP gap g, what each inter-node message after "
+           "the first of a step adds (they overlap their alpha), e.g. 30us, or none (each pays "
+           "alpha, "
+           "one after another); default: a two-level --params calibration's measured overhead"},
+          {"--sim-skew", &f.skew,
+           "stragglers: each rank enters at a uniform time in [0, SKEW), e.g. 20us (default 0)"},
+          {"--sim-noise", &f.noise,
+           "noise: after each step a rank idles an exponential time of this mean, e.g. 1us "
+           "(default 0)"},
+      });
   cmd.add_option("--sim-seed", f.seed, prefix + "seed of --sim-skew/--sim-noise draws")
       ->capture_default_str();
   cmd.add_flag("--sim-rounds", f.rounds,
@@ -155,20 +162,37 @@ sim::NetworkParams resolve_model_params(const SimFlags& f) {
   either(f.gamma, "--gamma", f.reduce_bandwidth, "--reduce-bandwidth", "the reduction cost");
   either(f.intra_beta, "--intra-beta", f.intra_bandwidth, "--intra-bandwidth",
          "the intra-node wire cost");
-  if (!f.alpha.empty()) {
-    net.alpha_s = sim::parse_seconds(f.alpha, "--alpha");
-    net.network_gap_s = std::min(net.network_gap_s, net.alpha_s);  // part of alpha, if any
-  }
+  if (!f.alpha.empty()) net.alpha_s = sim::parse_seconds(f.alpha, "--alpha");
   per_byte(f.beta, "--beta", f.bandwidth, "--bandwidth", net.beta_s_per_B);
   per_byte(f.gamma, "--gamma", f.reduce_bandwidth, "--reduce-bandwidth", net.gamma_s_per_B);
   return net;
+}
+
+double resolve_network_gap(const SimFlags& f, double from_params_s, double alpha_s) {
+  if (f.ranks_per_node == 0) {
+    if (!f.network_gap.empty())
+      throw UsageError(
+          fmt::format("--network-gap {} needs --ranks-per-node K (the gap is the "
+                      "network level's of two levels)",
+                      f.network_gap));
+    return -1;
+  }
+  if (f.network_gap.empty()) return from_params_s < 0 ? -1 : std::min(from_params_s, alpha_s);
+  if (f.network_gap == "none") return -1;
+  const double g = sim::parse_seconds(f.network_gap, "--network-gap");
+  if (g > alpha_s)
+    throw UsageError(
+        fmt::format("--network-gap {} is above the network's alpha {:g} s (accepted: "
+                    "0 to alpha, or none)",
+                    f.network_gap, alpha_s));
+  return g;
 }
 
 sim::NetworkParams resolve_network(const SimFlags& f) {
   sim::NetworkParams net = resolve_model_params(f);
   if (!f.overhead.empty()) net.overhead_s = sim::parse_seconds(f.overhead, "--overhead");
   net.ranks_per_node = f.ranks_per_node;
-  if (f.ranks_per_node == 0) net.network_gap_s = -1;
+  net.network_gap_s = resolve_network_gap(f, net.network_gap_s, net.alpha_s);
   // A calibration on two levels prices the intra-node messages with its
   // intra-node ping-pong (the flags below still override it).
   if (f.ranks_per_node > 0 && !f.params_file.empty())

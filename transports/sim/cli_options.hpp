@@ -32,6 +32,7 @@ struct SimFlags {
   // baseline.
   std::string terms;
   std::string overhead, intra_alpha, intra_beta, intra_bandwidth, skew, noise;
+  std::string network_gap;  // --network-gap: seconds, "none", or "" (the --params file's)
   int ranks_per_node = 0;
   std::uint64_t seed = 1;
   bool rounds = false;
@@ -60,6 +61,12 @@ sim::NetworkParams resolve_network(const SimFlags& flags);
 // then --params, then explicit flags.
 sim::NetworkParams resolve_model_params(const SimFlags& flags);
 sim::SimOptions resolve_sim_options(const SimFlags& flags);
+// The network's gap on two levels (NetworkParams::network_gap_s): --network-gap
+// (seconds, or "none": single port), else `from_params_s` (a two-level
+// --params calibration's measured overhead; negative: none), at most
+// `alpha_s`; -1 without --ranks-per-node. UsageError (one line) for a bad
+// value, one above alpha, or --network-gap without --ranks-per-node.
+double resolve_network_gap(const SimFlags& flags, double from_params_s, double alpha_s);
 
 // --params FILE named again as an output (`out_flag` `output`, "-" never):
 // the output would replace the model it is computed from (predict --params

@@ -152,6 +152,51 @@ TEST(SimCli, TwoLevelCalibrationSetsTheIntraNodeLevel) {
   fs::remove_all(dir);
 }
 
+// --network-gap overlaps a rank's network messages of one step (naive
+// all-to-all on 3 nodes x 2 sends 4 of them at once): shorter than single
+// port ("none"), and refused in one line above alpha, without a topology or
+// unparsed; predict takes it the same way and names it in its header.
+TEST(SimCli, NetworkGapOverlapsARanksMessages) {
+  const fs::path dir = temp_dir("gap");
+  const std::string model =
+      "--alpha 2ms --beta 4e-8 --gamma 1e-10 --intra-alpha 1ms --intra-beta 1e-10 ";
+  const auto time_us = [&](const std::string& gap) {
+    const fs::path csv = dir / "out.csv";
+    fs::remove(csv);
+    const Result r = collbench(
+        "run --transport sim --ranks 6 --ranks-per-node 2 -b 96 -e 96 "
+        "--coll alltoall --algo naive --placement out --quiet --csv " +
+        csv.string() + " " + model + gap);
+    EXPECT_EQ(r.status, 0) << gap << ": " << r.output;
+    const models::CsvTable t = read_csv(csv);
+    return t.rows().size() == 1 ? std::stod(t.cell(t.rows()[0], "time_median_us")) : -1.0;
+  };
+  const double single = time_us("--network-gap none");
+  const double gap = time_us("--network-gap 30us");
+  EXPECT_GT(gap, 0);
+  EXPECT_LT(gap, single - 2000);          // three network messages no longer pay 2 ms each
+  EXPECT_DOUBLE_EQ(time_us(""), single);  // no calibration, no gap
+  for (const char* bad : {"--network-gap 3ms", "--network-gap fast"}) {
+    const Result r =
+        collbench("run --transport sim --ranks 6 --ranks-per-node 2 -e 96 --quiet " + model + bad);
+    EXPECT_EQ(r.status, 2) << bad << ": " << r.output;
+    EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 1) << bad << ": " << r.output;
+  }
+  const Result flat = collbench("run --transport sim --ranks 6 -e 96 --quiet --network-gap 30us");
+  EXPECT_EQ(flat.status, 2) << flat.output;
+  EXPECT_NE(flat.output.find("needs --ranks-per-node"), std::string::npos) << flat.output;
+  const Result p = collbench(
+      "predict --coll alltoall --ranks 6 --ranks-per-node 2 -b 96 -e 96 "
+      "--algo naive " +
+      model + "--network-gap 30us");
+  EXPECT_EQ(p.status, 0) << p.output;
+  EXPECT_NE(p.output.find("gap 3e-05 s"), std::string::npos) << p.output;
+  const Result pbad = collbench("predict --coll alltoall --ranks 6 --ranks-per-node 2 -e 96 " +
+                                model + "--network-gap 3ms");
+  EXPECT_EQ(pbad.status, 2) << pbad.output;
+  fs::remove_all(dir);
+}
+
 // One placement unless asked (the model times both alike), and a table that
 // stays readable at scale: no "1155741195.60" us, no "0.00" GB/s.
 TEST(SimCli, RunDefaultsToOnePlacementAndPrintsExtremesReadably) {
