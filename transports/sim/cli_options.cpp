@@ -94,8 +94,8 @@ void add_sim_flags(CLI::App& cmd, SimFlags& f, const std::string& prefix) {
           {"--network-gap", &f.network_gap,
            "with --ranks-per-node: the network's LogGP gap g, what each inter-node message after "
            "the first of a step adds (they overlap their alpha), e.g. 30us, or none (each pays "
-           "alpha, "
-           "one after another); default: a two-level --params calibration's measured overhead"},
+           "alpha, one after another); default: a two-level --params calibration's measured "
+           "overhead"},
           {"--sim-skew", &f.skew,
            "stragglers: each rank enters at a uniform time in [0, SKEW), e.g. 20us (default 0)"},
           {"--sim-noise", &f.noise,
