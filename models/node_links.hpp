@@ -23,6 +23,23 @@
 
 namespace cb::models {
 
+// A rank's port on two levels, the rule the walk and the DES share: a
+// message holds it hold() seconds (its level's alpha plus bytes * beta; with
+// a network gap g >= 0, g instead of a network message's alpha), one after
+// another, and arrives after() seconds later (alpha - g for a network
+// message with a gap, else 0). Units: seconds, bytes, seconds per byte.
+struct PortRule {
+  double intra_alpha_s = 0, intra_beta_s_per_B = 0, alpha_s = 0, beta_s_per_B = 0;
+  double network_gap_s = -1;
+  double hold(bool intra, double bytes) const {
+    if (intra) return intra_alpha_s + bytes * intra_beta_s_per_B;
+    return (network_gap_s >= 0 ? network_gap_s : alpha_s) + bytes * beta_s_per_B;
+  }
+  double after(bool intra) const {
+    return network_gap_s >= 0 && !intra ? alpha_s - network_gap_s : 0;
+  }
+};
+
 struct NodeMessage {
   int src_node = 0;    // node of the sender
   int dst_node = 0;    // node of the receiver (src_node == dst_node: no link)

@@ -19,30 +19,15 @@ bool priced_by_level(const CollParams& params, const ModelParams& m) {
   return m.two_level() && params.ranks_per_node > 0 && params.p > 1 && params.count > 0;
 }
 
-// A rank's port on two levels (ModelParams::network_gap_s): each message
-// holds it for `hold` seconds plus its bytes, one after another, then takes
-// `after` seconds more to arrive. Intra-node messages and, without a gap,
-// network ones hold it for their whole alpha; with a gap g a network message
-// holds it g and arrives alpha - g later, so k of them sent at once cost
-// alpha + (k-1) g + their bytes' beta instead of k alpha.
-struct Port {
-  double intra_hold, intra_beta, net_hold, net_after, net_beta;
-};
-
-Port port_of(const ModelParams& m) {
-  if (m.network_gap_s < 0)
-    return {m.intra_alpha_s, m.intra_beta_s_per_B, m.alpha_s, 0, m.beta_s_per_B};
-  return {m.intra_alpha_s, m.intra_beta_s_per_B, m.network_gap_s, m.alpha_s - m.network_gap_s,
-          m.beta_s_per_B};
-}
-
-// One side (sends or receives) of a rank's step: when the port is free and
-// when its last message has arrived.
+// One side (sends or receives) of a rank's step under the port rule
+// (node_links.hpp, ModelParams::network_gap_s): when the port is free and
+// when its last message has arrived. With a gap g, k network messages sent
+// at once cost alpha + (k-1) g + their bytes' beta instead of k alpha.
 struct PortClock {
   double free = 0, done = 0;
-  void serve(const Port& p, bool intra, double bytes) {
-    free += intra ? p.intra_hold + bytes * p.intra_beta : p.net_hold + bytes * p.net_beta;
-    done = std::max(done, free + (intra ? 0 : p.net_after));
+  void serve(const PortRule& p, bool intra, double bytes) {
+    free += p.hold(intra, bytes);
+    done = std::max(done, free + p.after(intra));
   }
 };
 
@@ -55,7 +40,8 @@ struct PortClock {
 // link deliveries, then gamma * bytes it reduces; the step is its slowest rank.
 double step_seconds(std::span<const Schedule> all, std::size_t i, int k, int copies,
                     const ModelParams& m) {
-  const Port port = port_of(m);
+  const PortRule port{m.intra_alpha_s, m.intra_beta_s_per_B, m.alpha_s, m.beta_s_per_B,
+                      m.network_gap_s};
   const auto bytes = [](const Schedule& s, std::size_t elements) {
     return static_cast<double>(elements) * static_cast<double>(element_size(s.dtype));
   };

@@ -89,17 +89,12 @@ class Engine {
   bool intra(int a, int b) const {
     return net_.ranks_per_node > 0 && a / net_.ranks_per_node == b / net_.ranks_per_node;
   }
-  // How long a message between a and b holds a port (seconds) ...
+  // How long a message between a and b holds a port, and how long after
+  // that it arrives (seconds): models::PortRule, the two-level walk's rule.
   double hold(int a, int b, std::uint64_t bytes) const {
-    const auto n = static_cast<double>(bytes);
-    if (intra(a, b)) return net_.intra_alpha_s + n * net_.intra_beta_s_per_B;
-    return (net_.network_gap_s >= 0 ? net_.network_gap_s : net_.alpha_s) + n * net_.beta_s_per_B;
+    return port_.hold(intra(a, b), static_cast<double>(bytes));
   }
-  // ... and how long after that it arrives: the rest of its alpha past the
-  // network's gap (models/two_level.cpp's Port, the same rule), else 0.
-  double after(int a, int b) const {
-    return net_.network_gap_s >= 0 && !intra(a, b) ? net_.alpha_s - net_.network_gap_s : 0;
-  }
+  double after(int a, int b) const { return port_.after(intra(a, b)); }
 
   void stall(int rank, std::uint64_t step, int peer, WaitReason why) {
     auto& w = waits_[static_cast<std::size_t>(rank)];
@@ -257,6 +252,8 @@ class Engine {
 
   int p_;
   NetworkParams net_;
+  models::PortRule port_{net_.intra_alpha_s, net_.intra_beta_s_per_B, net_.alpha_s,
+                         net_.beta_s_per_B, net_.network_gap_s};
   std::vector<double> ready_;     // when the rank reached its current step
   std::vector<double> start_;     // when the rank entered the collective
   std::vector<double> comm_end_;  // this step: all its messages delivered
