@@ -447,7 +447,8 @@ ModelParams load_model_params(const std::string& path, const std::optional<std::
     if (c.ranks_per_node > 0) {  // two levels: predict, fit and recommend price both
       m.intra_alpha_s = c.intra_alpha_s;
       m.intra_beta_s_per_B = c.intra_beta_s_per_B;
-      if (c.terms.overhead_measured) m.network_gap_s = std::min(c.terms.overhead_s, m.alpha_s);
+      if (c.terms.overhead_measured)
+        m.network_gap_s = network_gap_within_alpha(c.terms.overhead_s, m.alpha_s);
     }
     return m;
   }

@@ -28,6 +28,14 @@ struct ModelParams {
   friend bool operator==(const ModelParams&, const ModelParams&) = default;
 };
 
+// A measured per-message overhead as the network's gap: capped at alpha,
+// since a fit's alpha can come out below the overhead measured beside it
+// and no message holds its port longer than it takes to arrive. Negative
+// (not measured, or turned off) stays negative: single-port.
+inline double network_gap_within_alpha(double gap_s, double alpha_s) {
+  return gap_s < 0 ? -1 : (gap_s < alpha_s ? gap_s : alpha_s);
+}
+
 // The largest parameters accepted, from a flag or a file: beyond them no
 // network exists, and predicted times overflow to inf (--alpha 1e300, or
 // beta_s_per_B=1e300 in a calibration file, made every time inf). An hour

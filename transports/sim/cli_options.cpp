@@ -177,7 +177,8 @@ double resolve_network_gap(const SimFlags& f, double from_params_s, double alpha
                       f.network_gap));
     return -1;
   }
-  if (f.network_gap.empty()) return from_params_s < 0 ? -1 : std::min(from_params_s, alpha_s);
+  // --alpha can lower the file's alpha below the gap it was loaded with.
+  if (f.network_gap.empty()) return models::network_gap_within_alpha(from_params_s, alpha_s);
   if (f.network_gap == "none") return -1;
   const double g = sim::parse_seconds(f.network_gap, "--network-gap");
   if (g > alpha_s)
