@@ -259,13 +259,14 @@ std::string format_calibration(const Calibration& c) {
   std::string out =
       "alpha_s,beta_s_per_B,gamma_s_per_B,transport,ranks,host,timestamp,collbench_version,"
       "git_rev,mpi_version,pingpong_sizes_B,reduce_sizes_B,pingpong_knees_B,"
-      "gamma_in_cache_s_per_B,gamma_out_of_cache_s_per_B,memcpy_GBps,memcpy_in_cache_GBps,";
+      "gamma_in_cache_s_per_B,gamma_out_of_cache_s_per_B,memcpy_GBps,memcpy_in_cache_GBps,"
+      "memory_GBps,";
   for (const TermColumn& column : kTermColumns) out += fmt::format("{},", column.name);
   out +=
       "ranks_per_node,intra_alpha_s,intra_beta_s_per_B,intra_pingpong_s,"
       "intra_pairs,intra_alone_alpha_s,intra_alone_beta_s_per_B,intra_alone_pingpong_s\n";
   const auto optional = [](double v) { return v > 0 ? csv_number(v) : std::string(); };
-  out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},",
+  out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},",
                      csv_number(c.params.alpha_s), csv_number(c.params.beta_s_per_B),
                      csv_number(c.params.gamma_s_per_B), csv_escape(c.transport), c.ranks,
                      csv_escape(c.host), csv_escape(c.timestamp), csv_escape(c.collbench_version),
@@ -273,7 +274,7 @@ std::string format_calibration(const Calibration& c) {
                      join(c.reduce_sizes_B), join(c.pingpong_knees_B),
                      csv_number(c.gamma_in_cache_s_per_B),
                      csv_number(c.gamma_out_of_cache_s_per_B), optional(c.memcpy_GBps),
-                     optional(c.memcpy_in_cache_GBps));
+                     optional(c.memcpy_in_cache_GBps), optional(c.memory_GBps));
   for (const TermColumn& column : kTermColumns)
     out += fmt::format("{},", column.write(c, c.terms));
   const bool two_level = c.ranks_per_node > 0;
@@ -367,6 +368,8 @@ Calibration read_calibration(const std::string& path) {
     c.memcpy_GBps = number(t, r, "memcpy_GBps");
   if (t.has("memcpy_in_cache_GBps") && !t.cell(r, "memcpy_in_cache_GBps").empty())
     c.memcpy_in_cache_GBps = number(t, r, "memcpy_in_cache_GBps");
+  if (t.has("memory_GBps") && !t.cell(r, "memory_GBps").empty())
+    c.memory_GBps = number(t, r, "memory_GBps");
   // The terms' columns (older files lack some: those terms are not measured).
   const FileCells cells(t, r);
   for (const TermColumn& column : kTermColumns) column.read(cells, column, c, c.terms);

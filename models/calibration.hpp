@@ -20,7 +20,9 @@
 // largest size, for reference), `memcpy_GBps` and `memcpy_in_cache_GBps`
 // (memcpy bandwidth, both ranks copying at once, at the largest and at a
 // 256 KiB size: the ceiling a single-copy transport's busbw is judged by; GB =
-// 1e9 B; empty when not measured). Then the terms' columns: each term's
+// 1e9 B; empty when not measured), `memory_GBps` (the copy rate with a
+// footprint past the caches, both ranks at once: the memory-traffic bound's,
+// models/memory_bound.hpp; empty in older files). Then the terms' columns: each term's
 // parameters and the raw lists they were fitted from, in the order and
 // with the meaning kTermColumns gives (terms.hpp; TermRecords holds the raw
 // lists), each empty when not measured (files of older versions, and
@@ -66,6 +68,7 @@ struct Calibration : TermRecords {
   std::vector<double> pingpong_sizes_B, reduce_sizes_B, pingpong_knees_B;
   double gamma_in_cache_s_per_B = 0, gamma_out_of_cache_s_per_B = 0;
   double memcpy_GBps = 0, memcpy_in_cache_GBps = 0;  // 0 = not measured
+  double memory_GBps = 0;                             // 0 = not measured
   ModelTerms terms;
   // Two levels (calibrate on 2 or more nodes of K >= 2 ranks): K, and the
   // intra-node ping-pong's alpha (s), beta (s/B) and half round trips (s) at

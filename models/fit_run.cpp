@@ -141,9 +141,9 @@ FitRun run_fit(const FitRequest& req) {
   opt.seed = req.seed;
   opt.calibrations = read_calibrations(req.calibration_files);
   // The shared-memory transport's calibration gives the memory bound its bandwidth.
-  double shared_memory_memcpy_GBps = 0;
+  double shared_memory_copy_GBps = 0;
   for (const CalibrationInput& c : opt.calibrations)
-    if (c.transport == kSharedMemoryTransport) shared_memory_memcpy_GBps = copy_GBps_of(c.file);
+    if (c.transport == kSharedMemoryTransport) shared_memory_copy_GBps = copy_GBps_of(c.file);
   // Checked (and simulated) before the analysis, whose work it would waste.
   std::optional<SimAgreement> simulated;
   if (req.simulate)
@@ -178,7 +178,7 @@ FitRun run_fit(const FitRequest& req) {
     for (const Measurement& m : f.rows) contenders.push_back(&m);
   if (std::string families = families_csv(contenders); !families.empty())
     files.emplace_back("families.csv", std::move(families));
-  if (const auto memory = memory_rows(results, shared_memory_memcpy_GBps); !memory.empty())
+  if (const auto memory = memory_rows(results, shared_memory_copy_GBps); !memory.empty())
     files.emplace_back("memory-bound.csv", memory_rows_csv(memory));
   if (net) {
     files.emplace_back("link-limited.csv", link_rows_csv(links, *net));

@@ -19,6 +19,15 @@
 //   average (the division by p)    read c, write c
 // A write counts once: the write-allocate read a cached store adds is what
 // non-temporal stores avoid, so it is not part of the bound.
+//
+// The bound follows the schedule's dependencies, not only the busiest rank:
+// a rank's step streams after its previous step, and a receive's bytes (and
+// the local ops after it: step semantics, schedule.hpp) after its sender
+// finished the step before, when the sender's data is ready. Where phases
+// run one rank after another (a tree's reduce, then its broadcast) the
+// bytes along that chain add up, which no rank alone moves. Each rank
+// streams at the per-rank rate measured with every rank streaming; a rank
+// running alone may stream faster, so rows can exceed the bound there.
 #pragma once
 
 #include <span>
@@ -36,33 +45,41 @@ struct MemoryTraffic {
   double read_B = 0;
   double written_B = 0;
   double total_B() const { return read_B + written_B; }
+  MemoryTraffic& operator+=(const MemoryTraffic& o) {
+    read_B += o.read_B;
+    written_B += o.written_B;
+    return *this;
+  }
 };
 
-// One rank's traffic for its schedule `s`.
+// One rank's traffic for its schedule `s`, all steps together.
 MemoryTraffic memory_traffic(const Schedule& s);
 
-// The busiest rank's traffic (the largest total) over every rank's schedule.
-MemoryTraffic busiest_rank_traffic(std::span<const Schedule> all_ranks);
+// The traffic along the schedule's longest dependency chain (the
+// header's rules) over every rank's schedule: at least the busiest rank's.
+MemoryTraffic critical_path_traffic(std::span<const Schedule> all_ranks);
 
 // The same for `algo` at `count` elements (generates every rank's schedule:
 // cost grows with p times the step count).
-MemoryTraffic busiest_rank_traffic(const AlgorithmEntry& algo, const Scenario& s,
-                                   std::uint64_t count);
+MemoryTraffic critical_path_traffic(const AlgorithmEntry& algo, const Scenario& s,
+                                    std::uint64_t count);
 
-// The bound in SECONDS: the busiest rank's bytes at `memory_Bps`, the bytes
+// The bound in SECONDS: the critical path's bytes at `memory_Bps`, the bytes
 // read plus written per second one rank streams while every rank streams
 // (BYTES per second; 0 or less gives NaN: no bandwidth known).
 double memory_bound_s(const MemoryTraffic& t, double memory_Bps);
 
-// The memory bandwidth of a calibration: calibrate's out-of-cache copy
-// (memcpy_GBps, both ranks copying at once, GB/s of bytes copied) reads and
-// writes each byte it copies, so BYTES per second of traffic = 2 * 1e9 *
-// memcpy_GBps; 0 when the calibration has no copy figure.
-double memory_Bps_of_copy(double memcpy_GBps);
+// The memory bandwidth of a calibration: calibrate's memory copy (GB/s of
+// bytes copied, both ranks copying at once) reads and writes each byte it
+// copies, so BYTES per second of traffic = 2 * 1e9 * copy_GBps; 0 when the
+// calibration has no copy figure.
+double memory_Bps_of_copy(double copy_GBps);
 
-// The out-of-cache copy bandwidth of a parameter file (memcpy_GBps, GB/s): 0
-// for a fit.csv or a calibration that did not measure it. Throws UsageError
-// naming the file when it cannot be read.
+// The memory copy bandwidth of a parameter file, GB/s: its memory_GBps (a
+// footprint past the caches), or in a calibration older than that column its
+// memcpy_GBps (one 64 MiB copy repeated, partly in a large cache); 0 for a
+// fit.csv or a calibration that measured neither. Throws UsageError naming
+// the file when it cannot be read.
 double copy_GBps_of(const std::string& path);
 
 }  // namespace cb::models

@@ -11,8 +11,8 @@
 
 namespace cb::models {
 
-std::vector<MemoryRow> memory_rows(const ResultsFile& results, double memcpy_GBps) {
-  const double Bps = memory_Bps_of_copy(memcpy_GBps);
+std::vector<MemoryRow> memory_rows(const ResultsFile& results, double copy_GBps) {
+  const double Bps = memory_Bps_of_copy(copy_GBps);
   std::vector<MemoryRow> out;
   if (!(Bps > 0)) return out;
   // Repeats of a configuration share their schedules' traffic.
@@ -23,7 +23,7 @@ std::vector<MemoryRow> memory_rows(const ResultsFile& results, double memcpy_GBp
     const Scenario& s = m.scenario;
     const Key key{m.entry, s.coll, s.p, s.dtype, s.in_place, m.count};
     auto it = traffic.find(key);
-    if (it == traffic.end()) it = traffic.emplace(key, busiest_rank_traffic(*m.entry, s, m.count)).first;
+    if (it == traffic.end()) it = traffic.emplace(key, critical_path_traffic(*m.entry, s, m.count)).first;
     MemoryRow row;
     row.m = &m;
     row.traffic = it->second;

@@ -25,7 +25,7 @@ inline constexpr double kMemoryBoundTarget = 0.8;
 
 struct MemoryRow {
   const Measurement* m = nullptr;
-  MemoryTraffic traffic;  // the busiest rank's, from every rank's schedule
+  MemoryTraffic traffic;  // along the critical path of every rank's schedule
   double memory_Bps = 0;  // reads + writes per second (memory_Bps_of_copy)
   double bound_s = 0;
   double fraction = 0;    // bound_s / m->time_s
@@ -33,9 +33,9 @@ struct MemoryRow {
 };
 
 // One row per measured schedule row (library baselines left out) of
-// kSharedMemoryTransport, with the bandwidth of that transport's calibration
-// (`memcpy_GBps`, GB/s as calibrate writes it; 0 = none: no rows).
-std::vector<MemoryRow> memory_rows(const ResultsFile& results, double memcpy_GBps);
+// kSharedMemoryTransport, with the copy bandwidth of that transport's
+// calibration (copy_GBps_of, GB/s; 0 = none: no rows).
+std::vector<MemoryRow> memory_rows(const ResultsFile& results, double copy_GBps);
 
 // memory-bound.csv (harness/report/CSV.md, "Memory-bound CSV").
 std::string memory_rows_csv(const std::vector<MemoryRow>& rows);

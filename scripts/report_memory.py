@@ -21,11 +21,14 @@ def section_memory(directory):
         return []
     rows = [r for r in read_csv(path, COLUMNS) if r["out_of_cache"] == "1"]
     out = ["## IPC at the memory limit", "",
-           "Each schedule's memory-traffic bound over host shared memory: the bytes the busiest "
-           "rank must read and write (copies and reductions, the IPC transport's fusions "
-           "applied; models/memory_bound.hpp) at the memory bandwidth of the IPC calibration's "
-           "out-of-cache copy. The fraction is the bound over the measured median time "
-           "(1 = at the memory limit).", ""]
+           "Each schedule's memory-traffic bound over host shared memory: the bytes read and "
+           "written along the schedule's critical path (a rank's steps one after another, a "
+           "receive after its sender's previous step; copies and reductions, the IPC "
+           "transport's fusions applied; models/memory_bound.hpp) at the memory bandwidth the "
+           "IPC calibration measured (`memory_GBps`: copies with a 256 MiB footprint per rank; "
+           "a calibration without it, its 64 MiB copy). The fraction is the bound over the "
+           "measured median time (1 = at the memory limit; above 1 part of the data stayed "
+           "in the cache).", ""]
     if not rows:
         return out + ["No row out of cache in fit/memory-bound.csv (the sweep stops below "
                       "the size the bound is judged from).", ""]

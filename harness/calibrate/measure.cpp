@@ -183,6 +183,8 @@ models::Calibration calibration_of(const Measurements& m, const std::string& lab
   };
   c.memcpy_GBps = copy_at(kLocalMax);
   c.memcpy_in_cache_GBps = copy_at(kMemcpyInCache);
+  if (m.memory_copy_s > 0)
+    c.memory_GBps = static_cast<double>(kMemorySlice) * kMemorySlices / m.memory_copy_s * 1e-9;
   if (ranks_per_node > 0) {
     // The intra-node level: the same ping-pong fit on every node's pair at
     // once (measure_intra says why), and on ranks 0 and 1 alone beside it.

@@ -20,6 +20,9 @@ struct Measurements {
   std::vector<double> ping_B;
   models::TermMeasurements t;
   double pipelined_s = 0;  // flight: the pipelined ping-pong, net of the empty run
+  // The memory copy (kMemorySlices copies of kMemorySlice bytes), net of the
+  // empty run, every rank at once.
+  double memory_copy_s = 0;
   // incast: fan-in step times net of the empty run on all ranks, k-major over
   // fanin_k and fanin_B (empty on 2 ranks), and the same for the k-way
   // exchange among k + 1 ranks.

@@ -97,13 +97,17 @@ void measure_locals(const PairTimer& timer, Measurements& m) {
     m.t.reduce_B.push_back(static_cast<double>(b));
     m.t.reduce_s.push_back(timer.net(local(rank, b, LocalKind::reduce)));
   }
+  m.memory_copy_s = timer.net(local_copies(rank, kMemorySlice, kMemorySlices));
 }
 
 std::vector<std::string> copy_lines(const Calibration& c) {
   return {fmt::format("{:.2f} GB/s at {} B, {:.2f} GB/s at {} B (both ranks at once); {:.3f} us "
                       "per local operation",
                       c.memcpy_in_cache_GBps, kMemcpyInCache, c.memcpy_GBps, kLocalMax,
-                      c.terms.local_op_s * 1e6)};
+                      c.terms.local_op_s * 1e6),
+          fmt::format("memory: {:.2f} GB/s copying {} x {} B in a row (both ranks at once; the "
+                      "memory-traffic bound's rate)",
+                      c.memory_GBps, kMemorySlices, kMemorySlice)};
 }
 
 // flight: the pipelined ping-pong.

@@ -318,13 +318,13 @@ std::string count_cells(const AlgorithmEntry& algo, const models::Scenario& s,
                      c.gamma);
 }
 
-// The memory-traffic bound's cells (models/memory_bound.hpp): the busiest
-// rank's bytes read and written, and their time at `memory_Bps` (empty
+// The memory-traffic bound's cells (models/memory_bound.hpp): the bytes read
+// and written along the schedule's critical path, and their time at `memory_Bps` (empty
 // without a bandwidth); all empty above kMaxPricedRanks, as messages_cell.
 std::string memory_cells(const AlgorithmEntry& algo, const models::Scenario& s,
                          std::uint64_t count, double memory_Bps) {
   if (s.p > models::kMaxPricedRanks) return ",,";
-  const models::MemoryTraffic t = models::busiest_rank_traffic(algo, s, count);
+  const models::MemoryTraffic t = models::critical_path_traffic(algo, s, count);
   const double bound = models::memory_bound_s(t, memory_Bps);
   return fmt::format("{:.6g},{:.6g},{}", t.read_B, t.written_B,
                      std::isnan(bound) ? std::string() : fmt::format("{:.6g}", bound * 1e6));

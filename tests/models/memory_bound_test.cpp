@@ -3,8 +3,12 @@
 // (models/memory_rows.hpp).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <fstream>
 
+#include "algorithms/schedule_cost.hpp"
+#include "models/calibration.hpp"
 #include "models/memory_bound.hpp"
 #include "models/memory_rows.hpp"
 
@@ -13,7 +17,7 @@ namespace {
 
 MemoryTraffic traffic(std::string_view algo, bool in_place, ReduceOp op = ReduceOp::sum) {
   const Scenario s{Collective::allreduce, 2, DataType::fp32, op, in_place};
-  return busiest_rank_traffic(find_algorithm(Collective::allreduce, algo), s, 1000);
+  return critical_path_traffic(find_algorithm(Collective::allreduce, algo), s, 1000);
 }
 
 // 1000 fp32 = 4000 B on 2 ranks.
@@ -50,12 +54,85 @@ TEST(MemoryBound, AverageAddsItsDivision) {
   EXPECT_DOUBLE_EQ(avg.written_B - sum.written_B, 4000);
 }
 
+Schedule hand_schedule(int rank, std::vector<Step> steps) {
+  Schedule s;
+  s.coll = Collective::allgather;
+  s.algorithm = "hand";
+  s.p = 2;
+  s.rank = rank;
+  s.count = 1000;
+  s.dtype = DataType::fp32;
+  s.steps = std::move(steps);
+  return s;
+}
+
+TEST(MemoryBound, ChainsAcrossRanksAddUp) {
+  // Rank 0 copies 4000 B locally, then sends them; rank 1 copies them on
+  // arrival. Each rank alone moves 8000 B, but rank 1's copy cannot start
+  // before rank 0's: 16000 B along the chain.
+  const Region block{kOutput, 0, 1000};
+  Step copy, send, idle, recv;
+  copy.locals.push_back({LocalKind::copy, {kInput, 0, 1000}, block});
+  send.sends.push_back({1, block});
+  recv.recvs.push_back({0, block, RecvMode::copy});
+  const std::vector<Schedule> ranks{hand_schedule(0, {copy, send}), hand_schedule(1, {idle, recv})};
+  EXPECT_DOUBLE_EQ(memory_traffic(ranks[0]).total_B(), 8000);
+  EXPECT_DOUBLE_EQ(memory_traffic(ranks[1]).total_B(), 8000);
+  const MemoryTraffic chain = critical_path_traffic(ranks);
+  EXPECT_DOUBLE_EQ(chain.read_B, 8000);
+  EXPECT_DOUBLE_EQ(chain.written_B, 8000);
+}
+
+TEST(MemoryBound, ConcurrentStepsDoNotAddUp) {
+  // The same copy on rank 1 in the round rank 0 copies: the two overlap, and
+  // rank 1's receive waits for rank 0's copy only: 16000 B, not 24000.
+  const Region block{kOutput, 0, 1000};
+  Step copy, send, recv;
+  copy.locals.push_back({LocalKind::copy, {kInput, 0, 1000}, block});
+  send.sends.push_back({1, block});
+  recv.recvs.push_back({0, {kOutput, 0, 1000}, RecvMode::copy});
+  Step other_copy;
+  other_copy.locals.push_back({LocalKind::copy, {kInput, 0, 1000}, {kInput, 0, 1000}});
+  const std::vector<Schedule> ranks{hand_schedule(0, {copy, send}),
+                                    hand_schedule(1, {other_copy, recv})};
+  EXPECT_DOUBLE_EQ(critical_path_traffic(ranks).total_B(), 16000);
+}
+
+TEST(MemoryBound, TreePhasesRunOneAfterAnother) {
+  // Allgather over a tree at p = 2: the broadcast's copy waits for the
+  // gather at the root, so the chain is longer than any rank's own bytes.
+  const Scenario s{Collective::allgather, 2, DataType::fp32, ReduceOp::sum, false};
+  const AlgorithmEntry& tree = find_algorithm(Collective::allgather, "tree");
+  const std::vector<Schedule> ranks = make_all_schedules(tree, coll_params(s, 1000));
+  double busiest = 0;
+  for (const Schedule& r : ranks) busiest = std::max(busiest, memory_traffic(r).total_B());
+  EXPECT_GT(critical_path_traffic(tree, s, 1000).total_B(), busiest);
+}
+
 TEST(MemoryBound, SecondsAtTheBandwidth) {
   const MemoryTraffic t{6000, 4000};
   EXPECT_DOUBLE_EQ(memory_bound_s(t, 1e10), 1e-6);
   EXPECT_TRUE(std::isnan(memory_bound_s(t, 0)));
   EXPECT_DOUBLE_EQ(memory_Bps_of_copy(8.0), 16e9);  // a copy reads and writes each byte
   EXPECT_DOUBLE_EQ(memory_Bps_of_copy(0), 0);
+}
+
+// The bound's rate: the copy past the caches where the calibration has one,
+// else (an older file) its 64 MiB copy; nothing from a file without either.
+TEST(MemoryBound, RateOfACalibrationFile) {
+  const std::string path = ::testing::TempDir() + "cb-memory-rate.csv";
+  auto rate_with = [&](double memcpy, double memory) {
+    Calibration c = fit_calibration({8, 65536, 1 << 20}, {1e-6, 2e-6, 1e-5}, {65536}, {1e-5});
+    c.memcpy_GBps = memcpy;
+    c.memory_GBps = memory;
+    std::ofstream(path) << format_calibration(c);
+    EXPECT_DOUBLE_EQ(read_calibration(path).memory_GBps, memory);
+    return copy_GBps_of(path);
+  };
+  EXPECT_DOUBLE_EQ(rate_with(27, 21), 21);
+  EXPECT_DOUBLE_EQ(rate_with(27, 0), 27);
+  EXPECT_DOUBLE_EQ(rate_with(0, 0), 0);
+  std::remove(path.c_str());
 }
 
 Measurement row(std::string transport, std::string_view algo, std::uint64_t count, double time_s) {
