@@ -89,13 +89,13 @@ TEST(IpcHost, EveryWaitPolicyGivesTheSameResult) {
   }
 }
 
-// Copies and fused copy-reduces of 8 MiB and more take the host backend's
-// streaming paths (non-temporal stores, reduce_into_streaming;
+// Copies, fused copy-reduces and reduce-receives of 8 MiB and more take the
+// host backend's streaming paths (non-temporal stores, reduce_into_streaming;
 // shm/host_operation.cpp), which the small counts elsewhere never reach:
 // blocks of 2M + 37 elements, odd so that the ragged ends and the last short
 // piece are exercised. At p = 2 only: the blocks are what matters, and more
 // ranks of such buffers would only slow the suite.
-TEST(IpcHost, LargeStreamedCopiesAndFusedCopyReducesMatchTheReference) {
+TEST(IpcHost, LargeStreamedCopiesAndReducesMatchTheReference) {
   const int p = world_size();
   if (p != 2) GTEST_SKIP() << "the streaming paths are checked at p = 2";
   const std::size_t block = (std::size_t{2} << 20) + 37;
@@ -104,6 +104,7 @@ TEST(IpcHost, LargeStreamedCopiesAndFusedCopyReducesMatchTheReference) {
   const AlgorithmEntry& rhd = find_algorithm(Collective::reduce_scatter, "rhd");
   const AlgorithmEntry& gather = find_algorithm(Collective::allgather, "ring");
   for (const Config& c : {Config{&ring, fp32, 2 * block, false, 0},  // copy-reduce, then copies
+                          Config{&ring, fp32, 2 * block, true, 0},   // reduce-receive in place
                           Config{&rhd, fp64, block, false, 0},       // copy-reduce of 8-byte pieces
                           Config{&gather, fp32, block, false, 0}})   // local and received copies
     EXPECT_EQ(sum_all(check_config(c, WaitPolicy::yield)), 0) << c.describe(p);

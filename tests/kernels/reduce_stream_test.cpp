@@ -1,5 +1,5 @@
 // reduce_into_streaming (transports/kernels/reduce.hpp) gives, bit for bit,
-// what copying a into dst and reduce_inplace(dst, b) give, for every datatype
+// what copying a into dst and reduce_inplace(dst, b) give (dst = a included), for every datatype
 // and op, at lengths and offsets that reach its plain head, its streamed
 // chunks and its tail, and writes nothing outside dst.
 #include <gtest/gtest.h>
@@ -46,6 +46,12 @@ TEST(ReduceIntoStreaming, EqualsCopyThenReduceInplace) {
           reduce_into_streaming(t, op, got.data() + at, a.data() + es, b, n);
           ASSERT_EQ(got, want) << to_string(t) << " " << to_string(op) << " n=" << n
                                << " dst offset=" << dst_off << " b offset=" << b_off;
+          // dst = a: reduce_inplace with streaming stores.
+          std::vector<std::byte> same(want.size(), std::byte{0x5a});
+          std::memcpy(same.data() + at, a.data() + es, bytes);
+          reduce_into_streaming(t, op, same.data() + at, same.data() + at, b, n);
+          ASSERT_EQ(same, want) << to_string(t) << " " << to_string(op) << " n=" << n
+                                << " in place, dst offset=" << dst_off << " b offset=" << b_off;
         }
       }
     }

@@ -233,10 +233,10 @@ void run_loop(typename E::Storage* dst, const typename E::Storage* src, std::siz
 // non-temporal stores stay interleaved (a chunk of a few lines: measured
 // faster on the VM than 16 KiB pieces, whose load and store phases take turns
 // at the memory), then the tail. Every element is computed by combine, as
-// reduce_inplace computes it, with a's value in the destination's role.
+// reduce_inplace computes it, with a's value in the destination's role. `a`
+// may be dst itself: each chunk of it is read before that chunk is written.
 template <class E, class Op>
-CB_KERNEL_CLONES void stream_combine_loop(typename E::Storage* __restrict dst,
-                                          const typename E::Storage* __restrict a,
+CB_KERNEL_CLONES void stream_combine_loop(typename E::Storage* dst, const typename E::Storage* a,
                                           const typename E::Storage* __restrict b,
                                           std::size_t count) {
   using S = typename E::Storage;
@@ -247,7 +247,7 @@ CB_KERNEL_CLONES void stream_combine_loop(typename E::Storage* __restrict dst,
   const std::size_t head = std::min(count, (kLine - addr % kLine) % kLine / sizeof(S));
   if ((addr + head * sizeof(S)) % kLine == 0) {
     if (head > 0) {
-      std::memcpy(dst, a, head * sizeof(S));
+      if (dst != a) std::memcpy(dst, a, head * sizeof(S));
       combine<E, Op>(dst, b, head);
       i = head;
     }
@@ -265,7 +265,7 @@ CB_KERNEL_CLONES void stream_combine_loop(typename E::Storage* __restrict dst,
   }
 #endif
   if (i < count) {
-    std::memcpy(dst + i, a + i, (count - i) * sizeof(S));
+    if (dst != a) std::memcpy(dst + i, a + i, (count - i) * sizeof(S));
     combine<E, Op>(dst + i, b + i, count - i);
   }
 }

@@ -38,9 +38,12 @@ void reduce_inplace(DataType dtype, ReduceOp op, void* dst, const void* src, std
 // caches is not first read into them (write allocate) and its lines do not
 // linger dirty in this core's cache for the next reader to fetch from there.
 // Bit for bit what copying a into dst and then reduce_inplace(dst, b) gives
-// (the IPC transport's fused copy-reduce, algorithms/fuse.hpp). dst overlaps
-// neither a nor b. Slower than those two calls on buffers that fit in the
-// cache, whose next reader then misses: the caller decides from the size.
+// (the IPC transport's fused copy-reduce, algorithms/fuse.hpp). dst is a
+// itself (then it is reduce_inplace(dst, b) with streaming stores: the IPC
+// transport's large reduce-receives, whose peer reads dst next) or overlaps
+// neither a nor b, and never overlaps b. Slower than the plain calls on
+// buffers that fit in the cache, whose next reader then misses: the caller
+// decides from the size.
 void reduce_into_streaming(DataType dtype, ReduceOp op, void* dst, const void* a, const void* b,
                            std::size_t count);
 

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <iterator>
+#include <map>
 
 #include <fmt/format.h>
 
@@ -55,6 +57,35 @@ std::vector<std::vector<SendDescriptor>> exchange_send_descriptors(const Schedul
   }
   return from;
 }
+
+// Byte ranges of the allocation that sends read after a given step:
+// built from the last step back, so `read_after(i)` is asked once steps
+// i+1 .. end are in. Ranges are kept merged (begin -> end).
+class LaterSends {
+ public:
+  void add(std::size_t begin, std::size_t end) {
+    if (begin >= end) return;
+    auto it = ranges_.upper_bound(begin);
+    if (it != ranges_.begin() && std::prev(it)->second >= begin) {
+      --it;
+      begin = it->first;
+      end = std::max(end, it->second);
+      it = ranges_.erase(it);
+    }
+    while (it != ranges_.end() && it->first <= end) {
+      end = std::max(end, it->second);
+      it = ranges_.erase(it);
+    }
+    ranges_.emplace(begin, end);
+  }
+  bool overlaps(std::size_t begin, std::size_t end) const {
+    auto it = ranges_.lower_bound(end);  // the first range starting at or past end
+    return it != ranges_.begin() && std::prev(it)->second > begin;
+  }
+
+ private:
+  std::map<std::size_t, std::size_t> ranges_;
+};
 
 }  // namespace
 
@@ -146,6 +177,18 @@ IpcExecutor::IpcExecutor(const Schedule& s, const BufferLayout& layout, Group& g
       (compiled[local].second ? op.then : op.src) = peer_src;
     }
   }
+  // Which reduce-receives write what a later send reads.
+  LaterSends later;
+  for (std::size_t i = s.steps.size(); i-- > 0;) {
+    for (ReduceOp& r : steps_[i].reduces) {
+      const auto begin = static_cast<std::size_t>(r.op.dst - mem.data);
+      r.peer_reads = later.overlaps(begin, begin + r.op.count * elem_size_);
+    }
+    for (const Send& send : s.steps[i].sends) {
+      const std::size_t begin = layout.offset_of(send.src);
+      later.add(begin, begin + send.src.count * elem_size_);
+    }
+  }
   for (int a = 0; a < p; ++a)
     CB_CHECK(next_from[a] == from[a].size(), "rank {}: rank {} sends {} messages but {} are received",
              rank_, a, from[a].size(), next_from[a]);
@@ -178,7 +221,10 @@ void IpcExecutor::receive(CompiledStep& step, std::uint64_t run) {
     while (next_reduce < step.reduces.size() &&
            ready(step.groups[step.reduces[next_reduce].group])) {
       const ReduceOp& r = step.reduces[next_reduce++];
-      mover_.reduce(r.op.dst, r.op.src, r.op.count);
+      if (r.peer_reads)
+        mover_.reduce_for_peer(r.op.dst, r.op.src, r.op.count);
+      else
+        mover_.reduce(r.op.dst, r.op.src, r.op.count);
       --step.groups[r.group].reduces_left;
       moved = true;
     }

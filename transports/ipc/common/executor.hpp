@@ -57,6 +57,11 @@ class DataMover {
   virtual void copy(std::byte* dst, const std::byte* src, std::size_t bytes) = 0;
   // dst = dst (op) src with the schedule's op (avg reduces as sum).
   virtual void reduce(std::byte* dst, const std::byte* src, std::size_t count) = 0;
+  // The same where a later step sends from dst, so a peer reads it next: a
+  // backend may write it past this core's cache. This default is reduce.
+  virtual void reduce_for_peer(std::byte* dst, const std::byte* src, std::size_t count) {
+    reduce(dst, src, count);
+  }
   // dst = a (op) b: a local copy and the reduce after it as one pass
   // (algorithms/fuse.hpp's copy_then_reduce); dst overlaps neither a nor b.
   // This default runs them one after the other.
@@ -110,6 +115,7 @@ class IpcExecutor {
   struct ReduceOp {
     std::size_t group;  // index into the step's groups
     RecvOp op;
+    bool peer_reads = false;  // a later step sends from op.dst (DataMover::reduce_for_peer)
   };
   struct SendGroup {
     int peer;

@@ -34,6 +34,18 @@ class HostMover final : public DataMover {
   void reduce(std::byte* dst, const std::byte* src, std::size_t count) override {
     reduce_inplace(dtype_, op_, dst, src, count);
   }
+  // Large: streamed as the copies are. A plain store leaves dst's lines
+  // dirty in this core's cache, and the peer that reads them next (in place,
+  // a ring's all-gather sends what its reduce-scatter wrote) fetches them
+  // from there: in-place ring and rhd all-reduce at 16 MiB took 2.0-2.7x
+  // their out-of-place time that way (docs/speed.md). Where this rank alone
+  // reads dst next (naive, butterfly) plain stores keep it in the cache.
+  void reduce_for_peer(std::byte* dst, const std::byte* src, std::size_t count) override {
+    if (count * element_size(dtype_) >= kStreamBytes)
+      reduce_into_streaming(dtype_, op_, dst, dst, src, count);
+    else
+      reduce_inplace(dtype_, op_, dst, src, count);
+  }
   // Large: one pass dst = a op b with non-temporal stores
   // (reduce_into_streaming): memory sees a and b read and dst written once,
   // where copy-then-reduce in dst would write dst, read it back and write it
