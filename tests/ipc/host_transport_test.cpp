@@ -105,6 +105,7 @@ TEST(IpcHost, LargeStreamedCopiesAndReducesMatchTheReference) {
   const AlgorithmEntry& gather = find_algorithm(Collective::allgather, "ring");
   for (const Config& c : {Config{&ring, fp32, 2 * block, false, 0},  // copy-reduce, then copies
                           Config{&ring, fp32, 2 * block, true, 0},   // reduce-receive in place
+                          Config{&ring, fp32, 65573, true, 0},  // in place, 128 KiB: streamed too
                           Config{&rhd, fp64, block, false, 0},       // copy-reduce of 8-byte pieces
                           Config{&gather, fp32, block, false, 0}})   // local and received copies
     EXPECT_EQ(sum_all(check_config(c, WaitPolicy::yield)), 0) << c.describe(p);

@@ -19,6 +19,14 @@ namespace {
 // write-allocate reads of memcpy's stores cost memory bandwidth
 // (docs/speed.md, "IPC over host shared memory").
 constexpr std::size_t kStreamBytes = std::size_t{8} << 20;
+// Reduce-receives whose result a later step sends stream from this size: in
+// place, ring and rhd all-reduce at 256 KiB-4 MiB ran 1.3-1.7x faster than
+// streaming from kStreamBytes, tree's, ps's and dbtree's 1.3-1.8x; out of
+// place those three, and reduce-scatter over tree and ps, 1.1-1.4x slower,
+// but the fastest algorithm of every (collective, placement, size) is never
+// slower (docs/speed.md, "IPC over host shared memory"). Below it a reduce
+// fits the first-level caches.
+constexpr std::size_t kStreamForPeerBytes = std::size_t{64} << 10;
 
 // Plain CPU copies and the shared reduction kernels. A reduce-receive reads
 // the peer's mapped memory directly as `src`: no staging copy.
@@ -34,14 +42,15 @@ class HostMover final : public DataMover {
   void reduce(std::byte* dst, const std::byte* src, std::size_t count) override {
     reduce_inplace(dtype_, op_, dst, src, count);
   }
-  // Large: streamed as the copies are. A plain store leaves dst's lines
+  // Streamed from kStreamForPeerBytes. A plain store leaves dst's lines
   // dirty in this core's cache, and the peer that reads them next (in place,
   // a ring's all-gather sends what its reduce-scatter wrote) fetches them
-  // from there: in-place ring and rhd all-reduce at 16 MiB took 2.0-2.7x
-  // their out-of-place time that way (docs/speed.md). Where this rank alone
-  // reads dst next (naive, butterfly) plain stores keep it in the cache.
+  // from there, which on the VM costs more than reading memory: in-place
+  // ring and rhd all-reduce took 2.0-2.7x their out-of-place time at
+  // 256 KiB-16 MiB that way (docs/speed.md). Where this rank alone reads dst
+  // next (naive, butterfly) plain stores keep it in the cache.
   void reduce_for_peer(std::byte* dst, const std::byte* src, std::size_t count) override {
-    if (count * element_size(dtype_) >= kStreamBytes)
+    if (count * element_size(dtype_) >= kStreamForPeerBytes)
       reduce_into_streaming(dtype_, op_, dst, dst, src, count);
     else
       reduce_inplace(dtype_, op_, dst, src, count);
