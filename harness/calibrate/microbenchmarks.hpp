@@ -72,10 +72,10 @@ constexpr std::size_t kMemcpyInCache = std::size_t{256} << 10;  // fits L2 with 
 // The memory's own copy rate, for the memory-traffic bound
 // (models/memory_bound.hpp): kMemorySlices copies of kMemorySlice bytes in
 // one step, 128 MiB read and 128 MiB written per rank per run. One 64 MiB
-// copy repeated (kLocalMax) still finds part of its source in the cache
-// that a large last-level cache keeps (this VM's falls from 52 to 27 GB/s
-// between 16 and 64 MiB and is not flat yet); with 256 MiB between two
-// reads of a line it streams from memory.
+// copy repeated (kLocalMax) is where this VM's copy rate is still falling
+// (52 to 27 GB/s from 16 to 64 MiB: part of it may come from the cache,
+// and it moved more between calibrations); with 256 MiB between two reads
+// of a line none does.
 constexpr std::size_t kMemorySlice = std::size_t{32} << 20;
 constexpr int kMemorySlices = 4;
 constexpr std::size_t kSmallMessage = 8;
