@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "algorithms/check.hpp"
+#include "algorithms/interval_set.hpp"
 
 namespace cb {
 namespace {
@@ -30,41 +31,6 @@ std::string buffer_name(BufferId buf) {
 std::string describe(const Region& r) {
   return fmt::format("{}[{}, {})", buffer_name(r.buf), r.offset, r.offset + r.count);
 }
-
-// Element ranges [lo, hi) that hold data, kept merged.
-class IntervalSet {
- public:
-  void add(std::size_t lo, std::size_t hi) {
-    if (lo >= hi) return;
-    auto it = set_.upper_bound(lo);
-    if (it != set_.begin()) {
-      auto prev = std::prev(it);
-      if (prev->second >= lo) {
-        lo = prev->first;
-        hi = std::max(hi, prev->second);
-        it = set_.erase(prev);
-      }
-    }
-    while (it != set_.end() && it->first <= hi) {
-      hi = std::max(hi, it->second);
-      it = set_.erase(it);
-    }
-    set_.emplace(lo, hi);
-  }
-  // The first element of [lo, hi) not covered, if any.
-  std::optional<std::size_t> first_gap(std::size_t lo, std::size_t hi) const {
-    if (lo >= hi) return std::nullopt;
-    auto it = set_.upper_bound(lo);
-    if (it == set_.begin()) return lo;
-    --it;
-    if (it->second <= lo) return lo;
-    if (it->second >= hi) return std::nullopt;
-    return it->second;
-  }
-
- private:
-  std::map<std::size_t, std::size_t> set_;
-};
 
 // One rank's memory: the physical allocations its buffer ids map onto.
 // Out of place: input -> allocation 0, output -> allocation 1; in place both

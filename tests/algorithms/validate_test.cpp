@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "algorithms/check.hpp"
+#include "algorithms/interval_set.hpp"
 #include "algorithms/validate.hpp"
 
 namespace cb {
@@ -237,6 +238,25 @@ TEST(Validate, OrThrowNamesTheSchedule) {
               std::string::npos)
         << e.what();
   }
+}
+
+// The merged ranges the validator tracks definitions with (and the IPC
+// executor later sends with): adjacent ranges join, half-open ends never touch.
+TEST(IntervalSet, MergesAndAnswersCoverAndOverlap) {
+  IntervalSet set;
+  set.add(10, 20);
+  set.add(20, 30);  // adjacent: one range [10, 30)
+  set.add(40, 50);
+  EXPECT_EQ(set.first_gap(10, 30), std::nullopt);
+  EXPECT_EQ(set.first_gap(5, 30), std::optional<std::size_t>(5));
+  EXPECT_EQ(set.first_gap(25, 45), std::optional<std::size_t>(30));
+  EXPECT_TRUE(set.overlaps(29, 31));
+  EXPECT_FALSE(set.overlaps(30, 40));  // between the two ranges
+  EXPECT_FALSE(set.overlaps(0, 10));   // ends where the first begins
+  EXPECT_TRUE(set.overlaps(0, 11));
+  EXPECT_TRUE(set.overlaps(35, 60));
+  EXPECT_FALSE(set.overlaps(50, 60));
+  EXPECT_FALSE(set.overlaps(45, 45));  // empty
 }
 
 }  // namespace

@@ -3,13 +3,12 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
-#include <iterator>
-#include <map>
 
 #include <fmt/format.h>
 
 #include "algorithms/check.hpp"
 #include "algorithms/fuse.hpp"
+#include "algorithms/interval_set.hpp"
 #include "transports/common/poll.hpp"
 #include "transports/watchdog.hpp"
 
@@ -57,35 +56,6 @@ std::vector<std::vector<SendDescriptor>> exchange_send_descriptors(const Schedul
   }
   return from;
 }
-
-// Byte ranges of the allocation that sends read after a given step:
-// built from the last step back, so `read_after(i)` is asked once steps
-// i+1 .. end are in. Ranges are kept merged (begin -> end).
-class LaterSends {
- public:
-  void add(std::size_t begin, std::size_t end) {
-    if (begin >= end) return;
-    auto it = ranges_.upper_bound(begin);
-    if (it != ranges_.begin() && std::prev(it)->second >= begin) {
-      --it;
-      begin = it->first;
-      end = std::max(end, it->second);
-      it = ranges_.erase(it);
-    }
-    while (it != ranges_.end() && it->first <= end) {
-      end = std::max(end, it->second);
-      it = ranges_.erase(it);
-    }
-    ranges_.emplace(begin, end);
-  }
-  bool overlaps(std::size_t begin, std::size_t end) const {
-    auto it = ranges_.lower_bound(end);  // the first range starting at or past end
-    return it != ranges_.begin() && std::prev(it)->second > begin;
-  }
-
- private:
-  std::map<std::size_t, std::size_t> ranges_;
-};
 
 }  // namespace
 
@@ -177,8 +147,9 @@ IpcExecutor::IpcExecutor(const Schedule& s, const BufferLayout& layout, Group& g
       (compiled[local].second ? op.then : op.src) = peer_src;
     }
   }
-  // Which reduce-receives write what a later send reads.
-  LaterSends later;
+  // Which reduce-receives write what a later send reads: the bytes of the
+  // allocation that steps i+1 .. end send, gathered from the last step back.
+  IntervalSet later;
   for (std::size_t i = s.steps.size(); i-- > 0;) {
     for (ReduceOp& r : steps_[i].reduces) {
       const auto begin = static_cast<std::size_t>(r.op.dst - mem.data);
