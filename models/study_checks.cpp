@@ -48,6 +48,21 @@ void calibration_rows(std::string& out, const fs::path& before, const fs::path& 
                        csv_exact(vb), csv_exact(va), csv_exact(ratio), moved ? 1 : 0,
                        csv_exact(kCalibrationMoved));
   }
+  // The memory-traffic bound's rate (GB/s as written), where both files
+  // measured it: the IPC rows' fractions are judged at the first.
+  const auto memory = [](const CsvTable& t) {
+    const CsvRecord& r = t.rows().front();
+    return t.has("memory_GBps") && !t.cell(r, "memory_GBps").empty()
+               ? finite_number(t, r, "memory_GBps")
+               : 0.0;
+  };
+  if (const double vb = memory(b), va = memory(a); vb > 0 && va > 0) {
+    const double ratio = va / vb;
+    const bool moved = !(ratio >= 1 / kCalibrationMoved && ratio <= kCalibrationMoved);
+    out += fmt::format("calibration,{},memory_GBps,{},{},{},,,,{},{}\n", csv_escape(transport),
+                       csv_exact(vb), csv_exact(va), csv_exact(ratio), moved ? 1 : 0,
+                       csv_exact(kCalibrationMoved));
+  }
 }
 
 // The results CSVs report.py reads: a study's sweep-*.csv, else every CSV

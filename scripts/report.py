@@ -298,7 +298,7 @@ def section_calibration_stability(directory):
     if not rows:
         return []
     labels = {"alpha_us": "α (µs)", "bandwidth_GBps": "1/β (GB/s)",
-              "reduce_bandwidth_GBps": "1/γ (GB/s)"}
+              "reduce_bandwidth_GBps": "1/γ (GB/s)", "memory_GBps": "memory copy (GB/s)"}
     out = ["## Calibration before and after the sweeps", "",
            "| transport | parameter | before | after | after / before |",
            "|---|---|---|---|---|"]

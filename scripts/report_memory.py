@@ -14,6 +14,24 @@ COLUMNS = ["transport", "collective", "algorithm", "placement", "ranks", "bytes"
            "time_median_us", "fraction_of_bound", "out_of_cache", "target_fraction", "met_target"]
 
 
+def memory_rate_moved(directory):
+    """A paragraph when checks.csv (models/study_checks.hpp) flags the IPC calibration's memory
+    rate as moved between the calibrations before and after the sweeps; else []."""
+    path = os.path.join(directory, "checks.csv")
+    if not os.path.isfile(path):
+        return []
+    for r in read_csv(path, ["kind", "transport", "quantity", "before", "after", "flag"],
+                      empty_ok=True):
+        if (r["kind"], r["transport"], r["quantity"], r["flag"]) == (
+                "calibration", "ipc-host", "memory_GBps", "1"):
+            return [f"**The memory rate moved** within the study: the IPC calibration copied "
+                    f"at {num(path, r, 'before'):.3g} GB/s before the sweeps and "
+                    f"{num(path, r, 'after'):.3g} after (checks.csv). The fractions are judged "
+                    "at the first and the sweep ran between the two, so they say as much about "
+                    "the machine as about the executor.", ""]
+    return []
+
+
 def section_memory(directory):
     """## IPC at the memory limit; [] when fit wrote no memory-bound.csv."""
     path = os.path.join(directory, "fit", "memory-bound.csv")
@@ -33,7 +51,9 @@ def section_memory(directory):
         return out + ["No row out of cache in fit/memory-bound.csv (the sweep stops below "
                       "the size the bound is judged from).", ""]
     bw = num(path, rows[0], "memory_GBps")
-    out += [f"Memory bandwidth: {bw:.3g} GB/s read + written per rank.", "",
+    out += [f"Memory bandwidth: {bw:.3g} GB/s read + written per rank.", ""]
+    out += memory_rate_moved(directory)
+    out += [
             "| collective | algorithm | placement | ranks | size | read + written (MiB) | "
             "bound (µs) | measured (µs) | fraction | target |",
             "|---|---|---|---|---|---|---|---|---|---|"]

@@ -75,6 +75,23 @@ TEST(StudyChecks, WithinTheFactorBothWaysIsNotMoved) {
   }
 }
 
+TEST(StudyChecks, MemoryRateWhereBothCalibrationsMeasuredIt) {
+  Study s;
+  const std::string header = "transport,alpha_s,beta_s_per_B,gamma_s_per_B,memory_GBps\n";
+  // 28 -> 13.5 GB/s (x0.48: moved).
+  s.write("calibration-ipc.csv", header + "ipc-host,1e-6,1e-10,1e-10,28\n");
+  s.write("calibration-ipc-after.csv", header + "ipc-host,1e-6,1e-10,1e-10,13.5\n");
+  auto rows = s.rows();
+  ASSERT_EQ(rows.size(), 4u);
+  EXPECT_EQ(rows[3][2], "memory_GBps");
+  EXPECT_DOUBLE_EQ(std::stod(rows[3][3]), 28);
+  EXPECT_DOUBLE_EQ(std::stod(rows[3][4]), 13.5);
+  EXPECT_EQ(rows[3][9], "1");
+  // An older file without the column: no row.
+  s.write("calibration-ipc-after.csv", std::string(kCalibration) + "ipc-host,1e-6,1e-10,1e-10\n");
+  EXPECT_EQ(s.rows().size(), 3u);
+}
+
 TEST(StudyChecks, BusyWhenTheMedianLoadExceedsOurRanks) {
   Study s;
   // Measured rows at p = 2 with loads 1, 3, 4 (median 3 > 2: busy); the simulated row's load
