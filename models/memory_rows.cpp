@@ -23,7 +23,8 @@ std::vector<MemoryRow> memory_rows(const ResultsFile& results, double copy_GBps)
     const Scenario& s = m.scenario;
     const Key key{m.entry, s.coll, s.p, s.dtype, s.in_place, m.count};
     auto it = traffic.find(key);
-    if (it == traffic.end()) it = traffic.emplace(key, critical_path_traffic(*m.entry, s, m.count)).first;
+    if (it == traffic.end())
+      it = traffic.emplace(key, critical_path_traffic(*m.entry, s, m.count)).first;
     MemoryRow row;
     row.m = &m;
     row.traffic = it->second;

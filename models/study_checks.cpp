@@ -22,6 +22,17 @@ namespace fs = std::filesystem;
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
+// One row: a quantity before and after, its ratio, and whether it moved
+// beyond kCalibrationMoved either way (no ratio: moved).
+void drift_row(std::string& out, const std::string& transport, std::string_view quantity,
+               double before, double after) {
+  const double ratio = before > 0 && before < kInf ? after / before : NAN;
+  const bool moved = !(ratio >= 1 / kCalibrationMoved && ratio <= kCalibrationMoved);
+  out += fmt::format("calibration,{},{},{},{},{},,,,{},{}\n", csv_escape(transport), quantity,
+                     csv_exact(before), csv_exact(after), csv_exact(ratio), moved ? 1 : 0,
+                     csv_exact(kCalibrationMoved));
+}
+
 void calibration_rows(std::string& out, const fs::path& before, const fs::path& after) {
   if (!fs::is_regular_file(before) || !fs::is_regular_file(after)) return;
   const CsvTable b(read_written_file(before.string()), before.string());
@@ -40,14 +51,8 @@ void calibration_rows(std::string& out, const fs::path& before, const fs::path& 
       {"alpha_s", "alpha_us"},
       {"beta_s_per_B", "bandwidth_GBps"},
       {"gamma_s_per_B", "reduce_bandwidth_GBps"}};
-  for (const auto& [column, quantity] : quantities) {
-    const double vb = shown(b, column), va = shown(a, column);
-    const double ratio = vb > 0 && vb < kInf ? va / vb : NAN;
-    const bool moved = !(ratio >= 1 / kCalibrationMoved && ratio <= kCalibrationMoved);
-    out += fmt::format("calibration,{},{},{},{},{},,,,{},{}\n", csv_escape(transport), quantity,
-                       csv_exact(vb), csv_exact(va), csv_exact(ratio), moved ? 1 : 0,
-                       csv_exact(kCalibrationMoved));
-  }
+  for (const auto& [column, quantity] : quantities)
+    drift_row(out, transport, quantity, shown(b, column), shown(a, column));
   // The memory-traffic bound's rate (GB/s as written), where both files
   // measured it: the IPC rows' fractions are judged at the first.
   const auto memory = [](const CsvTable& t) {
@@ -56,13 +61,8 @@ void calibration_rows(std::string& out, const fs::path& before, const fs::path& 
                ? finite_number(t, r, "memory_GBps")
                : 0.0;
   };
-  if (const double vb = memory(b), va = memory(a); vb > 0 && va > 0) {
-    const double ratio = va / vb;
-    const bool moved = !(ratio >= 1 / kCalibrationMoved && ratio <= kCalibrationMoved);
-    out += fmt::format("calibration,{},memory_GBps,{},{},{},,,,{},{}\n", csv_escape(transport),
-                       csv_exact(vb), csv_exact(va), csv_exact(ratio), moved ? 1 : 0,
-                       csv_exact(kCalibrationMoved));
-  }
+  if (const double vb = memory(b), va = memory(a); vb > 0 && va > 0)
+    drift_row(out, transport, "memory_GBps", vb, va);
 }
 
 // The results CSVs report.py reads: a study's sweep-*.csv, else every CSV

@@ -53,8 +53,7 @@ def section_memory(directory):
     bw = num(path, rows[0], "memory_GBps")
     out += [f"Memory bandwidth: {bw:.3g} GB/s read + written per rank.", ""]
     out += memory_rate_moved(directory)
-    out += [
-            "| collective | algorithm | placement | ranks | size | read + written (MiB) | "
+    out += ["| collective | algorithm | placement | ranks | size | read + written (MiB) | "
             "bound (µs) | measured (µs) | fraction | target |",
             "|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
